@@ -1,0 +1,81 @@
+import zoneinfo
+from functools import cache
+
+from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+
+@cache
+def time_zone_names() -> frozenset[str]:
+    """The IANA time zone names this machine knows (from the tzdata package at worst)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in time_zone_names():
+        raise ValidationError(
+            "“%(value)s” is not a time zone we know. Use a name like Europe/Berlin or UTC.",
+            code="invalid_time_zone",
+            params={"value": value},
+        )
+
+
+class User(AbstractUser):
+    class Language(models.TextChoices):
+        ENGLISH = "en", "English"
+        GERMAN = "de", "Deutsch"
+        FRENCH = "fr", "Français"
+
+    class TurnEmails(models.TextChoices):
+        EACH_TURN = "each_turn", "Every time it is my turn"
+        DAILY_DIGEST = "daily_digest", "Once a day, listing the games waiting for me"
+        NEVER = "never", "Never"
+
+    display_name = models.CharField(
+        max_length=50,
+        blank=True,
+        help_text="Shown to other players. Your username is shown if you leave it blank.",
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="Times on the site and in emails are shown in this zone, e.g. Europe/Berlin.",
+    )
+    language = models.CharField(max_length=2, choices=Language.choices, default=Language.ENGLISH)
+    turn_emails = models.CharField(
+        "email me when it is my turn",
+        max_length=16,
+        choices=TurnEmails.choices,
+        default=TurnEmails.EACH_TURN,
+    )
+    reminder_after_hours = models.PositiveSmallIntegerField(
+        "remind me after (hours)",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 30)],
+        help_text="Send a reminder when a game has waited this long for me. Blank: no reminder.",
+    )
+    # A guest plays at once without an email address or a password; they may later turn the
+    # account into a full one (accounts.services.convert_guest).
+    is_guest = models.BooleanField(default=False)
+
+    @property
+    def name(self) -> str:
+        """The name other players see."""
+        return self.display_name or self.username
+
+    @property
+    def effective_turn_emails(self) -> str:
+        """What to actually send: a guest has no email address to send to."""
+        if self.is_guest or not self.email:
+            return self.TurnEmails.NEVER
+        return self.turn_emails
+
+    @property
+    def effective_reminder_after_hours(self) -> int | None:
+        if self.is_guest or not self.email:
+            return None
+        return self.reminder_after_hours

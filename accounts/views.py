@@ -1,0 +1,74 @@
+from django.contrib import messages
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts import services
+from accounts.forms import GuestConversionForm, ProfileForm
+from accounts.models import User
+
+
+def public_profile(request: HttpRequest, username: str) -> HttpResponse:
+    profile_user = get_object_or_404(User, username=username, is_active=True)
+    context = {
+        "profile_user": profile_user,
+        # Hook for the games app: the finished games of this user with their results, newest
+        # first. The template shows them in its block "finished_games".
+        "finished_games": [],
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@login_required
+def edit_profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your settings are saved.")
+        return redirect("accounts:edit_profile")
+    return render(
+        request,
+        "accounts/edit_profile.html",
+        {"form": form, "time_zone_names": ProfileForm.time_zone_names()},
+    )
+
+
+@require_POST
+def play_as_guest(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    guest = services.do_create_guest()
+    login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(
+        request,
+        f"Welcome, {guest.username}! You play as a guest: save your account to keep it "
+        "on other devices and get emails when it is your turn.",
+    )
+    return redirect("home")
+
+
+@login_required
+def convert_guest(request: HttpRequest) -> HttpResponse:
+    user: User = request.user
+    if not user.is_guest:
+        return redirect("accounts:edit_profile")
+    form = GuestConversionForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        user = services.do_convert_guest(
+            request,
+            user,
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+        )
+        # The password changed: keep this session logged in.
+        update_session_auth_hash(request, user)
+        messages.success(
+            request,
+            f"Your account is saved as {user.username}. We sent a link to {user.email}: "
+            "open it to confirm the address.",
+        )
+        return redirect("home")
+    return render(request, "accounts/convert_guest.html", {"form": form})

@@ -1,0 +1,16 @@
+"""The Celery app. Run the worker and the scheduler as their own processes:
+
+celery -A guildhall_site worker
+celery -A guildhall_site beat
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guildhall_site.settings")
+
+app = Celery("guildhall_site")
+# Every setting named CELERY_* in settings.py configures Celery.
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,302 @@
+"""Settings for the Guildhall site, all read from environment variables.
+
+Development needs none of them: DEBUG defaults to true, the database to a SQLite file next to
+manage.py and email to the console. Production sets at least DEBUG=false, SECRET_KEY,
+ALLOWED_HOSTS, DATABASE_URL, REDIS_URL, SITE_URL and the EMAIL_* variables (see README.md).
+
+The env* helpers fail loudly: a value they cannot read stops the process at start-up rather
+than being taken as some default.
+"""
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _env(name: str) -> str | None:
+    # An empty value counts as unset, as env files and CI configurations often write NAME=.
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def envstr(name: str, default: str) -> str:
+    value = _env(name)
+    return default if value is None else value
+
+
+def envbool(name: str, default: bool) -> bool:
+    value = _env(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean: use true or false")
+
+
+def envint(name: str, default: int | None) -> int | None:
+    value = _env(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+
+
+def envlist(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; blanks around the items are ignored."""
+    value = _env(name)
+    if value is None:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+# --- Core ---------------------------------------------------------------------------------------
+
+DEBUG = envbool("DEBUG", True)
+
+SECRET_KEY = _env("SECRET_KEY")
+if SECRET_KEY is None:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false")
+    # Good enough for a developer's machine; check --deploy rejects it by its prefix.
+    SECRET_KEY = "django-insecure-development-key-never-use-it-in-production"
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+
+# The public address of the site, without a trailing slash. Emails are sent from background
+# workers where no request tells the host, so links in them are built from this.
+SITE_URL = envstr("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+if urlsplit(SITE_URL).scheme not in ("http", "https"):
+    raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://")
+
+# Origins allowed to POST besides the site itself, for example behind a proxy that rewrites
+# the Host header. Full origins: https://example.com
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    # Before staticfiles, so that runserver serves static files through WhiteNoise too.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials.apps.SimpleAppConfig",
+    "rest_framework",
+    "drf_spectacular",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserPreferencesMiddleware",
+    "accounts.middleware.GuestRestrictionsMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "guildhall_site.urls"
+WSGI_APPLICATION = "guildhall_site.wsgi.application"
+
+_template_loaders = [
+    "django.template.loaders.filesystem.Loader",
+    "django.template.loaders.app_directories.Loader",
+]
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+            # template_partials' loader lets a view render "page.html#section".
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [("django.template.loaders.cached.Loader", _template_loaders)],
+                )
+            ],
+            "builtins": ["template_partials.templatetags.partials"],
+        },
+    }
+]
+
+# --- Database -----------------------------------------------------------------------------------
+
+# postgres://user:password@host:5432/name in production (Django uses psycopg 3 for it).
+# Tests use the same server: pytest-django creates and drops a test_<name> database there.
+DATABASES = {
+    "default": dj_database_url.parse(
+        envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 0 if DEBUG else 60),
+        conn_health_checks=True,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: cache and Celery --------------------------------------------------------------------
+
+# Without REDIS_URL (development, the demo) the cache lives in the process and Celery tasks run
+# inline, so that nothing but Python is needed. Production sets it.
+REDIS_URL = _env("REDIS_URL")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+
+# --- Accounts -----------------------------------------------------------------------------------
+
+AUTH_USER_MODEL = "accounts.User"
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "home"
+
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+# One address per account; changing it keeps the old one until the new one is confirmed.
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Guildhall] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme
+
+# --- Email --------------------------------------------------------------------------------------
+
+EMAIL_HOST = envstr("EMAIL_HOST", "localhost")
+EMAIL_PORT = envint("EMAIL_PORT", 587 if _env("EMAIL_HOST") else 25)
+EMAIL_HOST_USER = envstr("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = envstr("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", bool(_env("EMAIL_HOST")))
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)
+DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Guildhall <noreply@localhost>")
+SERVER_EMAIL = envstr("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# A developer without EMAIL_HOST reads the mails (sign-up links, turn notices) in the console.
+EMAIL_BACKEND = envstr(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG and not _env("EMAIL_HOST")
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+
+# --- API ----------------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Guildhall API",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Internationalisation -----------------------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
+USE_I18N = True
+# Stored in UTC; each request shows times in the user's own zone (accounts.middleware).
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --- Static files -------------------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Production serves hashed, compressed files (run collectstatic first); development and
+        # the tests serve the files as they are in each app's static/ folder.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+    },
+}
+
+# --- Security -----------------------------------------------------------------------------------
+
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto, set TRUST_X_FORWARDED_PROTO=true.
+if envbool("TRUST_X_FORWARDED_PROTO", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+# Exempt a health check that the load balancer calls over plain HTTP, for example "^healthz$".
+SECURE_REDIRECT_EXEMPT = envlist("SECURE_REDIRECT_EXEMPT", [])
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
+# One year of HSTS once live. A first deployment may want SECURE_HSTS_SECONDS=3600 until HTTPS
+# is known to work, and SECURE_HSTS_PRELOAD=false unless the domain is submitted to the list.
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", not DEBUG)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Players stay logged in for weeks: games run for days and they come back from an email.
+SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 60 * 24 * 3600)
+
+# --- Logging ------------------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+}
