@@ -1,0 +1,776 @@
+"""The turn: who decides what, which actions are legal, and applying one.
+
+Everything a player does is an action, a small JSON object such as
+``{"kind": "play", "card": 37}``. ``legal_actions(state)`` lists the actions of the current
+decision and ``apply(state, action)`` performs one of them or raises ``IllegalAction``
+naming the rule it breaks, leaving the state untouched. Multi-step choices are a stack of
+frames (``state.frames``), each a plain dict; automatic steps (refilling the center row,
+ending a turn, the chapter limit) run in ``_advance`` between decisions.
+"""
+
+from __future__ import annotations
+
+from . import rng
+from .cards import (
+    CARD_COUNT,
+    FARMER,
+    IDENT,
+    PROF,
+    PROFESSION_INDEX,
+    PROFESSIONS,
+    VP_CARD_KIND,
+    VP_COST,
+    VP_KINDS,
+    card_name,
+    vp_cards_for,
+)
+from .errors import IllegalAction
+from .moves import discard_card, draw, has_identity, place, refill_center
+from .options import Options
+from .professions import LEVELS
+from .professions import PLANS as PROFESSION_PLANS
+from .selection import Plan
+from .state import State
+from .step import Step
+from .vp_abilities import PLANS as VP_PLANS
+
+HAND_SIZE_SETUP = 9
+HAND_SIZE_DRAW = 6
+GUILDHALL_SETUP = 3
+CENTER_ROW = 5
+ACTIONS_PER_TURN = 2
+CHAPTER_LIMIT = 3
+WINNING_VP = 20
+
+# Every action kind and its fields (all ints unless noted). "use" takes "level" only for
+# profession cards; "undo" is handled by ``match.Match``, which keeps the history.
+ACTION_FIELDS: dict[str, dict[str, type]] = {
+    "play": {"card": int},
+    "discard_draw": {},
+    "buy": {"vp": int},
+    "discard": {"card": int},
+    "done": {},
+    "place": {"card": int},
+    "use": {"level": int},
+    "skip": {},
+    "target": {"player": int},
+    "pick": {"card": int},
+    "pick_chapter": {"player": int, "profession": str},
+    "pay": {"chapter": int},
+    "order": {"card": int},
+    "discard_chapter": {"chapter": int},
+    "end_turn": {},
+    "undo": {},
+}
+OPTIONAL_FIELDS = {"use": {"level"}}
+
+
+# Creating a game ---------------------------------------------------------------------------
+
+
+def new_game(options: Options, names: list[str], seed: int) -> State:
+    """A game from its options, its players' names in seat order and a secret seed."""
+    if len(names) != options.players:
+        raise ValueError(f"{options.players} players need {options.players} names")
+    if any(not isinstance(n, str) or not n.strip() for n in names):
+        raise ValueError("every player needs a name")
+    st = State(options, list(names), rng.seed_state(seed))
+    st.deck = list(range(CARD_COUNT))
+    st.rng = rng.shuffle(st.rng, st.deck)
+    st.vp_deck = vp_cards_for(options.players)
+    st.rng = rng.shuffle(st.rng, st.vp_deck)
+    step = Step()
+    for p, ps in enumerate(st.players):
+        ps.hand = [st.deck.pop() for _ in range(HAND_SIZE_SETUP)]
+        step.emit("deal", player=p, cards=ps.hand[:])
+    _advance(st, step)
+    st.undo_steps = 0
+    return st
+
+
+# Decisions ---------------------------------------------------------------------------------
+
+
+def plan_for(fr: dict) -> Plan:
+    key = fr["ability"]
+    if key in VP_PLANS:
+        return VP_PLANS[key]
+    return PROFESSION_PLANS[(PROFESSION_INDEX[key], fr["level"])]
+
+
+def decision(st: State) -> dict | None:
+    """Who must decide what now, or None when the game is over.
+
+    Holds hidden parts (picked hand cards, the cards being ordered): views decide what
+    of it a viewer may see.
+    """
+    if st.phase == "over":
+        return None
+    if not st.frames:
+        kind = "action" if st.actions_left > 0 else "end_turn"
+        return {"kind": kind, "player": st.current, "actions_left": st.actions_left}
+    fr = st.frames[-1]
+    t = fr["type"]
+    p = fr["player"]
+    if t == "discard":
+        kind = "setup_discard" if st.phase == "setup" else "discard"
+        return {"kind": kind, "player": p, "draw_to": fr["draw_to"]}
+    if t == "setup_place":
+        need = GUILDHALL_SETUP - len(st.players[p].guildhall)
+        return {"kind": "setup_place", "player": p, "remaining": need}
+    if t == "level":
+        kind = "vp_ability" if "vp" in fr else "ability"
+        d = {"kind": kind, "player": p, "ability": fr["ability"]}
+        if "vp" in fr:
+            d["vp"] = fr["vp"]
+        else:
+            d["card"] = fr["card"]
+            d["reach"] = fr["reach"]
+        return d
+    if t == "ability":
+        plan = plan_for(fr)
+        d = {
+            "player": p,
+            "ability": fr["ability"],
+            "level": fr.get("level"),
+            "target": fr["target"],
+            "picks": fr["picks"],
+        }
+        if plan.target and fr["target"] is None:
+            d["kind"] = "target"
+            return d
+        slot_i, k = plan.position(fr["picks"])
+        slot = plan.slots[slot_i]
+        d["kind"] = "pick_chapter" if slot.kind == "chapter" else "pick"
+        d["from"] = slot.label
+        d["remaining"] = None if slot.count is None else slot.count - k
+        return d
+    if t == "pay":
+        return {"kind": "pay", "player": p, "vp": fr["vp"], "remaining": fr["need"]}
+    if t == "order":
+        return {"kind": "order", "player": p, "cards": fr["cards"], "why": fr["why"]}
+    if t == "chapter_limit":
+        excess = len(st.players[p].completed) - CHAPTER_LIMIT
+        return {"kind": "discard_chapter", "player": p, "excess": excess}
+    raise AssertionError(f"no decision for frame {t}")
+
+
+def decision_player(st: State) -> int | None:
+    if st.phase == "over":
+        return None
+    return st.frames[-1]["player"] if st.frames else st.current
+
+
+def legal_actions(st: State) -> list[dict]:
+    if st.phase == "over":
+        return []
+    if not st.frames:
+        if st.actions_left > 0:
+            return _action_options(st)
+        return [{"kind": "end_turn"}]
+    fr = st.frames[-1]
+    return _OPTIONS[fr["type"]](st, fr)
+
+
+def _blocked_profession(st: State, ps, card: int) -> bool:
+    prof = PROF[card]
+    if st.options.advanced:
+        # [002]: not while a card of that profession is in the action area.
+        return any(PROF[c] == prof for c in ps.action_area)
+    return bool(st.played >> prof & 1)
+
+
+def _action_options(st: State) -> list[dict]:
+    ps = st.players[st.current]
+    owned = {IDENT[c] for c in ps.guildhall}
+    actions = [
+        {"kind": "play", "card": c}
+        for c in ps.hand
+        if IDENT[c] not in owned and not _blocked_profession(st, ps, c)
+    ]
+    actions.append({"kind": "discard_draw"})
+    chapters = len(ps.completed)
+    actions.extend(
+        {"kind": "buy", "vp": v} for v in st.center if v is not None and VP_COST[v] <= chapters
+    )
+    return actions
+
+
+def _discard_options(st: State, fr: dict) -> list[dict]:
+    actions = [{"kind": "discard", "card": c} for c in st.players[fr["player"]].hand]
+    actions.append({"kind": "done"})
+    return actions
+
+
+def _setup_place_options(st: State, fr: dict) -> list[dict]:
+    ps = st.players[fr["player"]]
+    owned = {IDENT[c] for c in ps.guildhall}
+    need_after = GUILDHALL_SETUP - len(ps.guildhall) - 1
+    fresh = {IDENT[c] for c in ps.hand} - owned
+    if len(fresh) - 1 < need_after:
+        return []  # cannot happen with 9 cards in hand, 4 copies of each card
+    return [{"kind": "place", "card": c} for c in ps.hand if IDENT[c] not in owned]
+
+
+def _level_options(st: State, fr: dict) -> list[dict]:
+    p = fr["player"]
+    if "vp" in fr:
+        actions = [{"kind": "use"}] if VP_PLANS[fr["ability"]].usable(st, p) else []
+    else:
+        prof = PROFESSION_INDEX[fr["ability"]]
+        actions = [
+            {"kind": "use", "level": level}
+            for level in LEVELS[prof]
+            if level <= fr["reach"] and PROFESSION_PLANS[(prof, level)].usable(st, p)
+        ]
+    actions.append({"kind": "skip"})
+    return actions
+
+
+def _ability_options(st: State, fr: dict) -> list[dict]:
+    plan = plan_for(fr)
+    p, target, picks = fr["player"], fr["target"], fr["picks"]
+    if plan.target and target is None:
+        return [{"kind": "target", "player": q} for q in plan.targets(st, p)]
+    slot_i, _ = plan.position(picks)
+    slot = plan.slots[slot_i]
+    choices = plan.choices(st, p, target, picks)
+    if slot.kind == "chapter":
+        owner = p if slot.label == "chapter_in_own_guildhall" else target
+        actions = [
+            {"kind": "pick_chapter", "player": owner, "profession": PROFESSIONS[x]}
+            for x in choices
+        ]
+    else:
+        actions = [{"kind": "pick", "card": x} for x in choices]
+    if plan.can_finish(st, p, target, picks):
+        actions.append({"kind": "done"})
+    return actions
+
+
+def _pay_options(st: State, fr: dict) -> list[dict]:
+    completed = st.players[fr["player"]].completed
+    return [{"kind": "pay", "chapter": i} for i in range(len(completed))]
+
+
+def _order_options(st: State, fr: dict) -> list[dict]:
+    return [{"kind": "order", "card": c} for c in fr["cards"]]
+
+
+def _chapter_limit_options(st: State, fr: dict) -> list[dict]:
+    completed = st.players[fr["player"]].completed
+    return [{"kind": "discard_chapter", "chapter": i} for i in range(len(completed))]
+
+
+_OPTIONS = {
+    "discard": _discard_options,
+    "setup_place": _setup_place_options,
+    "level": _level_options,
+    "ability": _ability_options,
+    "pay": _pay_options,
+    "order": _order_options,
+    "chapter_limit": _chapter_limit_options,
+}
+
+
+# Applying an action ------------------------------------------------------------------------
+
+
+def check_shape(action: object) -> dict:
+    """A well-formed action object, or IllegalAction('malformed_action')."""
+    if not isinstance(action, dict):
+        raise IllegalAction("malformed_action", "An action must be a JSON object")
+    kind = action.get("kind")
+    if not isinstance(kind, str):
+        raise IllegalAction("malformed_action", 'An action needs a "kind"')
+    if kind not in ACTION_FIELDS:
+        raise IllegalAction("unknown_action", f"Unknown action kind {kind!r}")
+    fields = ACTION_FIELDS[kind]
+    optional = OPTIONAL_FIELDS.get(kind, set())
+    for name in action:
+        if name != "kind" and name not in fields:
+            raise IllegalAction("malformed_action", f"A {kind!r} action has no field {name!r}")
+    for name, typ in fields.items():
+        if name not in action:
+            if name in optional:
+                continue
+            raise IllegalAction("malformed_action", f"A {kind!r} action needs {name!r}")
+        value = action[name]
+        if type(value) is not typ:  # noqa: E721 - bool must not pass for int
+            raise IllegalAction(
+                "malformed_action", f"{name!r} must be {'an int' if typ is int else 'a string'}"
+            )
+    return action
+
+
+def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
+    """Apply one action of the current decision; returns the events it caused.
+
+    ``player``, when given, is the seat submitting it. On IllegalAction nothing changed.
+    """
+    if st.phase == "over":
+        raise IllegalAction("game_over", "The game is over")
+    check_shape(action)
+    decider = decision_player(st)
+    if player is not None and player != decider:
+        raise IllegalAction(
+            "not_your_decision", f"It is {st.names[decider]}'s decision, not {st.names[player]}'s"
+        )
+    if action["kind"] == "undo":
+        raise IllegalAction("undo", "Undo needs the game's history: use Match.apply")
+    if action not in legal_actions(st):
+        raise explain(st, action)
+    step = Step()
+    if st.frames:
+        fr = st.frames[-1]
+        _APPLY[fr["type"]](st, fr, action, step)
+    elif action["kind"] == "end_turn":
+        _end_turn(st, step)
+    else:
+        _take_action(st, action, step)
+    _advance(st, step)
+    if step.revealed or step.turn_passed:
+        st.undo_steps = 0
+    else:
+        st.undo_steps += 1
+    st.last_actor = decider
+    return step.events
+
+
+def undo_player(st: State) -> int | None:
+    """The seat that may take back the last step, or None.
+
+    Only within a turn, and only while no hidden information was revealed since.
+    """
+    if st.phase == "over" or st.undo_steps <= 0:
+        return None
+    return st.last_actor
+
+
+def _replace_top(st: State, fr: dict) -> None:
+    st.frames = st.frames[:-1] + [fr]
+
+
+def _pop(st: State) -> None:
+    st.frames = st.frames[:-1]
+
+
+def _push(st: State, fr: dict) -> None:
+    st.frames = st.frames + [fr]
+
+
+def _take_action(st: State, action: dict, step: Step) -> None:
+    p = st.current
+    ps = st.players[p]
+    kind = action["kind"]
+    st.actions_left -= 1
+    if kind == "play":
+        card = action["card"]
+        ps.remove_from_hand(card)
+        ps.action_area.append(card)
+        prof = PROF[card]
+        st.played |= 1 << prof
+        step.emit("play", player=p, card=card)
+        _offer_ability(st, p, card, step)
+    elif kind == "discard_draw":
+        step.emit("discard_draw", player=p)
+        _push(st, {"type": "discard", "player": p, "draw_to": HAND_SIZE_DRAW})
+    elif kind == "buy":
+        _buy(st, p, action["vp"], step)
+
+
+def _offer_ability(st: State, p: int, card: int, step: Step) -> None:
+    prof = PROF[card]
+    reach = st.players[p].level(prof)
+    if prof == FARMER and st.options.farmer_auto:
+        # Yucata: the Farmer's highest reached level applies by itself.
+        levels = [lv for lv in LEVELS[FARMER] if lv <= reach]
+        if levels:
+            _use(st, {"player": p, "ability": "farmer", "level": levels[-1]}, step)
+        else:
+            step.emit("no_effect", player=p, card=card)
+        return
+    fr = {"type": "level", "player": p, "ability": PROFESSIONS[prof], "card": card, "reach": reach}
+    if _level_options(st, fr) == [{"kind": "skip"}]:
+        step.emit("no_effect", player=p, card=card)
+        return
+    _push(st, fr)
+
+
+def _buy(st: State, p: int, vp: int, step: Step) -> None:
+    ps = st.players[p]
+    slot = st.center.index(vp)
+    st.center[slot] = None
+    ps.action_vp.append(vp)
+    step.emit("buy", player=p, vp=vp)
+    if not st.options.post_discard_vp_reveal:
+        refill_center(st, slot, step)
+    _push(st, {"type": "bought", "player": p, "vp": vp, "slot": slot})
+    need = VP_COST[vp]
+    if len(ps.completed) == need:  # no choice of chapters: pay them all
+        cards = [c for chapter in ps.completed for c in chapter]
+        step.emit("pay", player=p, professions=[PROF[ch[0]] for ch in ps.completed])
+        ps.completed = []
+        _push(st, {"type": "order", "player": p, "cards": cards, "why": "pay"})
+    else:
+        _push(st, {"type": "pay", "player": p, "vp": vp, "need": need, "cards": []})
+
+
+def _apply_discard(st: State, fr: dict, action: dict, step: Step) -> None:
+    p = fr["player"]
+    ps = st.players[p]
+    if action["kind"] == "discard":
+        ps.remove_from_hand(action["card"])
+        discard_card(st, action["card"], step, player=p, why="from_hand")
+        return
+    _pop(st)
+    draw(st, p, max(0, fr["draw_to"] - len(ps.hand)), step)
+
+
+def _apply_setup_place(st: State, fr: dict, action: dict, step: Step) -> None:
+    p = fr["player"]
+    ps = st.players[p]
+    ps.remove_from_hand(action["card"])
+    place(st, p, action["card"], step, source="hand")
+    if len(ps.guildhall) >= GUILDHALL_SETUP:
+        _pop(st)
+
+
+def _apply_level(st: State, fr: dict, action: dict, step: Step) -> None:
+    _pop(st)
+    if action["kind"] == "skip":
+        step.emit("skip", player=fr["player"], ability=fr["ability"])
+        return
+    _use(st, {"player": fr["player"], "ability": fr["ability"], "level": action.get("level")}, step)
+
+
+def _use(st: State, fr: dict, step: Step) -> None:
+    """Start an ability at a level: resolve it at once or push its selection frame."""
+    p = fr["player"]
+    fr = {"type": "ability", "target": None, "picks": [], **fr}
+    plan = plan_for(fr)
+    step.emit("ability", player=p, ability=fr["ability"], level=fr["level"])
+    if fr["ability"] == "historian" and fr["level"] in (2, 4) and st.options.advanced:
+        step.reveal()  # looking through the hidden discard pile [002]
+        step.emit("look", player=p)
+    if plan.target:
+        targets = plan.targets(st, p)
+        if len(targets) == 1:
+            fr["target"] = targets[0]
+    _push(st, fr)
+    _resolve_if_complete(st, plan, step)
+
+
+def _resolve_if_complete(st: State, plan: Plan, step: Step) -> None:
+    fr = st.frames[-1]
+    if plan.target and fr["target"] is None:
+        return
+    if plan.is_complete(fr["picks"]):
+        _pop(st)
+        plan.resolve(st, fr["player"], fr["target"], fr["picks"], step)
+
+
+def _apply_ability(st: State, fr: dict, action: dict, step: Step) -> None:
+    plan = plan_for(fr)
+    kind = action["kind"]
+    if kind == "target":
+        _replace_top(st, {**fr, "target": action["player"]})
+    elif kind == "pick":
+        _replace_top(st, {**fr, "picks": fr["picks"] + [action["card"]]})
+    elif kind == "pick_chapter":
+        prof = PROFESSION_INDEX[action["profession"]]
+        _replace_top(st, {**fr, "picks": fr["picks"] + [prof]})
+    elif kind == "done":
+        _pop(st)
+        plan.resolve(st, fr["player"], fr["target"], fr["picks"], step)
+        return
+    _resolve_if_complete(st, plan, step)
+
+
+def _apply_pay(st: State, fr: dict, action: dict, step: Step) -> None:
+    ps = st.players[fr["player"]]
+    i = action["chapter"]
+    chapter = ps.completed[i]
+    ps.completed = ps.completed[:i] + ps.completed[i + 1 :]
+    step.emit("pay", player=fr["player"], professions=[PROF[chapter[0]]])
+    cards = fr["cards"] + chapter
+    if fr["need"] > 1:
+        _replace_top(st, {**fr, "need": fr["need"] - 1, "cards": cards})
+    else:
+        _replace_top(st, {"type": "order", "player": fr["player"], "cards": cards, "why": "pay"})
+
+
+def _apply_order(st: State, fr: dict, action: dict, step: Step) -> None:
+    card = action["card"]
+    discard_card(st, card, step, player=fr["player"], why=fr["why"])
+    _replace_top(st, {**fr, "cards": [c for c in fr["cards"] if c != card]})
+
+
+def _apply_chapter_limit(st: State, fr: dict, action: dict, step: Step) -> None:
+    p = fr["player"]
+    ps = st.players[p]
+    i = action["chapter"]
+    chapter = ps.completed[i]
+    ps.completed = ps.completed[:i] + ps.completed[i + 1 :]
+    step.emit("discard_chapter", player=p, profession=PROF[chapter[0]])
+    _push(st, {"type": "order", "player": p, "cards": chapter, "why": "chapter_limit"})
+
+
+_APPLY = {
+    "discard": _apply_discard,
+    "setup_place": _apply_setup_place,
+    "level": _apply_level,
+    "ability": _apply_ability,
+    "pay": _apply_pay,
+    "order": _apply_order,
+    "chapter_limit": _apply_chapter_limit,
+}
+
+
+# Automatic steps between decisions ---------------------------------------------------------
+
+
+def _advance(st: State, step: Step) -> None:
+    while st.phase != "over":
+        if st.phase == "play" and not st.options.delayed_chapter_discard:
+            if _push_chapter_limits(st):
+                continue
+        if st.frames:
+            fr = st.frames[-1]
+            t = fr["type"]
+            if t == "chapter_limit" and len(st.players[fr["player"]].completed) <= CHAPTER_LIMIT:
+                _pop(st)
+            elif t == "order" and len(fr["cards"]) <= 1:
+                _pop(st)
+                for c in fr["cards"]:
+                    discard_card(st, c, step, player=fr["player"], why=fr["why"])
+            elif t == "bought":
+                _pop(st)
+                _finish_buy(st, fr, step)
+            else:
+                return  # a player must decide
+        elif st.phase == "setup":
+            _advance_setup(st, step)
+        elif st.stage == "end":
+            _finish_turn(st, step)
+        else:
+            return
+
+
+def _push_chapter_limits(st: State) -> bool:
+    """Classic: 4 or more completed chapters are discarded down to 3 at once, on anyone's
+    turn; the active player decides first, then the others in seat order."""
+    waiting = {fr["player"] for fr in st.frames if fr["type"] == "chapter_limit"}
+    n = len(st.players)
+    for i in range(n - 1, -1, -1):  # pushed last = decided first
+        q = (st.current + i) % n
+        if q not in waiting and len(st.players[q].completed) > CHAPTER_LIMIT:
+            _push(st, {"type": "chapter_limit", "player": q})
+            waiting.add(q)
+            return True
+    return False
+
+
+def _advance_setup(st: State, step: Step) -> None:
+    ps = st.players[st.current]
+    if len(ps.guildhall) < GUILDHALL_SETUP:
+        p = st.current
+        _push(st, {"type": "setup_place", "player": p})
+        _push(st, {"type": "discard", "player": p, "draw_to": HAND_SIZE_SETUP})
+        return
+    step.turn_passed = True
+    if st.current + 1 < len(st.players):
+        st.current += 1
+        return
+    for slot in range(CENTER_ROW):
+        refill_center(st, slot, step)
+    st.phase = "play"
+    _start_turn(st, 0, step)
+
+
+def _start_turn(st: State, p: int, step: Step) -> None:
+    st.current = p
+    st.stage = "actions"
+    st.actions_left = ACTIONS_PER_TURN
+    st.played = 0
+    st.turn += 1
+    step.turn_passed = True
+    step.emit("turn", player=p, turn=st.turn)
+    if st.options.delayed_chapter_discard and len(st.players[p].completed) > CHAPTER_LIMIT:
+        # Yucata: the excess goes at the start of the player's next turn.
+        _push(st, {"type": "chapter_limit", "player": p})
+
+
+def _finish_buy(st: State, fr: dict, step: Step) -> None:
+    p, vp = fr["player"], fr["vp"]
+    if st.options.post_discard_vp_reveal:
+        refill_center(st, fr["slot"], step)
+    kind = VP_KINDS[VP_CARD_KIND[vp]]
+    if kind.extra_actions:
+        st.actions_left += kind.extra_actions
+        step.emit("extra_actions", player=p, count=kind.extra_actions)
+    if kind.key in VP_PLANS:
+        level = {"type": "level", "player": p, "ability": kind.key, "vp": vp}
+        if _level_options(st, level) != [{"kind": "skip"}]:
+            _push(st, level)
+        else:
+            step.emit("no_effect", player=p, vp=vp)
+
+
+def _end_turn(st: State, step: Step) -> None:
+    p = st.current
+    ps = st.players[p]
+    step.emit("end_turn", player=p)
+    area, ps.action_area = ps.action_area, []
+    for c in area:
+        if has_identity(ps.guildhall, c):
+            discard_card(st, c, step, player=p, why="duplicate")
+        else:
+            place(st, p, c, step, source="action_area")
+    ps.vp_cards.extend(ps.action_vp)
+    ps.action_vp = []
+    st.stage = "end"
+    step.turn_passed = True
+
+
+def _finish_turn(st: State, step: Step) -> None:
+    if st.players[st.current].vp >= WINNING_VP:
+        st.phase = "over"
+        st.result = ranking(st, winner=st.current)
+        step.emit("game_over", result=st.result)
+        return
+    _start_turn(st, (st.current + 1) % len(st.players), step)
+
+
+def ranking(st: State, winner: int | None) -> list[dict]:
+    """The winner first; the others by VP, then (Yucata) completed chapters; ties share."""
+    yucata = st.options.yucata
+
+    def key(q: int) -> tuple:
+        ps = st.players[q]
+        return (ps.vp, len(ps.completed)) if yucata else (ps.vp,)
+
+    others = [q for q in range(len(st.players)) if q != winner]
+    rows = []
+    if winner is not None:
+        rows.append(_result_row(st, winner, 1))
+    first = 1 if winner is None else 2
+    for q in sorted(others, key=key, reverse=True):
+        rank = first + sum(1 for o in others if key(o) > key(q))
+        rows.append(_result_row(st, q, rank))
+    return rows
+
+
+def _result_row(st: State, q: int, rank: int) -> dict:
+    ps = st.players[q]
+    return {"seat": q, "rank": rank, "vp": ps.vp, "completed": len(ps.completed)}
+
+
+# Why an action is not legal ----------------------------------------------------------------
+
+
+def explain(st: State, action: dict) -> IllegalAction:
+    """The rule an action breaks, for a player to read."""
+    d = decision(st)
+    kind = action["kind"]
+    legal_kinds = {a["kind"] for a in legal_actions(st)}
+    if kind not in legal_kinds:
+        wanted = ", ".join(sorted(legal_kinds))
+        return IllegalAction(
+            "wrong_decision",
+            f"Now {st.names[d['player']]} must decide: {d['kind'].replace('_', ' ')} "
+            f"(one of: {wanted}), not {kind}",
+        )
+    p = d["player"]
+    ps = st.players[p]
+    if d["kind"] == "action":
+        return _explain_action(st, ps, action)
+    if kind in ("discard", "place") and action["card"] not in ps.hand:
+        return IllegalAction("card_not_in_hand", "That card is not in your hand")
+    if kind == "place":
+        if has_identity(ps.guildhall, action["card"]):
+            return IllegalAction(
+                "no_duplicates",
+                f"Your guildhall already holds a {card_name(action['card'])}: no duplicates",
+            )
+    if kind == "use":
+        return _explain_use(st, action)
+    if kind in ("pay", "discard_chapter"):
+        return IllegalAction("no_such_chapter", "You have no completed chapter with that number")
+    if kind == "order":
+        return IllegalAction("not_a_choice", "That card is not one of the cards to order")
+    if kind == "target":
+        return IllegalAction(
+            "no_target",
+            "That player cannot be chosen: the effect could not be done in full with them "
+            "(or it is you)",
+        )
+    if kind in ("pick", "pick_chapter"):
+        fr = st.frames[-1]
+        plan = plan_for(fr)
+        slot_i, _ = plan.position(fr["picks"])
+        raw = plan.slots[slot_i].source(st, p, fr["target"], fr["picks"])
+        value = (
+            action["card"] if kind == "pick" else PROFESSION_INDEX.get(action["profession"], -1)
+        )
+        if value not in raw:
+            where = plan.slots[slot_i].label.replace("_", " ")
+            return IllegalAction("not_a_choice", f"Pick a {where}")
+        return IllegalAction(plan.rule, plan.message)
+    return IllegalAction("not_a_choice", "That is not a legal choice now")
+
+
+def _explain_action(st: State, ps, action: dict) -> IllegalAction:
+    kind = action["kind"]
+    if kind == "play":
+        card = action["card"]
+        if card not in ps.hand:
+            return IllegalAction("card_not_in_hand", "That card is not in your hand")
+        if has_identity(ps.guildhall, card):
+            return IllegalAction(
+                "no_duplicates",
+                f"You cannot play a {card_name(card)}: the same card is in your guildhall",
+            )
+        if st.options.advanced:
+            return IllegalAction(
+                "action_area_restriction",
+                "Advanced rule: you cannot play a profession while a card of it is in your "
+                "action area",
+            )
+        return IllegalAction(
+            "one_profession_per_turn", "You cannot play two cards of a profession in one turn"
+        )
+    if kind == "buy":
+        vp = action["vp"]
+        if vp not in st.center:
+            return IllegalAction("not_in_center_row", "That VP card is not in the center row")
+        return IllegalAction(
+            "not_enough_chapters",
+            f"That VP card costs {VP_COST[vp]} completed chapters; you have {len(ps.completed)}",
+        )
+    return IllegalAction("not_a_choice", "That is not a legal action now")
+
+
+def _explain_use(st: State, action: dict) -> IllegalAction:
+    fr = st.frames[-1]
+    if "vp" in fr:
+        if "level" in action:
+            return IllegalAction("malformed_action", "A VP card ability has no level")
+        return IllegalAction(
+            "effect_in_full", "This ability cannot be done in full now, so it cannot be used"
+        )
+    level = action.get("level")
+    prof = PROFESSION_INDEX[fr["ability"]]
+    if level not in LEVELS[prof]:
+        levels = ", ".join(str(x) for x in LEVELS[prof])
+        return IllegalAction("no_such_level", f"The {fr['ability']} has levels {levels}")
+    if level > fr["reach"]:
+        return IllegalAction(
+            "level_not_reached",
+            f"Level {level} needs {level} cards of that profession in your guildhall; "
+            f"you have {fr['reach']}",
+        )
+    return IllegalAction(
+        "effect_in_full",
+        "That level cannot be done in full now (an effect is done in full or not at all)",
+    )

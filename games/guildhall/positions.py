@@ -1,0 +1,226 @@
+"""A full state (hidden parts included) to and from JSON, with a check on loading.
+
+This is how games are stored and how any situation from the rulebook is set up in a
+test. Loading refuses a broken position with a PositionError that says what is wrong.
+"""
+
+from __future__ import annotations
+
+from .cards import CARD_COUNT, IDENT, PROF, VP_CARD_COUNT, vp_cards_for
+from .errors import PositionError
+from .options import Options
+from .state import PlayerState, State
+
+FORMAT = 1
+_PLAYER_LISTS = ("hand", "known", "guildhall", "action_area", "action_vp", "vp_cards")
+_FRAME_TYPES = {
+    "discard",
+    "setup_place",
+    "level",
+    "ability",
+    "pay",
+    "order",
+    "chapter_limit",
+    "bought",
+}
+
+
+def to_json(st: State) -> dict:
+    return {
+        "format": FORMAT,
+        "options": st.options.to_json(),
+        "names": list(st.names),
+        "rng": st.rng,
+        "deck": st.deck[:],
+        "discard": st.discard[:],
+        "vp_deck": st.vp_deck[:],
+        "center": st.center[:],
+        "players": [
+            {
+                "hand": ps.hand[:],
+                "known": ps.known[:],
+                "guildhall": ps.guildhall[:],
+                "action_area": ps.action_area[:],
+                "action_vp": ps.action_vp[:],
+                "completed": [ch[:] for ch in ps.completed],
+                "vp_cards": ps.vp_cards[:],
+                "tokens": ps.tokens,
+            }
+            for ps in st.players
+        ],
+        "phase": st.phase,
+        "current": st.current,
+        "stage": st.stage,
+        "actions_left": st.actions_left,
+        "played": st.played,
+        "turn": st.turn,
+        "frames": [_copy(fr) for fr in st.frames],
+        "undo_steps": st.undo_steps,
+        "last_actor": st.last_actor,
+        "result": st.result,
+    }
+
+
+def _copy(fr: dict) -> dict:
+    return {k: (v[:] if isinstance(v, list) else v) for k, v in fr.items()}
+
+
+def from_json(data: dict) -> State:
+    """Read and check a position; PositionError names the first thing wrong."""
+    try:
+        st = _read(data)
+    except PositionError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise PositionError(f"malformed position: {e!r}") from e
+    check(st)
+    return st
+
+
+def _ints(value, what: str) -> list[int]:
+    if not isinstance(value, list) or any(type(x) is not int for x in value):
+        raise PositionError(f"{what} must be a list of card ids")
+    return value[:]
+
+
+def _read(data: dict) -> State:
+    if not isinstance(data, dict):
+        raise PositionError("a position must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise PositionError(f"unknown position format {data.get('format')!r}")
+    options = Options.from_json(data["options"])
+    names = data["names"]
+    if not isinstance(names, list) or len(names) != options.players:
+        raise PositionError(f"names must list the {options.players} players")
+    if type(data["rng"]) is not int or not 0 <= data["rng"] < 1 << 64:
+        raise PositionError("rng must be a 64-bit unsigned int")
+    st = State(options, names, data["rng"])
+    st.deck = _ints(data["deck"], "deck")
+    st.discard = _ints(data["discard"], "discard")
+    st.vp_deck = _ints(data["vp_deck"], "vp_deck")
+    center = data["center"]
+    if not isinstance(center, list) or len(center) != 5:
+        raise PositionError("center must have 5 slots")
+    if any(v is not None and type(v) is not int for v in center):
+        raise PositionError("a center slot holds a VP card id or null")
+    st.center = center[:]
+    players = data["players"]
+    if not isinstance(players, list) or len(players) != options.players:
+        raise PositionError(f"players must list {options.players} players")
+    st.players = []
+    for i, pd in enumerate(players):
+        ps = PlayerState()
+        for name in _PLAYER_LISTS:
+            setattr(ps, name, _ints(pd.get(name, []), f"player {i} {name}"))
+        completed = pd.get("completed", [])
+        if not isinstance(completed, list):
+            raise PositionError(f"player {i} completed must be a list of chapters")
+        ps.completed = [_ints(ch, f"player {i} completed chapter") for ch in completed]
+        tokens = pd.get("tokens", 0)
+        if type(tokens) is not int or tokens < 0:
+            raise PositionError(f"player {i} tokens must be a non-negative int")
+        ps.tokens = tokens
+        st.players.append(ps)
+    st.phase = data["phase"]
+    st.current = data["current"]
+    st.stage = data["stage"]
+    st.actions_left = data["actions_left"]
+    st.played = data["played"]
+    st.turn = data["turn"]
+    frames = data["frames"]
+    if not isinstance(frames, list) or any(not isinstance(f, dict) for f in frames):
+        raise PositionError("frames must be a list of objects")
+    st.frames = [_copy(fr) for fr in frames]
+    st.undo_steps = data.get("undo_steps", 0)
+    st.last_actor = data.get("last_actor")
+    st.result = data.get("result")
+    return st
+
+
+def check(st: State) -> None:
+    """Every card in exactly one place; no duplicate in any guildhall; the rest sane."""
+    n = len(st.players)
+    if st.phase not in ("setup", "play", "over"):
+        raise PositionError(f"unknown phase {st.phase!r}")
+    if type(st.current) is not int or not 0 <= st.current < n:
+        raise PositionError("current must be a seat number")
+    for name in ("actions_left", "played", "turn", "undo_steps"):
+        value = getattr(st, name)
+        if type(value) is not int or value < 0:
+            raise PositionError(f"{name} must be a non-negative int")
+    if st.played >= 1 << 6:
+        raise PositionError("played is a bitmask of the 6 professions")
+    if st.phase == "setup" and st.stage != "discard":
+        raise PositionError("the setup stage is 'discard'")
+    if st.phase != "setup" and st.stage not in ("actions", "end"):
+        raise PositionError("stage must be 'actions' or 'end'")
+    if st.last_actor is not None and (type(st.last_actor) is not int or st.last_actor >= n):
+        raise PositionError("last_actor must be a seat number or null")
+
+    where: dict[int, str] = {}
+
+    def put(cards: list[int], place: str, limit: int = CARD_COUNT) -> None:
+        for c in cards:
+            if type(c) is not int or not 0 <= c < limit:
+                raise PositionError(f"{place}: {c!r} is not a card id")
+            if c in where:
+                raise PositionError(f"card {c} is both in {where[c]} and in {place}")
+            where[c] = place
+
+    put(st.deck, "the deck")
+    put(st.discard, "the discard pile")
+    for i, ps in enumerate(st.players):
+        put(ps.hand, f"player {i}'s hand")
+        put(ps.guildhall, f"player {i}'s guildhall")
+        put(ps.action_area, f"player {i}'s action area")
+        for j, chapter in enumerate(ps.completed):
+            put(chapter, f"player {i}'s completed chapter {j}")
+            if len(chapter) != 5 or len({IDENT[c] for c in chapter}) != 5:
+                raise PositionError(f"player {i}'s completed chapter {j} is not 5 colors")
+            if len({PROF[c] for c in chapter}) != 1:
+                raise PositionError(f"player {i}'s completed chapter {j} mixes professions")
+        idents = [IDENT[c] for c in ps.guildhall]
+        if len(idents) != len(set(idents)):
+            raise PositionError(f"player {i}'s guildhall holds a duplicate")
+        for prof in {PROF[c] for c in ps.guildhall}:
+            if sum(1 for c in ps.guildhall if PROF[c] == prof) >= 5:
+                raise PositionError(f"player {i}'s guildhall holds a completed chapter face up")
+        if not set(ps.known) <= set(ps.hand):
+            raise PositionError(f"player {i}'s known cards must be in their hand")
+    for k, fr in enumerate(st.frames):
+        if fr.get("type") not in _FRAME_TYPES:
+            raise PositionError(f"frame {k} has an unknown type {fr.get('type')!r}")
+        if type(fr.get("player")) is not int or not 0 <= fr["player"] < n:
+            raise PositionError(f"frame {k} needs a player seat")
+        if fr["type"] in ("pay", "order"):
+            put(_ints(fr.get("cards"), f"frame {k} cards"), f"frame {k} ({fr['type']})")
+    if len(where) != CARD_COUNT:
+        missing = sorted(set(range(CARD_COUNT)) - set(where))
+        raise PositionError(f"{len(missing)} profession cards are missing, e.g. {missing[:5]}")
+
+    vp_where: dict[int, str] = {}
+
+    def put_vp(cards, place: str) -> None:
+        for v in cards:
+            if type(v) is not int or not 0 <= v < VP_CARD_COUNT:
+                raise PositionError(f"{place}: {v!r} is not a VP card id")
+            if v in vp_where:
+                raise PositionError(f"VP card {v} is both in {vp_where[v]} and in {place}")
+            vp_where[v] = place
+
+    put_vp(st.vp_deck, "the VP deck")
+    put_vp([v for v in st.center if v is not None], "the center row")
+    for i, ps in enumerate(st.players):
+        put_vp(ps.vp_cards, f"player {i}'s VP cards")
+        put_vp(ps.action_vp, f"player {i}'s action area")
+    for k, fr in enumerate(st.frames):
+        if fr["type"] in ("bought", "pay", "level") and "vp" in fr:
+            if vp_where.get(fr["vp"]) != f"player {fr['player']}'s action area":
+                raise PositionError(f"frame {k}: VP card {fr['vp']} is not in the action area")
+    expected = set(vp_cards_for(n))
+    if set(vp_where) != expected:
+        wrong = sorted(set(vp_where) ^ expected)
+        raise PositionError(
+            f"the VP cards must be exactly the {len(expected)} of a {n}-player game; "
+            f"check VP cards {wrong[:6]}"
+        )

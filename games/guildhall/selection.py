@@ -1,0 +1,129 @@
+"""Choosing what an ability acts on, one small step at a time.
+
+An ability at a level is a ``Plan``: maybe a target player, then slots of picks (cards,
+or whole chapters named by profession). Each step lists only the picks from which the
+whole effect can still be completed, so a player can never walk into a dead end: "an
+effect is done in full or not at all" (RULINGS 2). Completeness is decided by a small
+depth-first search over the remaining picks; plans may add a quick exact test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import State
+    from .step import Step
+
+ANY = None  # slot count: any number of picks, then "done"
+
+# source(state, player, target, picks) -> candidate values for the next pick
+Source = Callable[["State", int, "int | None", list], list]
+
+
+class Slot:
+    __slots__ = ("kind", "count", "source", "label")
+
+    def __init__(self, kind: str, count: int | None, source: Source, label: str) -> None:
+        self.kind = kind  # "card" | "chapter"
+        self.count = count
+        self.source = source
+        self.label = label  # what the player is picking, for views: "card_in_target_guildhall"
+
+
+class Plan:
+    """One ability at one level."""
+
+    def __init__(
+        self,
+        *,
+        target: bool = False,
+        slots: tuple[Slot, ...] = (),
+        valid: Callable | None = None,
+        ordered: bool = False,
+        prefix_valid: bool = False,
+        resolve: Callable,
+        rule: str,
+        message: str,
+        quick: Callable | None = None,
+    ) -> None:
+        self.target = target  # needs one other player
+        self.slots = slots
+        # valid(state, player, target, picks) on a complete selection (and on every
+        # prefix when prefix_valid: the check can only get worse as picks are added)
+        self._valid = valid
+        self.ordered = ordered  # the order of picks inside a slot changes the result
+        self.prefix_valid = prefix_valid
+        self.resolve: Callable[[State, int, int | None, list, Step], None] = resolve
+        self.rule = rule  # the rule a rejected pick breaks, and how to say it
+        self.message = message
+        # quick(state, player, target) -> True/False, an exact shortcut for feasible(..., [])
+        self.quick = quick
+
+    def valid(self, st: State, p: int, target: int | None, picks: list) -> bool:
+        return self._valid is None or self._valid(st, p, target, picks)
+
+    def position(self, picks: list) -> tuple[int | None, int]:
+        """(slot index, picks already made in it) for the next pick; (None, 0) if complete."""
+        n = len(picks)
+        for i, slot in enumerate(self.slots):
+            if slot.count is ANY or n < slot.count:
+                return i, n
+            n -= slot.count
+        return None, 0
+
+    def is_complete(self, picks: list) -> bool:
+        return self.position(picks)[0] is None
+
+    def feasible(self, st: State, p: int, target: int | None, picks: list) -> bool:
+        if not picks and self.quick is not None:
+            return self.quick(st, p, target)
+        return self._search(st, p, target, picks, None)
+
+    def _search(self, st: State, p: int, target: int | None, picks: list, floor) -> bool:
+        slot_i, k = self.position(picks)
+        if slot_i is None or self.slots[slot_i].count is ANY or self.prefix_valid:
+            if not self.valid(st, p, target, picks):
+                return False
+            if slot_i is None or self.slots[slot_i].count is ANY:
+                return True
+        slot = self.slots[slot_i]
+        last_in_slot = k + 1 == slot.count
+        for x in slot.source(st, p, target, picks):
+            # Unordered picks: try each combination once, in increasing order.
+            if floor is not None and x <= floor:
+                continue
+            nxt = None if (self.ordered or last_in_slot) else x
+            if self._search(st, p, target, picks + [x], nxt):
+                return True
+        return False
+
+    def targets(self, st: State, p: int) -> list[int]:
+        n = len(st.players)
+        return [q for q in range(n) if q != p and self.feasible(st, p, q, [])]
+
+    def usable(self, st: State, p: int) -> bool:
+        if self.target:
+            n = len(st.players)
+            return any(q != p and self.feasible(st, p, q, []) for q in range(n))
+        return self.feasible(st, p, None, [])
+
+    def choices(self, st: State, p: int, target: int | None, picks: list) -> list:
+        """The picks offered now: those from which the effect can still be completed."""
+        slot_i, _ = self.position(picks)
+        if slot_i is None:
+            return []
+        return [
+            x
+            for x in self.slots[slot_i].source(st, p, target, picks)
+            if self._search(st, p, target, picks + [x], None)
+        ]
+
+    def can_finish(self, st: State, p: int, target: int | None, picks: list) -> bool:
+        slot_i, _ = self.position(picks)
+        return (
+            slot_i is not None
+            and self.slots[slot_i].count is ANY
+            and self.valid(st, p, target, picks)
+        )
