@@ -3,6 +3,7 @@
 import secrets
 
 from allauth.account.models import EmailAddress
+from allauth.core.context import request_context
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 
@@ -46,8 +47,14 @@ def do_convert_guest(
         user.turn_emails = User.TurnEmails.EACH_TURN
         user.save()
         address = EmailAddress.objects.create(user=user, email=email, primary=True, verified=False)
+    def send_verification() -> None:
+        # allauth finds the request (for the link's host) in its context, which is gone when
+        # the commit comes after the request (under an outer transaction).
+        with request_context(request):
+            address.send_confirmation(request, signup=True)
+
     # After the commit: a rolled back conversion sends no email.
-    transaction.on_commit(lambda: address.send_confirmation(request, signup=True))
+    transaction.on_commit(send_verification)
     return user
 
 

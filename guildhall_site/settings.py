@@ -270,6 +270,12 @@ STORAGES = {
     },
 }
 
+# WhiteNoise looks up files in the apps' static/ folders on each request while developing; in
+# production it serves STATIC_ROOT, filled by collectstatic. Spelled out because the tests run
+# with DEBUG forced to false, and they must see the apps' files too.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
 # --- Security -----------------------------------------------------------------------------------
 
 # Behind a TLS-terminating proxy that sets X-Forwarded-Proto, set TRUST_X_FORWARDED_PROTO=true.

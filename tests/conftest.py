@@ -1,0 +1,90 @@
+"""Shared fixtures: the people of the tests, and the check that CI has its services.
+
+alice and bob play, charlie is an outsider. Each has a verified email address and the
+password PASSWORD.
+
+The database is the one DATABASE_URL names: SQLite in memory by default, PostgreSQL when it is
+a postgres:// URL (pytest-django creates and drops a test_<name> database on that server).
+Under CI=true a missing PostgreSQL or Redis stops the run with an error, never a skip.
+"""
+
+import os
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.core.cache import cache
+
+from accounts.models import User
+
+PASSWORD = "correct horse battery staple"
+
+IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def _service_problems() -> list[str]:
+    problems = []
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.postgresql":
+        problems.append(
+            "CI runs the tests on PostgreSQL: set DATABASE_URL=postgres://... "
+            f"(the tests would run on {database['ENGINE']})"
+        )
+    else:
+        import psycopg
+
+        try:
+            psycopg.connect(
+                host=database["HOST"] or None,
+                port=database["PORT"] or None,
+                user=database["USER"] or None,
+                password=database["PASSWORD"] or None,
+                dbname="postgres",
+                connect_timeout=5,
+            ).close()
+        except psycopg.OperationalError as error:
+            problems.append(f"PostgreSQL does not answer: {error}")
+    if not settings.REDIS_URL:
+        problems.append("CI runs the tests with Redis: set REDIS_URL=redis://...")
+    else:
+        import redis
+
+        try:
+            redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5).ping()
+        except redis.RedisError as error:
+            problems.append(f"Redis does not answer at {settings.REDIS_URL}: {error}")
+    return problems
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if IN_CI and (problems := _service_problems()):
+        raise pytest.UsageError("CI=true but the services are missing:\n" + "\n".join(problems))
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    # allauth keeps its rate limits in the cache; one test's attempts must not limit the next.
+    cache.clear()
+    yield
+
+
+def make_person(username: str, **fields) -> User:
+    email = f"{username}@example.org"
+    user = User.objects.create_user(username=username, email=email, password=PASSWORD, **fields)
+    EmailAddress.objects.create(user=user, email=email, primary=True, verified=True)
+    return user
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return make_person("alice", display_name="Alice")
+
+
+@pytest.fixture
+def bob(db) -> User:
+    return make_person("bob", display_name="Bob")
+
+
+@pytest.fixture
+def charlie(db) -> User:
+    return make_person("charlie")
