@@ -47,6 +47,7 @@ def do_convert_guest(
         user.turn_emails = User.TurnEmails.EACH_TURN
         user.save()
         address = EmailAddress.objects.create(user=user, email=email, primary=True, verified=False)
+
     def send_verification() -> None:
         # allauth finds the request (for the link's host) in its context, which is gone when
         # the commit comes after the request (under an outer transaction).

@@ -305,4 +305,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+    # Replaces Django's own handlers for its loggers, which would print each line a second time.
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }

@@ -51,3 +51,11 @@ class TestRundemo:
             call_command("rundemo", verbosity=0)
 
         assert runserver_calls == []
+
+    def test_the_reloaders_child_only_serves(self, db, runserver_calls, monkeypatch):
+        monkeypatch.setenv("RUN_MAIN", "true")
+
+        call_command("rundemo", verbosity=0)
+
+        assert not EmailAddress.objects.exists()
+        assert len(runserver_calls) == 1

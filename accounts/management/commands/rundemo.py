@@ -1,6 +1,9 @@
+import os
+
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import autoreload
 
 from accounts.services import do_ensure_demo_user
 
@@ -24,7 +27,14 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             # Known passwords on a public site would be an open door.
             raise CommandError("rundemo is for development only: it needs DEBUG=true")
-        call_command("migrate", interactive=False, verbosity=options["verbosity"])
+        # The autoreloader runs this command again in a child process (marked by RUN_MAIN),
+        # and again after each code change: the set-up is done once, by the first process.
+        if os.environ.get(autoreload.DJANGO_AUTORELOAD_ENV) != "true":
+            self.set_up(addrport, verbosity=options["verbosity"])
+        call_command("runserver", addrport, use_reloader=not noreload)
+
+    def set_up(self, addrport: str, verbosity: int) -> None:
+        call_command("migrate", interactive=False, verbosity=verbosity)
         for username in DEMO_USERS:
             _user, created = do_ensure_demo_user(username, DEMO_PASSWORD)
             state = "created" if created else "already there (password unchanged)"
@@ -35,4 +45,3 @@ class Command(BaseCommand):
                 f"at http://{addrport}/"
             )
         )
-        call_command("runserver", addrport, use_reloader=not noreload)
