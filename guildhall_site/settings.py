@@ -303,8 +303,23 @@ SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 60 * 24 * 3600)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "request": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "request": {"class": "logging.StreamHandler", "formatter": "request"},
+    },
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
-    # Replaces Django's own handlers for its loggers, which would print each line a second time.
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    # These replace Django's own handlers, which would print each line a second time through
+    # the root logger's.
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.server": {"handlers": ["request"], "level": "INFO", "propagate": False},
+    },
 }
