@@ -209,6 +209,18 @@ ACCOUNT_UNIQUE_EMAIL = True
 # One address per account; changing it keeps the old one until the new one is confirmed.
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+# Names that would look official. Names starting with "guest-" are kept for guests by
+# accounts.adapter.AccountAdapter.
+ACCOUNT_USERNAME_BLACKLIST = [
+    "admin",
+    "administrator",
+    "guest",
+    "guildhall",
+    "root",
+    "staff",
+    "support",
+    "system",
+]
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Guildhall] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme

@@ -67,6 +67,12 @@ class TestSignup:
         assert not User.objects.exists()
         assert mailoutbox == []
 
+    def test_it_reserves_official_looking_names(self, client, db):
+        response = sign_up(client, username="Admin")
+
+        assert "username" in response.context["form"].errors
+        assert not User.objects.exists()
+
     def test_it_rejects_a_wrong_password(self, client, alice):
         response = log_in(client, "alice", "wrong password")
 
