@@ -232,9 +232,7 @@ def _chapter_swap_valid(st, p, target, picks):
 
 def _chapter_swap(st, p, target, picks, step):
     mine, theirs = st.players[p].guildhall, st.players[target].guildhall
-    _trader_swap(
-        st, p, target, chapter_cards(mine, picks[0]) + chapter_cards(theirs, picks[1]), step
-    )
+    swap(st, p, target, chapter_cards(mine, picks[0]), chapter_cards(theirs, picks[1]), step)
 
 
 def _trader_plan(level: int) -> Plan:

@@ -1,0 +1,194 @@
+"""Whole games of random-legal play, with invariant checks; and the speed benchmark."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import time
+
+from .engine import apply, legal_actions, new_game
+from .errors import IllegalAction, PositionError
+from .options import Options
+from .positions import check, from_json, to_json
+from .random_player import choose
+from .views import view
+
+SECRET_KEYS = {"rng", "deck", "vp_deck", "seed"}
+
+
+def invariants(st, seat_names=None) -> list[str]:
+    """Problems with a state, [] when it is sound (used by simulate --check and tests)."""
+    problems = []
+    try:
+        check(st)
+    except PositionError as e:
+        problems.append(f"position: {e}")
+    data = to_json(st)
+    try:
+        if to_json(from_json(json.loads(json.dumps(data)))) != data:
+            problems.append("JSON round trip changed the state")
+    except PositionError as e:
+        problems.append(f"JSON round trip: {e}")
+    for viewer in [None, *range(len(st.players))]:
+        problems.extend(leaks(st, view(st, viewer), viewer))
+    return problems
+
+
+def leaks(st, v: dict, viewer) -> list[str]:
+    """Hidden information found in a view: other hands, the deck, the seed."""
+    found = []
+    text = json.dumps(v)
+    for key in SECRET_KEYS:
+        if f'"{key}"' in text:
+            found.append(f"view for {viewer} has a {key!r} field")
+    seen_ids = _card_ids(v)
+    for q, ps in enumerate(st.players):
+        if q == viewer:
+            continue
+        secret = set(ps.hand) - set(ps.known)
+        # A secret hand card may also be visible elsewhere only if it is not: ids are unique.
+        shown = secret & seen_ids
+        if shown:
+            found.append(f"view for {viewer} shows player {q}'s hand cards {sorted(shown)}")
+    deck_shown = set(st.deck) & seen_ids
+    if deck_shown:
+        found.append(f"view for {viewer} shows deck cards {sorted(deck_shown)}")
+    return found
+
+
+def _card_ids(obj) -> set[int]:
+    ids: set[int] = set()
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, dict):
+            if "color" in o and "id" in o and "profession" in o:
+                ids.add(o["id"])
+            if o.get("kind") in ("pick", "play", "discard", "place", "order"):
+                ids.add(o.get("card"))
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
+    return ids
+
+
+def run(
+    players: int,
+    games: int,
+    rules: str,
+    seed: int,
+    advanced: bool = False,
+    max_turns: int = 400,
+    check_every: int = 0,
+    out=print,
+) -> dict:
+    options = Options(players=players, rules=rules, advanced=advanced)
+    names = [f"P{i + 1}" for i in range(players)]
+    rand = random.Random(seed)
+    decisions = 0
+    turns = []
+    ended = {"won": 0, "turn_limit": 0}
+    violations = []
+    start = time.perf_counter()
+    for g in range(games):
+        st = new_game(options, names, rand.getrandbits(64))
+        n = 0
+        while st.phase != "over" and st.turn <= max_turns:
+            actions = legal_actions(st)
+            if not actions:
+                violations.append(f"game {g}: no legal action at turn {st.turn}")
+                break
+            apply(st, choose(st, rand, actions))
+            n += 1
+            if check_every and n % check_every == 0:
+                violations.extend(f"game {g}: {p}" for p in invariants(st))
+        decisions += n
+        turns.append(st.turn)
+        ended["won" if st.phase == "over" else "turn_limit"] += 1
+        problems = invariants(st) if check_every else _end_check(st)
+        violations.extend(f"game {g}: {p}" for p in problems)
+    elapsed = time.perf_counter() - start
+    summary = {
+        "games": games,
+        "seconds": round(elapsed, 2),
+        "games_per_s": round(games / elapsed, 1),
+        "decisions_per_s": round(decisions / elapsed),
+        "decisions_per_game": round(decisions / games, 1),
+        "turns_per_game": {
+            "mean": round(statistics.mean(turns), 1),
+            "min": min(turns),
+            "max": max(turns),
+        },
+        "ended": ended,
+        "violations": len(violations),
+    }
+    out(json.dumps(summary, indent=2))
+    for v in violations[:20]:
+        out(f"VIOLATION {v}")
+    return {**summary, "violation_list": violations}
+
+
+def _end_check(st) -> list[str]:
+    try:
+        check(st)
+    except PositionError as e:
+        return [f"position: {e}"]
+    return []
+
+
+def bench(seconds: float = 5.0, seed: int = 1, out=print) -> dict:
+    """Decisions/s (listing + apply), games/s, state JSON size and clone time, one core."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    rand = random.Random(seed)
+    results = {}
+    for players in (2, 4):
+        options = Options(players=players)
+        names = [f"P{i + 1}" for i in range(players)]
+        decisions = games = 0
+        samples = []
+        listing = applying = 0.0
+        deadline = time.perf_counter() + seconds
+        t0 = time.perf_counter()
+        while time.perf_counter() < deadline:
+            st = new_game(options, names, rand.getrandbits(64))
+            while st.phase != "over" and st.turn <= 400:
+                a0 = time.perf_counter()
+                actions = legal_actions(st)
+                a1 = time.perf_counter()
+                action = choose(st, rand, actions)
+                a2 = time.perf_counter()
+                apply(st, action)
+                a3 = time.perf_counter()
+                listing += a1 - a0
+                applying += a3 - a2
+                decisions += 1
+                if decisions % 97 == 0:
+                    samples.append(st.clone())
+            games += 1
+        wall = time.perf_counter() - t0
+        sizes = [len(json.dumps(to_json(s), separators=(",", ":"))) for s in samples]
+        clone_us = _time_clone(samples)
+        results[f"{players}p"] = {
+            "decisions_per_s": round(decisions / (listing + applying)),
+            "decisions_per_s_wall_incl_random_choice": round(decisions / wall),
+            "games_per_s": round(games / wall, 2),
+            "state_json_bytes": {"mean": round(statistics.mean(sizes)), "max": max(sizes)},
+            "clone_us": round(clone_us, 2),
+        }
+    out(json.dumps(results, indent=2))
+    return results
+
+
+def _time_clone(samples) -> float:
+    reps = 20
+    start = time.perf_counter()
+    for _ in range(reps):
+        for s in samples:
+            s.clone()
+    return (time.perf_counter() - start) / (reps * len(samples)) * 1e6
+
+
+__all__ = ["IllegalAction", "bench", "invariants", "leaks", "run"]

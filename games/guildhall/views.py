@@ -1,0 +1,153 @@
+"""What one player, or a spectator, may know: the only way state leaves the engine.
+
+``view(state, viewer)`` builds JSON-serialisable data from the state, copying in only
+what RULINGS 6 makes public plus the viewer's own secrets. Nothing else may be shown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
+from .engine import decision, legal_actions, undo_player
+from .guildhall_math import professions_in
+from .state import State
+
+# Decision fields anyone may see; the decider sees the whole decision.
+_PUBLIC_DECISION_FIELDS = (
+    "kind",
+    "player",
+    "actions_left",
+    "draw_to",
+    "remaining",
+    "ability",
+    "card",
+    "reach",
+    "vp",
+    "level",
+    "target",
+    "from",
+    "excess",
+    "why",
+)
+
+
+def view(st: State, viewer: int | None) -> dict:
+    """The game as seat ``viewer`` (or a spectator, None) may see it."""
+    opts = st.options
+    fantasy = opts.fantasy
+    yucata = opts.yucata
+
+    def cards(ids) -> list[dict]:
+        return [card_json(c, fantasy) for c in ids]
+
+    d = decision(st)
+    deciding = d is not None and d["player"] == viewer
+    looking = deciding and _looking_through_pile(st)
+
+    players = []
+    for q, ps in enumerate(st.players):
+        mine = q == viewer
+        pv = {
+            "seat": q,
+            "name": st.names[q],
+            "hand_size": len(ps.hand),
+            "guildhall": [
+                {
+                    "profession": PROFESSIONS[prof],
+                    "name": profession_name(prof, fantasy),
+                    "cards": cards(sorted((c for c in ps.guildhall if PROF[c] == prof), key=IDENT.__getitem__)),
+                }
+                for prof in professions_in(ps.guildhall)
+            ],
+            "action_area": cards(ps.action_area),
+            "action_area_vp": [vp_json(v) for v in ps.action_vp],
+            "completed_chapters": len(ps.completed),
+            "vp_cards": [vp_json(v) for v in ps.vp_cards],
+            "vp_tokens": ps.tokens,
+            "vp": ps.vp,
+        }
+        if yucata or mine:
+            pv["completed_professions"] = [PROFESSIONS[PROF[ch[0]]] for ch in ps.completed]
+        if yucata:
+            pv["known_hand"] = cards(ps.known)
+        if mine:
+            pv["hand"] = cards(ps.hand)
+        players.append(pv)
+
+    pile_listed = (yucata and not opts.advanced) or looking
+    v = {
+        "options": opts.to_json(),
+        "viewer": viewer,
+        "phase": st.phase,
+        "turn": st.turn,
+        "current": st.current,
+        "actions_left": st.actions_left if st.phase == "play" else 0,
+        "players": players,
+        "center_row": [None if vp is None else vp_json(vp) for vp in st.center],
+        "vp_deck_size": len(st.vp_deck),
+        "deck_size": len(st.deck),
+        "discard_size": len(st.discard),
+        "discard_top": card_json(st.discard[-1], fantasy) if st.discard else None,
+        "decision": _decision_view(d, deciding),
+        "legal_actions": legal_actions(st) if deciding else [],
+        "can_undo": viewer is not None and undo_player(st) == viewer,
+        "result": _result_view(st),
+    }
+    if pile_listed:
+        v["discard_pile"] = cards(reversed(st.discard))  # top first
+    if yucata:
+        unseen = _unseen(st, viewer, looking)
+        v["unseen"] = unseen
+        v["unseen_count"] = sum(u["count"] for u in unseen)
+    return v
+
+
+def _looking_through_pile(st: State) -> bool:
+    fr = st.frames[-1] if st.frames else None
+    return bool(fr and fr["type"] == "ability" and fr["ability"] == "historian")
+
+
+def _decision_view(d: dict | None, deciding: bool) -> dict | None:
+    if d is None:
+        return None
+    if deciding:
+        return dict(d)
+    shown = {k: d[k] for k in _PUBLIC_DECISION_FIELDS if k in d}
+    if "picks" in d:
+        shown["picked"] = len(d["picks"])
+    if "cards" in d:
+        shown["cards_left"] = len(d["cards"])
+    return shown
+
+
+def _result_view(st: State) -> list[dict] | None:
+    if st.result is None:
+        return None
+    return [{**row, "name": st.names[row["seat"]]} for row in st.result]
+
+
+def _unseen(st: State, viewer: int | None, looking: bool) -> list[dict]:
+    """Yucata's deck list: every card the viewer has not seen, by identity, never in order.
+
+    The deck, the other players' unknown hand cards and (advanced) the hidden part of the
+    discard pile: all counted from what the viewer could tell from public information.
+    """
+    hidden = list(st.deck)
+    for q, ps in enumerate(st.players):
+        if q != viewer:
+            known = set(ps.known)
+            hidden.extend(c for c in ps.hand if c not in known)
+    if st.options.advanced and not looking:
+        hidden.extend(st.discard[:-1])
+    counts = Counter(IDENT[c] for c in hidden)
+    fantasy = st.options.fantasy
+    return [
+        {
+            "profession": PROFESSIONS[ident // 5],
+            "color": COLORS[ident % 5],
+            "name": profession_name(ident // 5, fantasy),
+            "count": counts[ident],
+        }
+        for ident in sorted(counts)
+    ]
