@@ -61,6 +61,7 @@ ACTION_FIELDS: dict[str, dict[str, type]] = {
     "discard_chapter": {"chapter": int},
     "end_turn": {},
     "undo": {},
+    "resign": {},
 }
 OPTIONAL_FIELDS = {"use": {"level"}}
 
@@ -311,6 +312,10 @@ def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
     if st.phase == "over":
         raise IllegalAction("game_over", "The game is over")
     check_shape(action)
+    if player is not None and (type(player) is not int or not 0 <= player < len(st.players)):
+        raise IllegalAction("no_such_seat", f"There is no seat {player!r} in this game")
+    if action["kind"] == "resign":
+        return resign(st, player)
     decider = decision_player(st)
     if player is not None and player != decider:
         raise IllegalAction(
@@ -334,6 +339,29 @@ def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
     else:
         st.undo_steps += 1
     st.last_actor = decider
+    return step.events
+
+
+def resign(st: State, player: int | None) -> list[dict]:
+    """A player concedes, at any moment, whoever is deciding. They will rank last.
+
+    When one player is left in the game, that player wins at once; otherwise the game
+    goes on and the seat keeps being played (by the computer, on the site).
+    """
+    if player is None:
+        raise IllegalAction("malformed_action", "Say which seat resigns")
+    if player in st.resigned:
+        raise IllegalAction("already_resigned", f"{st.names[player]} has already resigned")
+    step = Step()
+    st.resigned.append(player)
+    step.emit("resign", player=player)
+    staying = [q for q in range(len(st.players)) if q not in st.resigned]
+    if len(staying) == 1:
+        st.phase = "over"
+        st.result = ranking(st, winner=staying[0])
+        step.emit("game_over", result=st.result)
+    st.undo_steps = 0
+    st.last_actor = player
     return step.events
 
 
@@ -636,21 +664,24 @@ def _end_turn(st: State, step: Step) -> None:
 def _finish_turn(st: State, step: Step) -> None:
     if st.players[st.current].vp >= WINNING_VP:
         st.phase = "over"
-        st.result = ranking(st, winner=st.current)
+        winner = None if st.current in st.resigned else st.current
+        st.result = ranking(st, winner=winner)
         step.emit("game_over", result=st.result)
         return
     _start_turn(st, (st.current + 1) % len(st.players), step)
 
 
 def ranking(st: State, winner: int | None) -> list[dict]:
-    """The winner first; the others by VP, then (Yucata) completed chapters; ties share."""
+    """The winner first; the others by VP, then (Yucata) completed chapters, equal on
+    both is an equal rank (classic: by VP alone); resigned seats last, the latest to
+    resign highest among them."""
     yucata = st.options.yucata
 
     def key(q: int) -> tuple:
         ps = st.players[q]
         return (ps.vp, len(ps.completed)) if yucata else (ps.vp,)
 
-    others = [q for q in range(len(st.players)) if q != winner]
+    others = [q for q in range(len(st.players)) if q != winner and q not in st.resigned]
     rows = []
     if winner is not None:
         rows.append(_result_row(st, winner, 1))
@@ -658,6 +689,8 @@ def ranking(st: State, winner: int | None) -> list[dict]:
     for q in sorted(others, key=key, reverse=True):
         rank = first + sum(1 for o in others if key(o) > key(q))
         rows.append(_result_row(st, q, rank))
+    for q in reversed(st.resigned):
+        rows.append({**_result_row(st, q, len(rows) + 1), "resigned": True})
     return rows
 
 

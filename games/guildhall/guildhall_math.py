@@ -53,3 +53,31 @@ def chapter_cards(guildhall: list[int], profession: int) -> list[int]:
 
 def professions_in(guildhall: list[int]) -> list[int]:
     return sorted({PROF[c] for c in guildhall})
+
+
+def swap_feasible(mine: list[int], theirs: list[int], give: int, get: int, picks: list) -> bool:
+    """Can a swap of ``give`` of my cards for ``get`` of theirs, begun with ``picks`` (mine
+    first), still be completed without a duplicate on either side?
+
+    A card may cross when its identity is absent on the other side; otherwise only
+    together with its identical twin coming back. So count free cards and twin pairs.
+    """
+    given, got = picks[:give], picks[give:]
+    mine_ids = {IDENT[c] for c in mine}
+    their_ids = {IDENT[c] for c in theirs}
+    given_ids = {IDENT[c] for c in given}
+    got_ids = {IDENT[c] for c in got}
+    # A picked card with a twin on the other side forces that twin into the swap.
+    forced_got = sum(1 for i in given_ids if i in their_ids and i not in got_ids)
+    forced_given = sum(1 for i in got_ids if i in mine_ids and i not in given_ids)
+    room_give = give - len(given) - forced_given
+    room_get = get - len(got) - forced_got
+    if room_give < 0 or room_get < 0:
+        return False
+    free_mine = sum(1 for c in mine if c not in given and IDENT[c] not in their_ids)
+    free_theirs = sum(1 for c in theirs if c not in got and IDENT[c] not in mine_ids)
+    twin_pairs = len((mine_ids & their_ids) - given_ids - got_ids)
+    return any(
+        free_mine >= room_give - k and free_theirs >= room_get - k
+        for k in range(min(twin_pairs, room_give, room_get) + 1)
+    )

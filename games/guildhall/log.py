@@ -121,7 +121,11 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
         return f"Turn {event['turn']}: {who(p)}"
     if t == "game_over":
         first = event["result"][0]
-        return f"Game over: {who(first['seat'])} wins with {first['vp']} VP"
+        if first["rank"] == 1 and not first.get("resigned"):
+            return f"Game over: {who(first['seat'])} wins with {first['vp']} VP"
+        return "Game over"
+    if t == "resign":
+        return f"{who(p)} resigns"
     if t == "undo":
         return f"{who(p)} takes back their last step"
     return None

@@ -29,7 +29,7 @@ class Match:
         check_shape(action)
         if action["kind"] == "undo":
             return self._undo(player)
-        actor = decision_player(self.state)
+        actor = player if action["kind"] == "resign" else decision_player(self.state)
         before = self.state.clone()
         events = apply(self.state, action, player)
         if self.state.undo_steps > 0:

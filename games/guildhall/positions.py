@@ -58,6 +58,7 @@ def to_json(st: State) -> dict:
         "undo_steps": st.undo_steps,
         "last_actor": st.last_actor,
         "result": st.result,
+        "resigned": st.resigned[:],
     }
 
 
@@ -134,6 +135,7 @@ def _read(data: dict) -> State:
     st.undo_steps = data.get("undo_steps", 0)
     st.last_actor = data.get("last_actor")
     st.result = data.get("result")
+    st.resigned = _ints(data.get("resigned", []), "resigned")
     return st
 
 
@@ -154,6 +156,8 @@ def check(st: State) -> None:
         raise PositionError("the setup stage is 'discard'")
     if st.phase != "setup" and st.stage not in ("actions", "end"):
         raise PositionError("stage must be 'actions' or 'end'")
+    if len(set(st.resigned)) != len(st.resigned) or any(not 0 <= q < n for q in st.resigned):
+        raise PositionError("resigned must list distinct seat numbers")
     if st.last_actor is not None and (type(st.last_actor) is not int or st.last_actor >= n):
         raise PositionError("last_actor must be a seat number or null")
 

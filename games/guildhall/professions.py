@@ -10,7 +10,14 @@ from __future__ import annotations
 from itertools import permutations
 
 from .cards import ASSASSIN, DANCER, FARMER, HISTORIAN, IDENT, PROF, TRADER, WEAVER
-from .guildhall_math import chapter_cards, dup_free_after, placement_ok, professions_in, swap_ok
+from .guildhall_math import (
+    chapter_cards,
+    dup_free_after,
+    placement_ok,
+    professions_in,
+    swap_feasible,
+    swap_ok,
+)
 from .moves import complete_all, discard_card, draw, has_identity, place, swap
 from .selection import ANY, Plan, Slot
 
@@ -246,6 +253,9 @@ def _trader_plan(level: int) -> Plan:
             ),
             valid=_swap_valid,
             quick=_trader_cards_quick(count),
+            exact=lambda st, p, q, picks, n=count: swap_feasible(
+                st.players[p].guildhall, st.players[q].guildhall, n, n, picks
+            ),
             resolve=_trader_swap,
             rule="swap_duplicates",
             message="A swap must not leave a duplicate in either guildhall",

@@ -47,6 +47,7 @@ class Plan:
         rule: str,
         message: str,
         quick: Callable | None = None,
+        exact: Callable | None = None,
     ) -> None:
         self.target = target  # needs one other player
         self.slots = slots
@@ -60,6 +61,9 @@ class Plan:
         self.message = message
         # quick(state, player, target) -> True/False, an exact shortcut for feasible(..., [])
         self.quick = quick
+        # exact(state, player, target, picks) -> whether the picks so far can be completed;
+        # replaces the search when the structure of the effect allows a direct count.
+        self.exact = exact
 
     def valid(self, st: State, p: int, target: int | None, picks: list) -> bool:
         return self._valid is None or self._valid(st, p, target, picks)
@@ -79,6 +83,12 @@ class Plan:
     def feasible(self, st: State, p: int, target: int | None, picks: list) -> bool:
         if not picks and self.quick is not None:
             return self.quick(st, p, target)
+        if self.exact is not None:
+            return self.exact(st, p, target, picks)
+        return self._search(st, p, target, picks, None)
+
+    def searched(self, st: State, p: int, target: int | None, picks: list) -> bool:
+        """The plain search, without shortcuts: tests compare the shortcuts against it."""
         return self._search(st, p, target, picks, None)
 
     def _search(self, st: State, p: int, target: int | None, picks: list, floor) -> bool:
@@ -114,11 +124,8 @@ class Plan:
         slot_i, _ = self.position(picks)
         if slot_i is None:
             return []
-        return [
-            x
-            for x in self.slots[slot_i].source(st, p, target, picks)
-            if self._search(st, p, target, picks + [x], None)
-        ]
+        test = self.exact or (lambda st, p, target, picks: self._search(st, p, target, picks, None))
+        return [x for x in self.slots[slot_i].source(st, p, target, picks) if test(st, p, target, picks + [x])]
 
     def can_finish(self, st: State, p: int, target: int | None, picks: list) -> bool:
         slot_i, _ = self.position(picks)

@@ -99,6 +99,7 @@ class State:
         "undo_steps",
         "last_actor",
         "result",
+        "resigned",
     )
 
     def __init__(self, options: Options, names: list[str], rng: int) -> None:
@@ -121,6 +122,9 @@ class State:
         self.undo_steps = 0  # steps since hidden information was last revealed
         self.last_actor: int | None = None
         self.result: list[dict] | None = None
+        # Seats that conceded or were abandoned, in that order: they rank last. The site
+        # lets the computer play on for them in games of 3 or 4.
+        self.resigned: list[int] = []
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -142,6 +146,7 @@ class State:
         s.undo_steps = self.undo_steps
         s.last_actor = self.last_actor
         s.result = self.result
+        s.resigned = self.resigned[:]
         return s
 
     def __eq__(self, other: object) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cards import IDENT
-from .guildhall_math import chapter_cards, dup_free_after, placement_ok, swap_ok
+from .guildhall_math import chapter_cards, dup_free_after, placement_ok, swap_feasible, swap_ok
 from .moves import complete_all, draw, has_identity, place, swap
 from .professions import _hand, _own_guildhall, _target_chapters, _target_guildhall
 from .selection import ANY, Plan, Slot
@@ -71,6 +71,9 @@ PLANS: dict[str, Plan] = {
             Slot("card", 2, _target_guildhall, "card_in_target_guildhall"),
         ),
         valid=_swap_one_for_two_valid,
+        exact=lambda st, p, q, picks: swap_feasible(
+            st.players[p].guildhall, st.players[q].guildhall, 1, 2, picks
+        ),
         resolve=_swap_one_for_two,
         rule="swap_duplicates",
         message="A swap must not leave a duplicate in either guildhall",
