@@ -24,6 +24,24 @@ class Match:
         for move in moves:
             self.apply(move["action"], move["player"])
 
+    @classmethod
+    def resume(
+        cls, options: Options, names: list[str], seed: int, moves: list[dict], state: State
+    ) -> Match:
+        """A match from a stored snapshot of its state, without replaying.
+
+        The states before undoable steps are not in a snapshot; an undo rebuilds them by
+        replaying the record (rare, and a few milliseconds).
+        """
+        m = cls.__new__(cls)
+        m.options = options
+        m.names = list(names)
+        m.seed = seed
+        m.moves = list(moves)
+        m.state = state
+        m._before = None
+        return m
+
     def apply(self, action: dict, player: int | None = None) -> list[dict]:
         """Apply (and record) one action; IllegalAction leaves everything unchanged."""
         check_shape(action)
@@ -32,10 +50,10 @@ class Match:
         actor = player if action["kind"] == "resign" else decision_player(self.state)
         before = self.state.clone()
         events = apply(self.state, action, player)
-        if self.state.undo_steps > 0:
+        if self.state.undo_steps == 0:
+            self._before = []
+        elif self._before is not None:
             self._before.append(before)
-        else:
-            self._before.clear()
         self.moves.append({"player": actor, "action": action})
         return events
 
@@ -49,6 +67,8 @@ class Match:
             )
         if player is not None and player != who:
             raise IllegalAction("undo_not_allowed", "Only the player who made the last step can take it back")
+        if self._before is None:  # resumed from a snapshot: rebuild the history
+            self._before = Match(self.options, self.names, self.seed, self.moves)._before
         self.state = self._before.pop()
         self.moves.append({"player": who, "action": {"kind": "undo"}})
         return [{"type": "undo", "player": who}]
