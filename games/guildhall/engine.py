@@ -65,6 +65,23 @@ ACTION_FIELDS: dict[str, dict[str, type]] = {
 }
 OPTIONAL_FIELDS = {"use": {"level"}}
 
+# The action kinds that answer each kind of decision.
+DECISION_ACTIONS: dict[str, tuple[str, ...]] = {
+    "setup_discard": ("discard", "done"),
+    "setup_place": ("place",),
+    "action": ("play", "discard_draw", "buy"),
+    "discard": ("discard", "done"),
+    "ability": ("use", "skip"),
+    "vp_ability": ("use", "skip"),
+    "target": ("target",),
+    "pick": ("pick", "done"),
+    "pick_chapter": ("pick_chapter",),
+    "pay": ("pay",),
+    "order": ("order",),
+    "discard_chapter": ("discard_chapter",),
+    "end_turn": ("end_turn",),
+}
+
 
 # Creating a game ---------------------------------------------------------------------------
 
@@ -706,9 +723,8 @@ def explain(st: State, action: dict) -> IllegalAction:
     """The rule an action breaks, for a player to read."""
     d = decision(st)
     kind = action["kind"]
-    legal_kinds = {a["kind"] for a in legal_actions(st)}
-    if kind not in legal_kinds:
-        wanted = ", ".join(sorted(legal_kinds))
+    if kind not in DECISION_ACTIONS[d["kind"]]:
+        wanted = ", ".join(DECISION_ACTIONS[d["kind"]])
         return IllegalAction(
             "wrong_decision",
             f"Now {st.names[d['player']]} must decide: {d['kind'].replace('_', ' ')} "
@@ -718,6 +734,8 @@ def explain(st: State, action: dict) -> IllegalAction:
     ps = st.players[p]
     if d["kind"] == "action":
         return _explain_action(st, ps, action)
+    if kind == "done":
+        return IllegalAction("not_a_choice", "This choice cannot be finished yet")
     if kind in ("discard", "place") and action["card"] not in ps.hand:
         return IllegalAction("card_not_in_hand", "That card is not in your hand")
     if kind == "place":
