@@ -8,15 +8,17 @@ from django.views.decorators.http import require_POST
 from accounts import services
 from accounts.forms import GuestConversionForm, ProfileForm
 from accounts.models import User
+from games import queries as game_queries
+
+PROFILE_FINISHED_GAMES = 50
 
 
 def public_profile(request: HttpRequest, username: str) -> HttpResponse:
     profile_user = get_object_or_404(User, username=username, is_active=True)
     context = {
         "profile_user": profile_user,
-        # Hook for the games app: the finished games of this user with their results, newest
-        # first. The template shows them in its block "finished_games".
-        "finished_games": [],
+        # The finished games of this user with their results, newest first (games.queries).
+        "finished_games": game_queries.finished_games(profile_user, PROFILE_FINISHED_GAMES),
     }
     return render(request, "accounts/profile.html", context)
 

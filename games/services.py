@@ -21,7 +21,6 @@ from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -440,13 +439,3 @@ def do_withdraw_invitation(invitation_id: int, user: User) -> Invitation:
         invitation.status = Invitation.Status.WITHDRAWN
         invitation.save(update_fields=["status"])
     return invitation
-
-
-def open_invitations_for(user: User):
-    """Open invitations ``user`` may accept or has answered, and their own, newest first."""
-    return (
-        Invitation.objects.filter(status=Invitation.Status.OPEN)
-        .filter(Q(open_to_all=True) | Q(invitees=user) | Q(creator=user))
-        .distinct()
-        .order_by("-created")
-    )

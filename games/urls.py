@@ -1,7 +1,19 @@
 from django.urls import path
 
-from games import views
+from games import board_views, views
+
+app_name = "games"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    # The board page belongs to games.board_views.
+    path("games/<int:game_id>/", board_views.board, name="board"),
+    path("games/<int:game_id>/actions/", views.game_actions, name="actions"),
+    path("games/<int:game_id>/concede/", views.concede, name="concede"),
+    path("games/<int:game_id>/cancel-vote/", views.vote_cancel, name="vote_cancel"),
+    path("games/next/", views.next_game, name="next"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("lobby/new/", views.create_invitation, name="invitation_new"),
+    path("invitations/<int:invitation_id>/accept/", views.accept_invitation, name="accept"),
+    path("invitations/<int:invitation_id>/decline/", views.decline_invitation, name="decline"),
+    path("invitations/<int:invitation_id>/withdraw/", views.withdraw_invitation, name="withdraw"),
 ]

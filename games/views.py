@@ -1,10 +1,193 @@
+"""The lobby, the dashboard and the game actions (concede, cancel vote). Thin views: every
+change goes through games.services; lists come from games.queries.
+
+Each view serves its page and, for htmx requests (``request.htmx``), the partial it swaps
+in; every form also works without JavaScript (a POST, then a redirect).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
+
+from games import queries, services
+from games.forms import InvitationForm
+from games.guildhall import IllegalAction
+from games.models import Invitation
+
+DASHBOARD_FINISHED = 5
 
 
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "games/welcome.html")
-    # The games app fills the dashboard in: games waiting for this player's move first, then
-    # the games waiting for others, then open invitations.
-    return render(request, "games/dashboard.html", {"games_to_play": [], "games_waiting": []})
+    user = request.user
+    games_to_play = queries.games_to_play(user)
+    context = {
+        "games_to_play": games_to_play,
+        "games_waiting": queries.games_waiting(user),
+        "invitations": queries.open_invitations(user),
+        "finished_games": queries.finished_games(user, limit=DASHBOARD_FINISHED),
+        "next_game_id": games_to_play[0].game.pk if games_to_play else None,
+    }
+    template = "games/dashboard.html"
+    if request.htmx and request.htmx.target == "dashboard-games":
+        template += "#dashboard_games"
+    return render(request, template, context)
+
+
+@require_GET
+@login_required
+def next_game(request: HttpRequest) -> HttpResponse:
+    """The next game where it is the user's turn, after the one in ``?after=`` if given."""
+    after = request.GET.get("after", "")
+    game_id = queries.next_game_id(request.user, int(after) if after.isdigit() else None)
+    if game_id is None:
+        messages.info(request, "No other game is waiting for your move.")
+        return redirect("home")
+    return redirect("games:board", game_id=game_id)
+
+
+# Invitations -------------------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = {"invitations": queries.open_invitations(request.user)}
+    template = "games/lobby.html#invitation_list" if request.htmx else "games/lobby.html"
+    return render(request, template, context)
+
+
+@login_required
+def create_invitation(request: HttpRequest) -> HttpResponse:
+    form = InvitationForm(request.POST or None, creator=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.do_create_invitation(request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, "Your invitation is open. The game starts when it is full.")
+            return redirect("games:lobby")
+    return render(request, "games/invitation_form.html", {"form": form})
+
+
+def _answer(request: HttpRequest, invitation_id: int, do) -> HttpResponse:
+    error = None
+    try:
+        invitation = do(invitation_id, request.user)
+    except ValidationError as e:
+        error = " ".join(e.messages)
+        invitation = Invitation.objects.get(pk=invitation_id)
+    if invitation.game_id is not None and invitation.game.seats.filter(user=request.user):
+        url = reverse("games:board", args=[invitation.game_id])
+        if request.htmx:
+            return HttpResponseClientRedirect(url)
+        messages.success(request, "The game has started!")
+        return redirect(url)
+    if request.htmx:
+        row = queries.invitation_row(invitation, request.user)
+        return render(request, "games/invitations.html#invitation", {"row": row, "error": error})
+    if error:
+        messages.error(request, error)
+    return redirect(_next_url(request, "games:lobby"))
+
+
+def _next_url(request: HttpRequest, default: str) -> str:
+    url = request.POST.get("next", "")
+    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}, request.is_secure()):
+        return url
+    return reverse(default)
+
+
+@require_POST
+@login_required
+def accept_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    return _answer(request, invitation_id, services.do_accept_invitation)
+
+
+@require_POST
+@login_required
+def decline_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    return _answer(request, invitation_id, services.do_decline_invitation)
+
+
+@require_POST
+@login_required
+def withdraw_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    return _answer(request, invitation_id, services.do_withdraw_invitation)
+
+
+# Game actions ------------------------------------------------------------------------------
+
+
+def game_actions_context(game, user) -> dict:
+    """What ``games/game_actions.html`` needs (the ``game_actions`` tag builds the same)."""
+    seats = list(game.seats.all())
+    seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
+    voters = [s for s in seats if not s.computer_plays]
+    return {
+        "game": game,
+        "seat": seat,
+        "cancel_votes": sum(s.cancel_vote for s in voters),
+        "voters": len(voters),
+        "players_left": sum(not s.resigned for s in seats),
+    }
+
+
+@require_GET
+def game_actions(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The concede and cancel buttons alone, for a board that reloads them with htmx."""
+    game, _seat = services.get_game_for_viewer(game_id, request.user)
+    return render(request, "games/game_actions.html", game_actions_context(game, request.user))
+
+
+def _after_game_action(request: HttpRequest, game_id: int, error: str | None) -> HttpResponse:
+    if request.htmx:
+        if error is None:
+            # The board shows the change (a resigned seat, a cancelled game): reload it.
+            return HttpResponseClientRefresh()
+        game, _seat = services.get_game_for_viewer(game_id, request.user)
+        context = game_actions_context(game, request.user) | {"error": error}
+        return render(request, "games/game_actions.html", context)
+    if error:
+        messages.error(request, error)
+    return redirect("games:board", game_id=game_id)
+
+
+@require_POST
+@login_required
+def concede(request: HttpRequest, game_id: int) -> HttpResponse:
+    error = None
+    try:
+        services.do_concede(game_id, request.user)
+    except IllegalAction as e:
+        error = e.message
+    else:
+        messages.info(request, "You conceded this game.")
+    return _after_game_action(request, game_id, error)
+
+
+@require_POST
+@login_required
+def vote_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
+    vote = request.POST.get("vote", "1") != "0"
+    error = None
+    try:
+        game = services.do_vote_cancel(game_id, request.user, vote)
+    except IllegalAction as e:
+        error = e.message
+    else:
+        if game.status == game.Status.CANCELLED:
+            messages.info(request, "Every player agreed: the game is cancelled.")
+        elif request.htmx:
+            # Only the votes changed: the buttons are enough.
+            context = game_actions_context(game, request.user)
+            return render(request, "games/game_actions.html", context)
+    return _after_game_action(request, game_id, error)

@@ -1,0 +1,161 @@
+"""Reading games for the lobby, the dashboard and profiles. Nothing here changes a row.
+
+Lists are built from ``Seat`` rows with their game joined in, and never read ``snapshot``
+or ``seed`` (deferred): a list page must not load, and so cannot leak, a game's secrets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import F, Q, QuerySet
+
+from games.models import Game, Invitation, Seat
+
+# Columns a list never needs, and must not carry around: the secret parts of a game.
+SECRET_FIELDS = ("game__seed", "game__snapshot")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One of a user's games, as a list shows it."""
+
+    game: Game
+    seat: Seat
+
+    @property
+    def my_turn(self) -> bool:
+        return self.game.is_active and self.game.to_move == self.seat.number
+
+    @property
+    def opponents(self) -> list[str]:
+        return [n for i, n in enumerate(self.game.names) if i != self.seat.number]
+
+    @property
+    def to_move_name(self) -> str | None:
+        to_move = self.game.to_move
+        return None if to_move is None else self.game.names[to_move]
+
+    @property
+    def waiting_since(self) -> datetime | None:
+        return self.game.to_move_since
+
+
+def _my_seats(user) -> QuerySet[Seat]:
+    return Seat.objects.filter(user=user).select_related("game").defer(*SECRET_FIELDS)
+
+
+def games_to_play(user) -> list[GameRow]:
+    """Active games where ``user`` decides now, the longest-waiting first."""
+    seats = (
+        _my_seats(user)
+        .filter(game__status__in=Game.ACTIVE, game__to_move=F("number"))
+        .order_by("game__to_move_since", "game_id")
+    )
+    return [GameRow(s.game, s) for s in seats]
+
+
+def games_waiting(user) -> list[GameRow]:
+    """Active games where someone else decides, the latest change first."""
+    seats = (
+        _my_seats(user)
+        .filter(game__status__in=Game.ACTIVE)
+        .exclude(game__to_move=F("number"))
+        .order_by("-game__updated", "-game_id")
+    )
+    return [GameRow(s.game, s) for s in seats]
+
+
+def finished_games(user, limit: int | None = None) -> list[GameRow]:
+    """``user``'s finished games with their rank, the latest first (cancelled ones left out)."""
+    seats = (
+        _my_seats(user)
+        .filter(game__status=Game.Status.FINISHED)
+        .order_by("-game__finished", "-game_id")
+    )
+    if limit is not None:
+        seats = seats[:limit]
+    return [GameRow(s.game, s) for s in seats]
+
+
+def next_game_id(user, after: int | None = None) -> int | None:
+    """The game to go to next where ``user`` decides: the one after ``after`` in the order of
+    the dashboard (longest-waiting first), going round to the first; None if there is none.
+
+    Going round rather than always taking the oldest: a player who skips the oldest game
+    (thinking about it) reaches every other game before coming back to it.
+    """
+    ids = [row.game.pk for row in games_to_play(user)]
+    if after in ids:
+        i = ids.index(after)
+        ids = ids[i + 1 :] + ids[:i]
+    return ids[0] if ids else None
+
+
+@dataclass(frozen=True)
+class InvitationRow:
+    """An open invitation as ``viewer`` sees it."""
+
+    invitation: Invitation
+    viewer_id: int
+
+    @property
+    def accepted(self) -> list:
+        return [r.user for r in self._responses() if r.accepted]
+
+    @property
+    def declined(self) -> list:
+        return [r.user for r in self._responses() if not r.accepted]
+
+    @property
+    def pending(self) -> list:
+        """Named players who have not answered yet."""
+        answered = {r.user_id for r in self._responses()}
+        return [u for u in self.invitation.invitees.all() if u.pk not in answered]
+
+    @property
+    def seats_left(self) -> int:
+        return self.invitation.players - len(self.accepted)
+
+    @property
+    def is_mine(self) -> bool:
+        return self.invitation.creator_id == self.viewer_id
+
+    @property
+    def answer(self) -> bool | None:
+        """True: the viewer took a seat; False: declined; None: no answer yet."""
+        return next((r.accepted for r in self._responses() if r.user_id == self.viewer_id), None)
+
+    @property
+    def may_answer(self) -> bool:
+        invitation = self.invitation
+        return not self.is_mine and (
+            invitation.open_to_all or any(u.pk == self.viewer_id for u in invitation.invitees.all())
+        )
+
+    def _responses(self) -> list:
+        return sorted(self.invitation.responses.all(), key=lambda r: (r.created, r.pk))
+
+
+def invitation_row(invitation: Invitation, viewer) -> InvitationRow:
+    return InvitationRow(invitation, viewer.pk)
+
+
+def open_invitations(user) -> list[InvitationRow]:
+    return [InvitationRow(i, user.pk) for i in open_invitations_queryset(user)]
+
+
+def open_invitations_queryset(user) -> QuerySet[Invitation]:
+    """Open invitations ``user`` may answer, or made: open to all, addressed to them, theirs.
+
+    Newest first, with the creator, the named players and the answers loaded.
+    """
+    return (
+        Invitation.objects.filter(status=Invitation.Status.OPEN)
+        .filter(Q(open_to_all=True) | Q(invitees=user) | Q(creator=user))
+        .distinct()
+        .select_related("creator")
+        .prefetch_related("invitees", "responses__user")
+        .order_by("-created")
+    )
