@@ -42,7 +42,13 @@ def build(
     played: tuple[str, ...] = (),
     discard: tuple[str, ...] | list[str] = (),
     deck_top: tuple[str, ...] | list[str] = (),
-    center: tuple[str | None, ...] | list[str | None] = ("vp5", "vp5", "vp9", "vp3_draw", "vp4_take"),
+    center: tuple[str | None, ...] | list[str | None] = (
+        "vp5",
+        "vp5",
+        "vp9",
+        "vp3_draw",
+        "vp4_take",
+    ),
     seed: int = 0,
     turn: int = 1,
 ) -> State:

@@ -134,9 +134,17 @@ VP_KINDS = (
         3,
         2,
     ),
-    VPKind("vp3_place", 3, 1, 0, "Place any number of cards from your hand into your guildhall", 3, 2),
     VPKind(
-        "vp4_take", 4, 1, 0, "Place 1 card from another player's guildhall into your guildhall", 3, 2
+        "vp3_place", 3, 1, 0, "Place any number of cards from your hand into your guildhall", 3, 2
+    ),
+    VPKind(
+        "vp4_take",
+        4,
+        1,
+        0,
+        "Place 1 card from another player's guildhall into your guildhall",
+        3,
+        2,
     ),
     VPKind("vp4_action", 4, 1, 1, None, 3, 2),
     VPKind("vp5", 5, 1, 0, None, 6, 4),

@@ -147,12 +147,15 @@ def decision(st: State) -> dict | None:
         return d
     if t == "ability":
         plan = plan_for(fr)
+        picks = fr["picks"]
+        if plan.slots and plan.slots[0].kind == "chapter":
+            picks = [PROFESSIONS[x] for x in picks]  # chapters are named by profession
         d = {
             "player": p,
             "ability": fr["ability"],
             "level": fr.get("level"),
             "target": fr["target"],
-            "picks": fr["picks"],
+            "picks": picks,
         }
         if plan.target and fr["target"] is None:
             d["kind"] = "target"
@@ -256,8 +259,7 @@ def _ability_options(st: State, fr: dict) -> list[dict]:
     if slot.kind == "chapter":
         owner = p if slot.label == "chapter_in_own_guildhall" else target
         actions = [
-            {"kind": "pick_chapter", "player": owner, "profession": PROFESSIONS[x]}
-            for x in choices
+            {"kind": "pick_chapter", "player": owner, "profession": PROFESSIONS[x]} for x in choices
         ]
     else:
         actions = [{"kind": "pick", "card": x} for x in choices]
@@ -761,9 +763,7 @@ def explain(st: State, action: dict) -> IllegalAction:
         plan = plan_for(fr)
         slot_i, _ = plan.position(fr["picks"])
         raw = plan.slots[slot_i].source(st, p, fr["target"], fr["picks"])
-        value = (
-            action["card"] if kind == "pick" else PROFESSION_INDEX.get(action["profession"], -1)
-        )
+        value = action["card"] if kind == "pick" else PROFESSION_INDEX.get(action["profession"], -1)
         if value not in raw:
             where = plan.slots[slot_i].label.replace("_", " ")
             return IllegalAction("not_a_choice", f"Pick a {where}")

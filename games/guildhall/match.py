@@ -66,7 +66,9 @@ class Match:
                 "the turn has passed)",
             )
         if player is not None and player != who:
-            raise IllegalAction("undo_not_allowed", "Only the player who made the last step can take it back")
+            raise IllegalAction(
+                "undo_not_allowed", "Only the player who made the last step can take it back"
+            )
         if self._before is None:  # resumed from a snapshot: rebuild the history
             self._before = Match(self.options, self.names, self.seed, self.moves)._before
         self.state = self._before.pop()

@@ -36,7 +36,9 @@ def reshuffle(st: State, step: Step) -> None:
     step.emit("shuffle", count=len(st.deck))
 
 
-def discard_card(st: State, card: int, step: Step, player: int | None = None, why: str = "") -> None:
+def discard_card(
+    st: State, card: int, step: Step, player: int | None = None, why: str = ""
+) -> None:
     st.discard.append(card)
     step.emit("discard", player=player, card=card, why=why)
 

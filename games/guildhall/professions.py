@@ -165,9 +165,7 @@ def _historian_quick(count):
         # One fitting identity: the second card must come after it completes its chapter.
         if not fitting:
             return False
-        return any(
-            _historian_valid(st, p, target, [a, b]) for a in pile for b in pile if a != b
-        )
+        return any(_historian_valid(st, p, target, [a, b]) for a in pile for b in pile if a != b)
 
     return quick
 

@@ -48,6 +48,7 @@ class Plan:
         message: str,
         quick: Callable | None = None,
         exact: Callable | None = None,
+        worth_offering: Callable | None = None,
     ) -> None:
         self.target = target  # needs one other player
         self.slots = slots
@@ -64,6 +65,9 @@ class Plan:
         # exact(state, player, target, picks) -> whether the picks so far can be completed;
         # replaces the search when the structure of the effect allows a direct count.
         self.exact = exact
+        # worth_offering(state, player): an extra condition for offering the ability at all,
+        # when using it could change nothing (placing "any number" of zero cards).
+        self.worth_offering = worth_offering
 
     def valid(self, st: State, p: int, target: int | None, picks: list) -> bool:
         return self._valid is None or self._valid(st, p, target, picks)
@@ -114,6 +118,8 @@ class Plan:
         return [q for q in range(n) if q != p and self.feasible(st, p, q, [])]
 
     def usable(self, st: State, p: int) -> bool:
+        if self.worth_offering is not None and not self.worth_offering(st, p):
+            return False
         if self.target:
             n = len(st.players)
             return any(q != p and self.feasible(st, p, q, []) for q in range(n))
@@ -125,7 +131,11 @@ class Plan:
         if slot_i is None:
             return []
         test = self.exact or (lambda st, p, target, picks: self._search(st, p, target, picks, None))
-        return [x for x in self.slots[slot_i].source(st, p, target, picks) if test(st, p, target, picks + [x])]
+        return [
+            x
+            for x in self.slots[slot_i].source(st, p, target, picks)
+            if test(st, p, target, picks + [x])
+        ]
 
     def can_finish(self, st: State, p: int, target: int | None, picks: list) -> bool:
         slot_i, _ = self.position(picks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import statistics
 import time
 
@@ -43,7 +44,7 @@ def leaks(st, v: dict, viewer) -> list[str]:
     for key in SECRET_KEYS:
         if f'"{key}"' in text:
             found.append(f"view for {viewer} has a {key!r} field")
-    seen_ids = _card_ids(v)
+    seen_ids = _card_ids(text)
     for q, ps in enumerate(st.players):
         if q == viewer:
             continue
@@ -58,19 +59,17 @@ def leaks(st, v: dict, viewer) -> list[str]:
     return found
 
 
-def _card_ids(obj) -> set[int]:
-    ids: set[int] = set()
-    stack = [obj]
-    while stack:
-        o = stack.pop()
-        if isinstance(o, dict):
-            if "color" in o and "id" in o and "profession" in o:
-                ids.add(o["id"])
-            if o.get("kind") in ("pick", "play", "discard", "place", "order"):
-                ids.add(o.get("card"))
-            stack.extend(o.values())
-        elif isinstance(o, list):
-            stack.extend(o)
+_CARD_OBJECT = re.compile(r'"id": (\d+), "profession"')
+_CARD_FIELD = re.compile(r'"card": (\d+)')
+_CARD_LIST = re.compile(r'"(?:cards|picks)": \[([\d, ]*)\]')
+
+
+def _card_ids(text: str) -> set[int]:
+    """Every profession card id a view's JSON text mentions."""
+    ids = {int(x) for x in _CARD_OBJECT.findall(text)}
+    ids.update(int(x) for x in _CARD_FIELD.findall(text))
+    for group in _CARD_LIST.findall(text):
+        ids.update(int(x) for x in group.split(",") if x.strip())
     return ids
 
 

@@ -56,7 +56,9 @@ def view(st: State, viewer: int | None) -> dict:
                 {
                     "profession": PROFESSIONS[prof],
                     "name": profession_name(prof, fantasy),
-                    "cards": cards(sorted((c for c in ps.guildhall if PROF[c] == prof), key=IDENT.__getitem__)),
+                    "cards": cards(
+                        sorted((c for c in ps.guildhall if PROF[c] == prof), key=IDENT.__getitem__)
+                    ),
                 }
                 for prof in professions_in(ps.guildhall)
             ],

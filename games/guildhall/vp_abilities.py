@@ -82,9 +82,8 @@ PLANS: dict[str, Plan] = {
         slots=(Slot("card", ANY, _hand, "card_in_hand"),),
         valid=_place_from_hand_valid,
         # Placing nothing is the same as not using it: offer it only when a card fits.
-        quick=lambda st, p, q: any(
-            IDENT[c] not in {IDENT[g] for g in st.players[p].guildhall}
-            for c in st.players[p].hand
+        worth_offering=lambda st, p: any(
+            IDENT[c] not in {IDENT[g] for g in st.players[p].guildhall} for c in st.players[p].hand
         ),
         resolve=_place_from_hand,
         rule="no_duplicates",

@@ -18,9 +18,11 @@ def completing_weaver(options, me_completed=(), them=None, current=0):
     return build(
         options=options,
         players=[
-            {"hand": ["red historian", "red weaver"],
-             "guildhall": ["red weaver", "blue weaver", "yellow weaver", "green weaver"],
-             "completed": list(me_completed)},
+            {
+                "hand": ["red historian", "red weaver"],
+                "guildhall": ["red weaver", "blue weaver", "yellow weaver", "green weaver"],
+                "completed": list(me_completed),
+            },
             them or {"guildhall": ["red trader"]},
         ],
         discard=["purple weaver"],
@@ -40,25 +42,41 @@ class TestCompletion:
         ann = st.players[0]
         assert len(ann.completed) == 1
         assert sorted(names(ann.completed[0])) == [
-            "blue weaver", "green weaver", "purple weaver", "red weaver", "yellow weaver"]
+            "blue weaver",
+            "green weaver",
+            "purple weaver",
+            "red weaver",
+            "yellow weaver",
+        ]
         assert ann.guildhall == []
 
     def test_four_colors_do_not(self):
-        st = build(players=[{"hand": ["red historian"],
-                             "guildhall": ["blue weaver", "yellow weaver", "green weaver"]},
-                            {"guildhall": ["red trader"]}],
-                   discard=["purple weaver"])
+        st = build(
+            players=[
+                {
+                    "hand": ["red historian"],
+                    "guildhall": ["blue weaver", "yellow weaver", "green weaver"],
+                },
+                {"guildhall": ["red trader"]},
+            ],
+            discard=["purple weaver"],
+        )
         complete_weaver_chapter(st)
         assert st.players[0].completed == []
         assert len(st.players[0].guildhall) == 4
 
     def test_completion_on_another_players_turn(self):
         # Bob's Trader gives Ann the missing purple Weaver: her chapter flips on his turn.
-        st = build(players=[{"guildhall": FOUR_TRADERS[:0] + ["red weaver", "blue weaver",
-                                                               "yellow weaver", "green weaver",
-                                                               "red farmer"]},
-                            {"hand": ["red trader"], "guildhall": ["purple weaver"]}],
-                   current=1)
+        st = build(
+            players=[
+                {
+                    "guildhall": FOUR_TRADERS[:0]
+                    + ["red weaver", "blue weaver", "yellow weaver", "green weaver", "red farmer"]
+                },
+                {"hand": ["red trader"], "guildhall": ["purple weaver"]},
+            ],
+            current=1,
+        )
         play(st, "red trader")
         act(st, "use", level=0)
         act(st, "pick", card=st.players[1].guildhall[0])
@@ -81,9 +99,13 @@ class TestCompletion:
         assert ann.level(PROFESSION_INDEX["weaver"]) == 1
 
     def test_completed_chapters_are_never_targets(self):
-        st = build(players=[{"hand": ["red assassin"]},
-                            {"completed": ["weaver"], "guildhall": []},
-                            {"guildhall": []}])
+        st = build(
+            players=[
+                {"hand": ["red assassin"]},
+                {"completed": ["weaver"], "guildhall": []},
+                {"guildhall": []},
+            ]
+        )
         play(st, "red assassin")
         assert deciding(st) == "action"  # nothing to discard anywhere: no effect
 
@@ -109,10 +131,19 @@ class TestClassicChapterLimit:
     def test_on_another_players_turn_the_owner_decides_at_once(self):
         st = build(
             options=CLASSIC,
-            players=[{"guildhall": ["red weaver", "blue weaver", "yellow weaver", "green weaver",
-                                    "red farmer"],
-                      "completed": ["farmer", "dancer", "trader"]},
-                     {"hand": ["red trader"], "guildhall": ["purple weaver"]}],
+            players=[
+                {
+                    "guildhall": [
+                        "red weaver",
+                        "blue weaver",
+                        "yellow weaver",
+                        "green weaver",
+                        "red farmer",
+                    ],
+                    "completed": ["farmer", "dancer", "trader"],
+                },
+                {"hand": ["red trader"], "guildhall": ["purple weaver"]},
+            ],
             current=1,
         )
         play(st, "red trader")
@@ -140,9 +171,12 @@ class TestYucataDelayedChapterDiscard:
 
     def test_excess_discarded_at_the_start_of_the_next_turn(self):
         st = build(
-            players=[{"completed": ["farmer", "dancer", "trader", "weaver"]},
-                     {"guildhall": ["red trader"]}],
-            current=1, actions_left=0,
+            players=[
+                {"completed": ["farmer", "dancer", "trader", "weaver"]},
+                {"guildhall": ["red trader"]},
+            ],
+            current=1,
+            actions_left=0,
         )
         act(st, "end_turn")
         d = decision(st)
@@ -156,8 +190,10 @@ class TestYucataDelayedChapterDiscard:
 
     def test_four_chapters_may_pay_for_two_cards_in_that_turn(self):
         st = build(
-            players=[{"completed": ["farmer", "dancer", "trader", "weaver"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {"completed": ["farmer", "dancer", "trader", "weaver"]},
+                {"guildhall": ["red trader"]},
+            ],
             center=["vp9", "vp7_actions", "vp5", "vp5", None],
         )
         act(st, "buy", vp=st.center[0])
@@ -171,8 +207,10 @@ class TestYucataDelayedChapterDiscard:
 
 class TestBuying:
     def test_buyer_chooses_the_chapters_and_the_order(self):
-        st = build(players=[{"completed": ["farmer", "dancer"]}, {"guildhall": ["red trader"]}],
-                   center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"])
+        st = build(
+            players=[{"completed": ["farmer", "dancer"]}, {"guildhall": ["red trader"]}],
+            center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"],
+        )
         act(st, "buy", vp=st.center[0])
         assert [a["chapter"] for a in legal_actions(st)] == [0, 1]
         act(st, "pay", chapter=1)
@@ -185,9 +223,11 @@ class TestBuying:
         assert st.discard == chosen + [cards[3]]
 
     def test_classic_reveals_the_replacement_at_once(self):
-        st = build(options=CLASSIC,
-                   players=[{"completed": ["farmer"]}, {"guildhall": ["red trader"]}],
-                   center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"])
+        st = build(
+            options=CLASSIC,
+            players=[{"completed": ["farmer"]}, {"guildhall": ["red trader"]}],
+            center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"],
+        )
         top = st.vp_deck[-1]
         act(st, "buy", vp=st.center[0])
         assert st.center[0] == top  # before the chapter's cards are ordered
@@ -195,9 +235,11 @@ class TestBuying:
         assert undo_player(st) is None  # a card was revealed
 
     def test_yucata_reveals_after_the_discard_order_is_submitted(self):
-        st = build(options=YUCATA,
-                   players=[{"completed": ["farmer"]}, {"guildhall": ["red trader"]}],
-                   center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"])
+        st = build(
+            options=YUCATA,
+            players=[{"completed": ["farmer"]}, {"guildhall": ["red trader"]}],
+            center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"],
+        )
         top = st.vp_deck[-1]
         act(st, "buy", vp=st.center[0])
         assert st.center[0] is None

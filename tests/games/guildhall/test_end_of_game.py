@@ -13,8 +13,11 @@ CLASSIC = Options(rules="classic")
 
 
 def test_twenty_vp_at_the_end_of_your_turn_wins():
-    st = build(players=[{"vp_cards": ["vp9", "vp9"], "tokens": 2}, {"vp_cards": ["vp5"]}],
-               actions_left=0, center=NO_NINES)
+    st = build(
+        players=[{"vp_cards": ["vp9", "vp9"], "tokens": 2}, {"vp_cards": ["vp5"]}],
+        actions_left=0,
+        center=NO_NINES,
+    )
     act(st, "end_turn")
     assert st.phase == "over"
     assert decision(st) is None and legal_actions(st) == []
@@ -22,16 +25,18 @@ def test_twenty_vp_at_the_end_of_your_turn_wins():
 
 
 def test_nineteen_is_not_enough():
-    st = build(players=[{"vp_cards": ["vp9", "vp9"], "tokens": 1}, {}], actions_left=0,
-               center=NO_NINES)
+    st = build(
+        players=[{"vp_cards": ["vp9", "vp9"], "tokens": 1}, {}], actions_left=0, center=NO_NINES
+    )
     act(st, "end_turn")
     assert st.phase == "play"
 
 
 def test_nobody_wins_on_another_players_turn():
     # Bob has 20 but it is Ann's turn that ends.
-    st = build(players=[{}, {"vp_cards": ["vp9", "vp9"], "tokens": 2}], actions_left=0,
-               center=NO_NINES)
+    st = build(
+        players=[{}, {"vp_cards": ["vp9", "vp9"], "tokens": 2}], actions_left=0, center=NO_NINES
+    )
     act(st, "end_turn")
     assert st.phase == "play" and st.current == 1
     act(st, "discard_draw")

@@ -14,8 +14,10 @@ class TestLevels:
     def test_levels_offered_up_to_the_reached_level(self):
         st = build(
             players=[
-                {"hand": ["red weaver", "yellow farmer", "purple trader"],
-                 "guildhall": ["blue weaver", "green weaver"]},
+                {
+                    "hand": ["red weaver", "yellow farmer", "purple trader"],
+                    "guildhall": ["blue weaver", "green weaver"],
+                },
                 {"guildhall": ["red trader"]},
             ]
         )
@@ -27,8 +29,11 @@ class TestLevels:
     def test_played_card_and_completed_chapters_do_not_count(self):
         st = build(
             players=[
-                {"hand": ["red weaver", "blue farmer"], "completed": ["weaver"],
-                 "guildhall": ["yellow trader"]},
+                {
+                    "hand": ["red weaver", "blue farmer"],
+                    "completed": ["weaver"],
+                    "guildhall": ["yellow trader"],
+                },
                 {"guildhall": ["red trader"]},
             ]
         )
@@ -49,8 +54,10 @@ class TestLevels:
         # Weaver 2 needs two different hand cards that fit: there is only one kind.
         st = build(
             players=[
-                {"hand": ["red weaver", "yellow farmer", "yellow farmer"],
-                 "guildhall": ["green weaver", "purple weaver", "blue trader"]},
+                {
+                    "hand": ["red weaver", "yellow farmer", "yellow farmer"],
+                    "guildhall": ["green weaver", "purple weaver", "blue trader"],
+                },
                 {"guildhall": ["red trader"]},
             ]
         )
@@ -96,8 +103,9 @@ class TestAssassin:
         assert len(victim.completed) == 1 and victim.vp_cards
 
     def test_level_2_takes_one_card_from_each_of_two_chapters(self):
-        st = self._st(["blue assassin", "green assassin"],
-                      ["blue trader", "green trader", "red weaver"])
+        st = self._st(
+            ["blue assassin", "green assassin"], ["blue trader", "green trader", "red weaver"]
+        )
         play(st, "red assassin")
         assert levels(st) == [0, 2]
         act(st, "use", level=2)
@@ -125,8 +133,10 @@ class TestAssassin:
         assert e.value.rule == "effect_in_full"
 
     def test_level_4_takes_any_two_cards(self):
-        st = self._st(["blue assassin", "green assassin", "yellow assassin", "purple assassin"],
-                      ["blue trader", "green trader"])
+        st = self._st(
+            ["blue assassin", "green assassin", "yellow assassin", "purple assassin"],
+            ["blue trader", "green trader"],
+        )
         play(st, "red assassin")
         assert levels(st) == [0, 4]  # level 2 impossible: one chapter only
         act(st, "use", level=4)
@@ -141,9 +151,13 @@ class TestFarmer:
     def test_classic_player_chooses_the_level(self):
         st = build(
             options=CLASSIC,
-            players=[{"hand": ["red farmer"], "guildhall": ["blue farmer", "green farmer",
-                                                            "yellow farmer"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {
+                    "hand": ["red farmer"],
+                    "guildhall": ["blue farmer", "green farmer", "yellow farmer"],
+                },
+                {"guildhall": ["red trader"]},
+            ],
         )
         play(st, "red farmer")
         assert levels(st) == [1, 3]
@@ -153,9 +167,13 @@ class TestFarmer:
     def test_classic_level_3_gains_two_tokens(self):
         st = build(
             options=CLASSIC,
-            players=[{"hand": ["red farmer"], "guildhall": ["blue farmer", "green farmer",
-                                                            "yellow farmer"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {
+                    "hand": ["red farmer"],
+                    "guildhall": ["blue farmer", "green farmer", "yellow farmer"],
+                },
+                {"guildhall": ["red trader"]},
+            ],
         )
         play(st, "red farmer")
         act(st, "use", level=3)
@@ -164,17 +182,22 @@ class TestFarmer:
 
     def test_yucata_applies_the_highest_level_by_itself(self):
         st = build(
-            players=[{"hand": ["red farmer"], "guildhall": ["blue farmer", "green farmer",
-                                                            "yellow farmer"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {
+                    "hand": ["red farmer"],
+                    "guildhall": ["blue farmer", "green farmer", "yellow farmer"],
+                },
+                {"guildhall": ["red trader"]},
+            ],
         )
         play(st, "red farmer")
         assert st.players[0].tokens == 2
         assert deciding(st) == "action"
 
     def test_without_a_farmer_in_the_guildhall_there_is_no_effect(self):
-        st = build(options=CLASSIC,
-                   players=[{"hand": ["red farmer"]}, {"guildhall": ["red trader"]}])
+        st = build(
+            options=CLASSIC, players=[{"hand": ["red farmer"]}, {"guildhall": ["red trader"]}]
+        )
         play(st, "red farmer")
         assert st.players[0].tokens == 0
         assert deciding(st) == "action"
@@ -182,26 +205,36 @@ class TestFarmer:
 
 class TestHistorian:
     def test_level_0_places_the_top_card_of_the_discard_pile(self):
-        st = build(players=[{"hand": ["red historian"]}, {"guildhall": ["red trader"]}],
-                   discard=["blue weaver", "green farmer"])
+        st = build(
+            players=[{"hand": ["red historian"]}, {"guildhall": ["red trader"]}],
+            discard=["blue weaver", "green farmer"],
+        )
         play(st, "red historian")
         act(st, "use", level=0)
         assert names(st.players[0].guildhall) == ["green farmer"]
         assert names(st.discard) == ["blue weaver"]
 
     def test_level_0_cannot_place_a_duplicate(self):
-        st = build(players=[{"hand": ["red historian"], "guildhall": ["green farmer"]},
-                            {"guildhall": ["red trader"]}],
-                   discard=["blue weaver", "green farmer"])
+        st = build(
+            players=[
+                {"hand": ["red historian"], "guildhall": ["green farmer"]},
+                {"guildhall": ["red trader"]},
+            ],
+            discard=["blue weaver", "green farmer"],
+        )
         play(st, "red historian")
         assert deciding(st) == "action"  # nothing could be done: no decision offered
         assert names(st.players[0].guildhall) == ["green farmer"]
 
     def test_level_2_searches_and_keeps_the_order_of_the_rest(self):
         st = build(
-            players=[{"hand": ["red historian"],
-                      "guildhall": ["blue historian", "green historian", "green farmer"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {
+                    "hand": ["red historian"],
+                    "guildhall": ["blue historian", "green historian", "green farmer"],
+                },
+                {"guildhall": ["red trader"]},
+            ],
             discard=["blue weaver", "green farmer", "yellow dancer", "red assassin"],
         )
         play(st, "red historian")
@@ -214,10 +247,18 @@ class TestHistorian:
 
     def test_level_4_places_two_cards(self):
         st = build(
-            players=[{"hand": ["red historian"],
-                      "guildhall": ["blue historian", "green historian", "yellow historian",
-                                    "purple historian"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {
+                    "hand": ["red historian"],
+                    "guildhall": [
+                        "blue historian",
+                        "green historian",
+                        "yellow historian",
+                        "purple historian",
+                    ],
+                },
+                {"guildhall": ["red trader"]},
+            ],
             discard=["blue weaver", "green farmer", "yellow dancer"],
         )
         play(st, "red historian")
@@ -230,10 +271,18 @@ class TestHistorian:
 
     def test_level_4_two_copies_of_one_card_cannot_both_enter(self):
         st = build(
-            players=[{"hand": ["red historian"],
-                      "guildhall": ["blue historian", "green historian", "yellow historian",
-                                    "purple historian"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {
+                    "hand": ["red historian"],
+                    "guildhall": [
+                        "blue historian",
+                        "green historian",
+                        "yellow historian",
+                        "purple historian",
+                    ],
+                },
+                {"guildhall": ["red trader"]},
+            ],
             discard=["blue weaver", "blue weaver"],
         )
         play(st, "red historian")
@@ -242,9 +291,13 @@ class TestHistorian:
     def test_advanced_a_hidden_card_may_conflict_and_is_discarded(self):
         st = build(
             options=Options(advanced=True),
-            players=[{"hand": ["red historian"],
-                      "guildhall": ["blue historian", "green historian", "green farmer"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {
+                    "hand": ["red historian"],
+                    "guildhall": ["blue historian", "green historian", "green farmer"],
+                },
+                {"guildhall": ["red trader"]},
+            ],
             discard=["green farmer", "yellow dancer"],
         )
         play(st, "red historian")
@@ -259,9 +312,13 @@ class TestHistorian:
     def test_advanced_the_public_top_card_may_not_conflict(self):
         st = build(
             options=Options(advanced=True),
-            players=[{"hand": ["red historian"],
-                      "guildhall": ["blue historian", "green historian", "green farmer"]},
-                     {"guildhall": ["red trader"]}],
+            players=[
+                {
+                    "hand": ["red historian"],
+                    "guildhall": ["blue historian", "green historian", "green farmer"],
+                },
+                {"guildhall": ["red trader"]},
+            ],
             discard=["yellow dancer", "green farmer"],
         )
         play(st, "red historian")
@@ -271,8 +328,12 @@ class TestHistorian:
 
 class TestTrader:
     def test_level_0_swaps_one_card(self):
-        st = build(players=[{"hand": ["red trader"], "guildhall": ["blue weaver"]},
-                            {"guildhall": ["green farmer"]}])
+        st = build(
+            players=[
+                {"hand": ["red trader"], "guildhall": ["blue weaver"]},
+                {"guildhall": ["green farmer"]},
+            ]
+        )
         play(st, "red trader")
         act(st, "use", level=0)  # the only other player is the target at once
         act(st, "pick", card=find(st.players[0].guildhall, "blue weaver"))
@@ -281,8 +342,12 @@ class TestTrader:
         assert names(st.players[1].guildhall) == ["blue weaver"]
 
     def test_a_swap_may_not_leave_a_duplicate(self):
-        st = build(players=[{"hand": ["red trader"], "guildhall": ["blue weaver", "green farmer"]},
-                            {"guildhall": ["green farmer", "yellow dancer"]}])
+        st = build(
+            players=[
+                {"hand": ["red trader"], "guildhall": ["blue weaver", "green farmer"]},
+                {"guildhall": ["green farmer", "yellow dancer"]},
+            ]
+        )
         play(st, "red trader")
         act(st, "use", level=0)
         act(st, "pick", card=find(st.players[0].guildhall, "blue weaver"))
@@ -293,8 +358,12 @@ class TestTrader:
         assert e.value.rule == "swap_duplicates"
 
     def test_swapping_two_identical_cards_is_legal(self):
-        st = build(players=[{"hand": ["red trader"], "guildhall": ["green farmer"]},
-                            {"guildhall": ["green farmer"]}])
+        st = build(
+            players=[
+                {"hand": ["red trader"], "guildhall": ["green farmer"]},
+                {"guildhall": ["green farmer"]},
+            ]
+        )
         play(st, "red trader")
         act(st, "use", level=0)
         mine = st.players[0].guildhall[0]
@@ -305,10 +374,15 @@ class TestTrader:
         assert st.players[1].guildhall == [mine]
 
     def test_level_2_swaps_two_cards(self):
-        st = build(players=[{"hand": ["red trader"],
-                             "guildhall": ["blue trader", "green trader", "blue weaver",
-                                           "red farmer"]},
-                            {"guildhall": ["green farmer", "yellow dancer", "purple assassin"]}])
+        st = build(
+            players=[
+                {
+                    "hand": ["red trader"],
+                    "guildhall": ["blue trader", "green trader", "blue weaver", "red farmer"],
+                },
+                {"guildhall": ["green farmer", "yellow dancer", "purple assassin"]},
+            ]
+        )
         play(st, "red trader")
         act(st, "use", level=2)
         me, them = st.players
@@ -316,15 +390,31 @@ class TestTrader:
         get = [find(them.guildhall, "green farmer"), find(them.guildhall, "yellow dancer")]
         for c in give + get:
             act(st, "pick", card=c)
-        assert sorted(names(me.guildhall)) == ["blue trader", "green farmer", "green trader",
-                                               "yellow dancer"]
+        assert sorted(names(me.guildhall)) == [
+            "blue trader",
+            "green farmer",
+            "green trader",
+            "yellow dancer",
+        ]
         assert sorted(names(them.guildhall)) == ["blue weaver", "purple assassin", "red farmer"]
 
     def test_level_4_swaps_whole_chapters(self):
-        st = build(players=[{"hand": ["red trader"],
-                             "guildhall": ["blue trader", "green trader", "yellow trader",
-                                           "purple trader", "blue weaver", "red weaver"]},
-                            {"guildhall": ["green farmer", "yellow farmer", "purple assassin"]}])
+        st = build(
+            players=[
+                {
+                    "hand": ["red trader"],
+                    "guildhall": [
+                        "blue trader",
+                        "green trader",
+                        "yellow trader",
+                        "purple trader",
+                        "blue weaver",
+                        "red weaver",
+                    ],
+                },
+                {"guildhall": ["green farmer", "yellow farmer", "purple assassin"]},
+            ]
+        )
         play(st, "red trader")
         act(st, "use", level=4)
         chapters = [a for a in legal_actions(st) if a["kind"] == "pick_chapter"]
@@ -332,16 +422,36 @@ class TestTrader:
         act(st, "pick_chapter", player=0, profession="weaver")
         act(st, "pick_chapter", player=1, profession="farmer")
         assert sorted(names(st.players[0].guildhall)) == [
-            "blue trader", "green farmer", "green trader", "purple trader", "yellow farmer",
-            "yellow trader"]
-        assert sorted(names(st.players[1].guildhall)) == ["blue weaver", "purple assassin",
-                                                          "red weaver"]
+            "blue trader",
+            "green farmer",
+            "green trader",
+            "purple trader",
+            "yellow farmer",
+            "yellow trader",
+        ]
+        assert sorted(names(st.players[1].guildhall)) == [
+            "blue weaver",
+            "purple assassin",
+            "red weaver",
+        ]
 
     def test_level_4_chapter_swap_refused_when_it_would_duplicate(self):
-        st = build(players=[{"hand": ["red trader"],
-                             "guildhall": ["blue trader", "green trader", "yellow trader",
-                                           "purple trader", "blue weaver", "red farmer"]},
-                            {"guildhall": ["red farmer", "yellow farmer"]}])
+        st = build(
+            players=[
+                {
+                    "hand": ["red trader"],
+                    "guildhall": [
+                        "blue trader",
+                        "green trader",
+                        "yellow trader",
+                        "purple trader",
+                        "blue weaver",
+                        "red farmer",
+                    ],
+                },
+                {"guildhall": ["red farmer", "yellow farmer"]},
+            ]
+        )
         play(st, "red trader")
         act(st, "use", level=4)
         # Their only chapter brings a red Farmer: only my Farmer chapter can go for it.
@@ -358,8 +468,12 @@ class TestTrader:
 
 class TestDancer:
     def test_draws_one_card_per_dancer_then_an_extra_action(self):
-        st = build(players=[{"hand": ["red dancer"], "guildhall": ["blue dancer", "green dancer"]},
-                            {"guildhall": ["red trader"]}])
+        st = build(
+            players=[
+                {"hand": ["red dancer"], "guildhall": ["blue dancer", "green dancer"]},
+                {"guildhall": ["red trader"]},
+            ]
+        )
         play(st, "red dancer")
         act(st, "use", level=0)
         assert len(st.players[0].hand) == 2
@@ -383,9 +497,15 @@ class TestWeaver:
         assert names(st.players[0].guildhall) == ["blue farmer"]
 
     def test_level_2_exchanges_two_hand_cards_for_one_guildhall_card(self):
-        st = build(players=[{"hand": ["red weaver", "blue farmer", "green dancer"],
-                             "guildhall": ["blue weaver", "green weaver", "yellow assassin"]},
-                            {"guildhall": ["red trader"]}])
+        st = build(
+            players=[
+                {
+                    "hand": ["red weaver", "blue farmer", "green dancer"],
+                    "guildhall": ["blue weaver", "green weaver", "yellow assassin"],
+                },
+                {"guildhall": ["red trader"]},
+            ]
+        )
         play(st, "red weaver")
         act(st, "use", level=2)
         me = st.players[0]
@@ -393,16 +513,31 @@ class TestWeaver:
         act(st, "pick", card=taken)
         act(st, "pick", card=find(me.hand, "blue farmer"))
         act(st, "pick", card=find(me.hand, "green dancer"))
-        assert sorted(names(me.guildhall)) == ["blue farmer", "blue weaver", "green dancer",
-                                               "green weaver"]
+        assert sorted(names(me.guildhall)) == [
+            "blue farmer",
+            "blue weaver",
+            "green dancer",
+            "green weaver",
+        ]
         assert me.hand == [taken]
         assert me.known == [taken]  # everyone saw it leave the guildhall
 
     def test_level_4_exchanges_any_number_for_two_guildhall_cards(self):
-        st = build(players=[{"hand": ["red weaver", "blue farmer"],
-                             "guildhall": ["blue weaver", "green weaver", "yellow weaver",
-                                           "purple weaver", "yellow assassin"]},
-                            {"guildhall": ["red trader"]}])
+        st = build(
+            players=[
+                {
+                    "hand": ["red weaver", "blue farmer"],
+                    "guildhall": [
+                        "blue weaver",
+                        "green weaver",
+                        "yellow weaver",
+                        "purple weaver",
+                        "yellow assassin",
+                    ],
+                },
+                {"guildhall": ["red trader"]},
+            ]
+        )
         play(st, "red weaver")
         act(st, "use", level=4)
         me = st.players[0]

@@ -34,8 +34,15 @@ class TestActions:
         assert names(st.discard) == ["blue weaver", "red farmer"]  # in the order discarded
 
     def test_discarding_nothing_is_legal_and_a_big_hand_draws_nothing(self):
-        hand = ["red farmer", "blue weaver", "green dancer", "red trader", "blue trader",
-                "green trader", "yellow trader"]
+        hand = [
+            "red farmer",
+            "blue weaver",
+            "green dancer",
+            "red trader",
+            "blue trader",
+            "green trader",
+            "yellow trader",
+        ]
         st = two({"hand": hand})
         deck = len(st.deck)
         act(st, "discard_draw")
@@ -77,8 +84,9 @@ class TestActions:
         assert "play" in kinds(st)
 
     def test_extra_action_comes_after_the_ability_and_may_play_another_card(self):
-        st = two({"hand": ["red dancer", "blue weaver"], "guildhall": ["blue dancer"]},
-                 actions_left=1)
+        st = two(
+            {"hand": ["red dancer", "blue weaver"], "guildhall": ["blue dancer"]}, actions_left=1
+        )
         play(st, "red dancer")
         act(st, "use", level=0)
         assert st.actions_left == 1
@@ -106,8 +114,10 @@ class TestDraws:
         assert names(st.players[0].hand) == ["red weaver"]
 
     def test_empty_vp_deck_leaves_the_slot_empty(self):
-        st = build(players=[{"completed": ["farmer"]}, {"guildhall": ["red trader"]}],
-                   center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"])
+        st = build(
+            players=[{"completed": ["farmer"]}, {"guildhall": ["red trader"]}],
+            center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"],
+        )
         st.players[1].vp_cards.extend(st.vp_deck)
         st.vp_deck = []
         five = st.center[0]
@@ -144,8 +154,11 @@ class TestEndOfTurn:
         assert st.discard[-1] == played
 
     def test_bought_vp_cards_move_with_the_action_area(self):
-        st = build(players=[{"completed": ["farmer"]}, {"guildhall": ["red trader"]}],
-                   center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"], actions_left=1)
+        st = build(
+            players=[{"completed": ["farmer"]}, {"guildhall": ["red trader"]}],
+            center=["vp5", "vp5", "vp9", "vp3_draw", "vp4_take"],
+            actions_left=1,
+        )
         five = st.center[0]
         act(st, "buy", vp=five)
         while deciding(st) == "order":

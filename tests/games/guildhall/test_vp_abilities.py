@@ -19,8 +19,11 @@ def buy(st, kind: str) -> int:
 
 def position(kind: str, me: dict | None = None, them: dict | None = None, **kw):
     me = {"completed": ["farmer"], **(me or {})}
-    return build(players=[me, them or {"guildhall": ["red trader"]}],
-                 center=[kind, "vp5", "vp5", "vp9", None], **kw)
+    return build(
+        players=[me, them or {"guildhall": ["red trader"]}],
+        center=[kind, "vp5", "vp5", "vp9", None],
+        **kw,
+    )
 
 
 def test_bought_card_goes_to_the_action_area_and_counts():
@@ -60,8 +63,11 @@ def test_vp2_places_a_chapter_of_another_player():
 
 
 def test_vp2_refuses_a_chapter_that_would_duplicate():
-    st = position("vp2_chapter", me={"guildhall": ["red trader"]},
-                  them={"guildhall": ["red trader", "blue trader", "green weaver"]})
+    st = position(
+        "vp2_chapter",
+        me={"guildhall": ["red trader"]},
+        them={"guildhall": ["red trader", "blue trader", "green weaver"]},
+    )
     buy(st, "vp2_chapter")
     act(st, "use")
     assert [a["profession"] for a in legal_actions(st)] == ["weaver"]
@@ -75,8 +81,11 @@ def test_vp3_draws_six():
 
 
 def test_vp3_swaps_one_card_for_two():
-    st = position("vp3_swap", me={"guildhall": ["red weaver"]},
-                  them={"guildhall": ["blue farmer", "green dancer", "red weaver"]})
+    st = position(
+        "vp3_swap",
+        me={"guildhall": ["red weaver"]},
+        them={"guildhall": ["blue farmer", "green dancer", "red weaver"]},
+    )
     buy(st, "vp3_swap")
     act(st, "use")
     mine = st.players[0].guildhall[0]
@@ -104,8 +113,11 @@ def test_vp3_places_any_number_from_hand():
 
 
 def test_vp4_takes_a_card_of_another_player():
-    st = position("vp4_take", me={"guildhall": ["red trader"]},
-                  them={"guildhall": ["red trader", "blue trader"]})
+    st = position(
+        "vp4_take",
+        me={"guildhall": ["red trader"]},
+        them={"guildhall": ["red trader", "blue trader"]},
+    )
     buy(st, "vp4_take")
     act(st, "use")
     assert names(picks(st)) == ["blue trader"]
@@ -121,17 +133,20 @@ def test_vp4_extra_action_is_automatic():
 
 
 def test_vp7_two_extra_actions_are_automatic():
-    st = build(players=[{"completed": ["farmer", "weaver"]}, {"guildhall": ["red trader"]}],
-               center=["vp7_actions", "vp5", "vp5", "vp9", None])
+    st = build(
+        players=[{"completed": ["farmer", "weaver"]}, {"guildhall": ["red trader"]}],
+        center=["vp7_actions", "vp5", "vp5", "vp9", None],
+    )
     buy(st, "vp7_actions")
     assert st.actions_left == 3
     assert st.players[0].vp == 7
 
 
 def test_vp9_costs_two_chapters():
-    st = build(players=[{"completed": ["farmer", "weaver", "dancer"]},
-                        {"guildhall": ["red trader"]}],
-               center=["vp9", "vp5", "vp5", "vp7_actions", None])
+    st = build(
+        players=[{"completed": ["farmer", "weaver", "dancer"]}, {"guildhall": ["red trader"]}],
+        center=["vp9", "vp5", "vp5", "vp7_actions", None],
+    )
     act(st, "buy", vp=st.center[0])
     assert decision(st)["kind"] == "pay"
     act(st, "pay", chapter=0)
@@ -156,8 +171,11 @@ def test_ability_that_cannot_be_done_is_not_offered():
 
 
 def test_extra_action_may_buy_again():
-    st = build(players=[{"completed": ["farmer", "weaver"]}, {"guildhall": ["red trader"]}],
-               center=["vp4_action", "vp5", "vp5", "vp9", None], actions_left=1)
+    st = build(
+        players=[{"completed": ["farmer", "weaver"]}, {"guildhall": ["red trader"]}],
+        center=["vp4_action", "vp5", "vp5", "vp9", None],
+        actions_left=1,
+    )
     buy(st, "vp4_action")
     assert st.actions_left == 1
     assert any(a["kind"] == "buy" for a in legal_actions(st))
