@@ -139,8 +139,18 @@ def _end_check(st) -> list[str]:
 
 def bench(seconds: float = 5.0, seed: int = 1, out=print) -> dict:
     """Decisions/s (listing + apply), games/s, state JSON size and clone time, one core."""
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    pinned = hasattr(os, "sched_setaffinity")
+    if pinned:
+        cores = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(cores)})
+    try:
+        return _bench(seconds, seed, out)
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, cores)
+
+
+def _bench(seconds: float, seed: int, out) -> dict:
     rand = random.Random(seed)
     results = {}
     for players in (2, 4):

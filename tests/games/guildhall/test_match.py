@@ -93,3 +93,38 @@ def test_an_illegal_action_leaves_the_record_alone():
     with pytest.raises(IllegalAction):
         m.apply({"kind": "fly"})
     assert m.moves == moves and to_json(m.state) == state
+
+
+def test_looking_through_a_hidden_discard_pile_cannot_be_undone():
+    from games.guildhall.builder import build
+    from games.guildhall.engine import undo_player
+
+    from .helpers import act, play
+
+    for advanced, undoable in ((True, None), (False, 0)):
+        st = build(
+            options=Options(rules="classic", advanced=advanced),
+            players=[
+                {"hand": ["red historian"], "guildhall": ["blue historian", "green historian"]},
+                {},
+            ],
+            discard=["yellow farmer", "purple farmer"],
+        )
+        play(st, "red historian")
+        act(st, "use", level=2)
+        assert undo_player(st) == undoable
+
+
+def test_a_shuffle_cannot_be_undone():
+    from games.guildhall.builder import build
+    from games.guildhall.engine import undo_player
+
+    from .helpers import act
+
+    st = build(players=[{"hand": []}, {}], discard=["red weaver"])
+    st.players[1].hand.extend(st.deck)
+    st.deck = []
+    act(st, "discard_draw")
+    assert undo_player(st) == 0
+    act(st, "done")
+    assert undo_player(st) is None

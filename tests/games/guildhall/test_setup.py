@@ -137,3 +137,18 @@ def test_options_are_checked():
         Options(names="elvish")
     with pytest.raises(ValueError):
         new_game(Options(players=2), ["only one"], 1)
+
+
+def test_fantasy_names_change_nothing_else():
+    from games.guildhall import apply, to_json
+
+    a = new_game(Options(players=2), ["A", "B"], 9)
+    b = new_game(Options(players=2, names="fantasy"), ["A", "B"], 9)
+    for _ in range(60):
+        action = legal_actions(a)[0]
+        assert legal_actions(b)[0] == action
+        apply(a, action)
+        apply(b, action)
+    ja, jb = to_json(a), to_json(b)
+    ja.pop("options"), jb.pop("options")
+    assert ja == jb

@@ -144,3 +144,18 @@ def test_can_undo_only_for_the_player_who_may():
     assert view(st, 0)["can_undo"] is True
     assert view(st, 1)["can_undo"] is False
     assert find(st.players[0].action_area, "blue farmer")
+
+
+def test_a_known_hand_card_stops_being_known_when_it_leaves_the_hand():
+    st = position()
+    bob = st.players[1]
+    known = bob.known[0]
+    assert [c["id"] for c in view(st, 0)["players"][1]["known_hand"]] == [known]
+    act(st, "discard_draw")
+    act(st, "done")
+    act(st, "discard_draw")
+    act(st, "done")
+    act(st, "end_turn")
+    act(st, "play", card=known)
+    assert bob.known == []
+    assert view(st, 0)["players"][1]["known_hand"] == []
