@@ -35,6 +35,10 @@ from games.models import Game, Invitation, InvitationResponse, Move, Seat
 # hundred decisions, so this bound only stops a bug from looping forever.
 MAX_AUTOMATIC_DECISIONS = 10_000
 
+# Seats are drawn from the operating system's randomness: nobody can predict or choose who
+# plays first. (Tests swap in a seeded generator.)
+seat_random = random.SystemRandom()
+
 
 class StaleVersion(Exception):
     """The move was made on an older version of the game (or was already applied)."""
@@ -384,7 +388,7 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
 
 
 def _start_game(invitation: Invitation, users: list[User]) -> Game:
-    random.SystemRandom().shuffle(users)
+    seat_random.shuffle(users)
     options = invitation.options()
     names = [u.name for u in users]
     seed = secrets.randbits(63)  # fits a signed 64-bit column
