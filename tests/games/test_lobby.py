@@ -1,0 +1,295 @@
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Invitation
+from tests.games.helpers import start_game
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def form_data(**changes) -> dict:
+    data = {
+        "players": "2",
+        "rules": "yucata",
+        "move_days": "3",
+        "invitees": "",
+    }
+    return data | changes
+
+
+class TestLobby:
+    def test_it_needs_login(self, client, db):
+        response = client.get(reverse("games:lobby"))
+
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("account_login"))
+
+    def test_it_lists_the_invitations_i_may_answer(self, client, alice, bob, charlie):
+        open_one = services.do_create_invitation(bob, players=3)
+        for_me = services.do_create_invitation(bob, invitees=[alice])
+        for_charlie = services.do_create_invitation(bob, invitees=[charlie])
+        withdrawn = services.do_create_invitation(bob)
+        services.do_withdraw_invitation(withdrawn.pk, bob)
+        mine = services.do_create_invitation(alice, players=4)
+        client.force_login(alice)
+
+        response = client.get(reverse("games:lobby"))
+
+        page = response.content.decode()
+        for shown in (open_one, for_me, mine):
+            assert f'id="invitation-{shown.pk}"' in page
+        for hidden in (for_charlie, withdrawn):
+            assert f'id="invitation-{hidden.pk}"' not in page
+        assert reverse("games:withdraw", args=[mine.pk]) in page
+        assert reverse("games:accept", args=[open_one.pk]) in page
+
+    def test_htmx_gets_the_list_alone(self, client, alice, bob):
+        services.do_create_invitation(bob)
+        client.force_login(alice)
+
+        response = client.get(reverse("games:lobby"), **HTMX)
+
+        page = response.content.decode()
+        assert 'id="invitation-list"' in page
+        assert "<html" not in page
+
+
+class TestCreateInvitation:
+    def test_it_shows_the_form(self, client, alice):
+        client.force_login(alice)
+
+        response = client.get(reverse("games:invitation_new"))
+
+        assert response.status_code == 200
+        assert 'name="move_days"' in response.content.decode()
+
+    def test_it_creates_an_open_invitation(self, client, alice):
+        client.force_login(alice)
+
+        response = client.post(
+            reverse("games:invitation_new"),
+            form_data(players="3", rules="classic", advanced="on", fantasy_names="on"),
+        )
+
+        assert response.status_code == 302
+        invitation = Invitation.objects.get()
+        assert (invitation.creator, invitation.players, invitation.rules) == (alice, 3, "classic")
+        assert invitation.advanced and invitation.fantasy_names and invitation.open_to_all
+        assert invitation.move_days == 3
+
+    def test_no_time_limit_is_none(self, client, alice):
+        client.force_login(alice)
+
+        client.post(reverse("games:invitation_new"), form_data(move_days=""))
+
+        assert Invitation.objects.get().move_days is None
+
+    def test_it_invites_players_by_username(self, client, alice, bob, charlie):
+        client.force_login(alice)
+
+        client.post(
+            reverse("games:invitation_new"), form_data(players="3", invitees="Bob, @charlie")
+        )
+
+        invitation = Invitation.objects.get()
+        assert not invitation.open_to_all
+        assert set(invitation.invitees.all()) == {bob, charlie}
+
+    @pytest.mark.parametrize(
+        "changes, message",
+        [
+            ({"invitees": "nobody"}, "No player is called nobody"),
+            ({"invitees": "alice"}, "leave your own name out"),
+            ({"players": "3", "invitees": "bob"}, "Name at least 2 players"),
+            ({"players": "5"}, "Select a valid choice"),
+            ({"move_days": "4"}, "Select a valid choice"),
+        ],
+    )
+    def test_it_rejects_bad_values(self, client, alice, bob, changes, message):
+        client.force_login(alice)
+
+        response = client.post(reverse("games:invitation_new"), form_data(**changes))
+
+        assert response.status_code == 200
+        assert message in response.content.decode()
+        assert not Invitation.objects.exists()
+
+
+class TestAnswerInvitation:
+    def test_the_last_acceptance_goes_to_the_board(self, client, alice, bob):
+        invitation = services.do_create_invitation(alice)
+        client.force_login(bob)
+
+        response = client.post(reverse("games:accept", args=[invitation.pk]))
+
+        game = Game.objects.get()
+        assert response.status_code == 302
+        assert response.url == reverse("games:board", args=[game.pk])
+
+    def test_with_htmx_the_client_is_redirected(self, client, alice, bob):
+        invitation = services.do_create_invitation(alice)
+        client.force_login(bob)
+
+        response = client.post(reverse("games:accept", args=[invitation.pk]), **HTMX)
+
+        assert response["HX-Redirect"] == reverse("games:board", args=[Game.objects.get().pk])
+
+    def test_accepting_a_seat_swaps_the_row(self, client, alice, bob):
+        invitation = services.do_create_invitation(alice, players=3)
+        client.force_login(bob)
+
+        response = client.post(reverse("games:accept", args=[invitation.pk]), **HTMX)
+
+        page = response.content.decode()
+        assert page.strip().startswith(f'<li class="invitation" id="invitation-{invitation.pk}"')
+        assert "You have a seat." in page
+        assert "Leave" in page
+
+    def test_without_javascript_it_goes_back(self, client, alice, bob):
+        invitation = services.do_create_invitation(alice, players=3)
+        client.force_login(bob)
+
+        response = client.post(
+            reverse("games:decline", args=[invitation.pk]), {"next": reverse("home")}
+        )
+
+        assert response.status_code == 302
+        assert response.url == reverse("home")
+        assert not invitation.responses.get(user=bob).accepted
+
+    def test_it_does_not_go_back_elsewhere(self, client, alice, bob):
+        invitation = services.do_create_invitation(alice, players=3)
+        client.force_login(bob)
+
+        response = client.post(
+            reverse("games:decline", args=[invitation.pk]), {"next": "https://evil.example/"}
+        )
+
+        assert response.url == reverse("games:lobby")
+
+    def test_a_closed_invitation_says_so(self, client, alice, bob):
+        invitation = services.do_create_invitation(alice)
+        services.do_withdraw_invitation(invitation.pk, alice)
+        client.force_login(bob)
+
+        response = client.post(reverse("games:accept", args=[invitation.pk]), **HTMX)
+
+        assert "no longer open" in response.content.decode()
+        assert not Game.objects.exists()
+
+    def test_an_uninvited_player_is_refused(self, client, alice, bob, charlie):
+        invitation = services.do_create_invitation(alice, invitees=[bob])
+        client.force_login(charlie)
+
+        response = client.post(reverse("games:accept", args=[invitation.pk]))
+
+        assert response.status_code == 403
+
+    def test_only_the_creator_withdraws(self, client, alice, bob):
+        invitation = services.do_create_invitation(alice)
+        client.force_login(bob)
+
+        response = client.post(reverse("games:withdraw", args=[invitation.pk]))
+
+        assert response.status_code == 403
+        invitation.refresh_from_db()
+        assert invitation.status == Invitation.Status.OPEN
+
+    def test_withdraw(self, client, alice):
+        invitation = services.do_create_invitation(alice)
+        client.force_login(alice)
+
+        response = client.post(reverse("games:withdraw", args=[invitation.pk]), **HTMX)
+
+        assert "Withdrawn." in response.content.decode()
+        invitation.refresh_from_db()
+        assert invitation.status == Invitation.Status.WITHDRAWN
+
+    def test_it_needs_a_post(self, client, alice, bob):
+        invitation = services.do_create_invitation(alice)
+        client.force_login(bob)
+
+        response = client.get(reverse("games:accept", args=[invitation.pk]))
+
+        assert response.status_code == 405
+        assert not Game.objects.exists()
+
+
+class TestGameActions:
+    def test_concede_without_javascript(self, client, alice, bob):
+        game = start_game(alice, bob)
+        client.force_login(alice)
+
+        response = client.post(reverse("games:concede", args=[game.pk]))
+
+        assert response.status_code == 302
+        assert response.url == reverse("games:board", args=[game.pk])
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        assert game.seats.get(user=bob).rank == 1
+
+    def test_concede_with_htmx_reloads_the_board(self, client, alice, bob):
+        game = start_game(alice, bob)
+        client.force_login(alice)
+
+        response = client.post(reverse("games:concede", args=[game.pk]), **HTMX)
+
+        assert response["HX-Refresh"] == "true"
+
+    def test_concede_twice_says_why(self, client, alice, bob):
+        game = start_game(alice, bob)
+        services.do_concede(game.pk, alice)
+        client.force_login(bob)
+
+        response = client.post(reverse("games:concede", args=[game.pk]), **HTMX)
+
+        assert "The game is over" in response.content.decode()
+
+    def test_an_outsider_cannot_concede(self, client, alice, bob, charlie):
+        game = start_game(alice, bob)
+        client.force_login(charlie)
+
+        response = client.post(reverse("games:concede", args=[game.pk]))
+
+        assert response.status_code == 403
+
+    def test_a_vote_swaps_the_buttons(self, client, alice, bob):
+        game = start_game(alice, bob)
+        client.force_login(alice)
+
+        response = client.post(reverse("games:vote_cancel", args=[game.pk]), **HTMX)
+
+        page = response.content.decode()
+        assert "Take back my vote" in page
+        assert "1 of 2 players want to cancel" in page
+
+    def test_the_last_vote_cancels(self, client, alice, bob):
+        game = start_game(alice, bob)
+        services.do_vote_cancel(game.pk, bob)
+        client.force_login(alice)
+
+        response = client.post(reverse("games:vote_cancel", args=[game.pk]))
+
+        assert response.status_code == 302
+        game.refresh_from_db()
+        assert game.status == Game.Status.CANCELLED
+
+    def test_taking_back_a_vote(self, client, alice, bob):
+        game = start_game(alice, bob)
+        services.do_vote_cancel(game.pk, alice)
+        client.force_login(alice)
+
+        client.post(reverse("games:vote_cancel", args=[game.pk]), {"vote": "0"})
+
+        assert not game.seats.get(user=alice).cancel_vote
+
+    def test_the_partial_shows_the_buttons_to_players_only(self, client, alice, bob, charlie):
+        game = start_game(alice, bob)
+
+        client.force_login(alice)
+        assert "Concede" in client.get(reverse("games:actions", args=[game.pk])).content.decode()
+        client.force_login(charlie)
+        assert (
+            "Concede" not in client.get(reverse("games:actions", args=[game.pk])).content.decode()
+        )
