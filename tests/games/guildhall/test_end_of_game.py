@@ -106,3 +106,22 @@ def test_resign_needs_a_seat():
     with pytest.raises(IllegalAction) as e:
         apply(st, {"kind": "resign"}, player=7)
     assert e.value.rule == "no_such_seat"
+
+
+def test_a_resigned_seat_reaching_twenty_ends_the_game_without_winning():
+    st = build(players=[{"vp_cards": ["vp9", "vp9"], "tokens": 2}, {"tokens": 3}, {"tokens": 1}],
+               actions_left=0)
+    apply(st, {"kind": "resign"}, player=0)
+    act(st, "end_turn")  # the computer played seat 0's turn
+    assert st.phase == "over"
+    assert [(r["seat"], r["rank"]) for r in st.result] == [(1, 1), (2, 2), (0, 3)]
+
+
+def test_a_resignation_cannot_be_undone():
+    from games.guildhall.engine import undo_player
+
+    st = build(players=[{}, {}, {}])
+    act(st, "discard_draw")
+    assert undo_player(st) == 0
+    apply(st, {"kind": "resign"}, player=2)
+    assert undo_player(st) is None
