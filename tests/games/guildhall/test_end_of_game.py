@@ -109,8 +109,11 @@ def test_resign_needs_a_seat():
 
 
 def test_a_resigned_seat_reaching_twenty_ends_the_game_without_winning():
-    st = build(players=[{"vp_cards": ["vp9", "vp9"], "tokens": 2}, {"tokens": 3}, {"tokens": 1}],
-               actions_left=0)
+    st = build(
+        players=[{"vp_cards": ["vp9", "vp9"], "tokens": 2}, {"tokens": 3}, {"tokens": 1}],
+        actions_left=0,
+        center=NO_NINES,
+    )
     apply(st, {"kind": "resign"}, player=0)
     act(st, "end_turn")  # the computer played seat 0's turn
     assert st.phase == "over"
