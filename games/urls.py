@@ -7,6 +7,8 @@ app_name = "games"
 urlpatterns = [
     # The board page belongs to games.board_views.
     path("games/<int:game_id>/", board_views.board, name="board"),
+    path("games/<int:game_id>/move/", board_views.board_move, name="board_move"),
+    path("games/<int:game_id>/poll/", board_views.board_poll, name="board_poll"),
     path("games/<int:game_id>/actions/", views.game_actions, name="actions"),
     path("games/<int:game_id>/concede/", views.concede, name="concede"),
     path("games/<int:game_id>/cancel-vote/", views.vote_cancel, name="vote_cancel"),
