@@ -56,6 +56,12 @@ def _service_problems() -> list[str]:
     return problems
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # The production hasher takes a noticeable fraction of a second per password on purpose;
+    # tests create many users and only need passwords to work.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     if IN_CI and (problems := _service_problems()):
         raise pytest.UsageError("CI=true but the services are missing:\n" + "\n".join(problems))
