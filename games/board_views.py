@@ -36,6 +36,7 @@ from games.guildhall.cards import (
     COLOR_LETTERS,
     COLORS,
     PROFESSION_INDEX,
+    VP_KINDS,
     card_json,
     profession_name,
     vp_json,
@@ -251,7 +252,10 @@ class Board:
             if d["kind"] == "action":
                 what += f" ({d['actions_left']} left)"
             return {"text": f"Waiting for {who}: {what}.", "mine": False}
-        return {"text": self._my_prompt(d), "mine": True}
+        detail = None
+        if d["kind"] in ("target", "pick", "pick_chapter"):
+            detail = _effect_text(d.get("ability"), d.get("level"))
+        return {"text": self._my_prompt(d), "detail": detail, "mine": True}
 
     def _my_prompt(self, d: dict) -> str:
         kind = d["kind"]
@@ -266,8 +270,8 @@ class Board:
         if kind == "action":
             n = d["actions_left"]
             return (
-                f"Your turn: {n} action{_s(n)} left. Tap a card of your hand to play it, tap a "
-                f"VP card to buy it, or discard and draw."
+                f"Your turn, {n} action{_s(n)} left: play a card from your hand, buy a VP card, "
+                f"or discard and draw."
             )
         if kind == "end_turn":
             return "No actions left: end your turn, or undo your last step."
@@ -405,6 +409,14 @@ class Board:
             "result": v["result"],
             "undo_action": _action_json({"kind": "undo"}),
         }
+
+
+def _effect_text(ability: str | None, level: int | None) -> str | None:
+    """What an ability in progress does: a profession at a level, or a VP card's."""
+    if (ability, level) in ABILITY_TEXT:
+        return ABILITY_TEXT[(ability, level)]
+    kind = next((k for k in VP_KINDS if k.key == ability), None)
+    return kind.ability if kind else None
 
 
 def _s(n: int) -> str:

@@ -1,0 +1,84 @@
+"""End-to-end tests in a real browser: Debian's chromium driven by Playwright.
+
+The browser is the system's (``/usr/bin/chromium``), never one downloaded by
+``playwright install``. Where it is missing and we are root, the session installs it with
+apt-get; otherwise the tests are skipped, except under CI=true, where that is a failure.
+"""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import IN_CI
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 375, "height": 812}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+
+def _install_chromium() -> str | None:
+    """Why chromium could not be installed, or None once it is there."""
+    if Path(CHROMIUM).exists():
+        return None
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("apt-get"):
+        return f"{CHROMIUM} is missing and we cannot install it (not root, or no apt-get)"
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            return f"{' '.join(command)} failed:\n{done.stderr[-2000:]}"
+    return None if Path(CHROMIUM).exists() else f"apt-get installed no {CHROMIUM}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    problem = _install_chromium()
+    if problem:
+        if IN_CI:
+            pytest.fail(f"CI=true: the browser tests need chromium: {problem}")
+        pytest.skip(problem)
+    # Playwright's sync API runs an event loop in this thread; Django's ORM, used by the
+    # tests between browser steps, refuses to run next to one unless told it is safe here.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A new browser context the size of a phone (its own cookies: one person)."""
+    contexts = []
+
+    def new_phone():
+        context = browser.new_context(
+            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield new_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,141 @@
+"""Two people sign up, start a game through the lobby and play it on their phones.
+
+A real browser (chromium) on a 375x812 viewport: sign-up through the form with the
+verification link from the outbox, an invitation made and accepted in the lobby, then the
+setup and a few turns, each decision tapped on the board. The waiting player's board must
+follow by its poll, without a reload.
+"""
+
+import re
+
+import pytest
+from django.core import mail
+
+from games import board_views
+from tests.conftest import PASSWORD
+
+CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/accounts/confirm-email/[^/\s]+/)")
+TURNS = 4  # play until this turn has begun
+
+
+@pytest.fixture(autouse=True)
+def _fast_poll(monkeypatch):
+    # The mechanism under test is the same; a shorter period keeps the test fast.
+    monkeypatch.setattr(board_views, "POLL_SECONDS", 1)
+
+
+def sign_up(page, base_url: str, username: str) -> None:
+    sent = len(mail.outbox)
+    page.goto(f"{base_url}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.org")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url("**/accounts/confirm-email/")
+    assert len(mail.outbox) == sent + 1
+    path = CONFIRM_LINK.search(mail.outbox[-1].body).group(1)
+    page.goto(base_url + path)
+    page.click("main form button[type=submit]")  # "Confirm": logs in (same session)
+    page.wait_for_url(f"{base_url}/")
+    assert username in page.inner_text("header")
+
+
+def version(page) -> int:
+    return int(page.get_attribute("#board", "data-version"))
+
+
+def my_turn(page) -> bool:
+    return page.locator(".panel.mine").count() > 0
+
+
+def decide(page) -> str:
+    """Tap one decision, as a player would: end the turn when asked, else take the first
+    offered effect, card or button (never undo). Returns what was tapped."""
+    before = version(page)
+    candidates = [
+        ".panel button.choice.primary:not(.undo)",  # End turn, Level n, Done, a player...
+        "#board-form .tap",  # a card, a VP card, a chapter
+        ".panel button.choice:not(.undo)",  # Discard and draw, No effect
+    ]
+    for selector in candidates:
+        button = page.locator(selector).first
+        if button.count():
+            label = button.inner_text().strip() or button.get_attribute("title") or ""
+            button.click()
+            page.wait_for_selector(f'#board[data-version="{before + 1}"]')
+            assert page.locator(".board-error").count() == 0, page.inner_text(".board-error")
+            return label
+    raise AssertionError(f"nothing to tap:\n{page.inner_text('.panel')}")
+
+
+def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots, db):
+    base = live_server.url
+    dora, emil = phone(), phone()
+    sign_up(dora, base, "dora")
+    sign_up(emil, base, "emil")
+
+    # Dora invites Emil from the lobby; Emil takes the seat and lands on the board.
+    dora.goto(f"{base}/lobby/new/")
+    dora.fill("input[name=invitees]", "emil")
+    dora.click("main form button[type=submit]")
+    dora.wait_for_url(f"{base}/lobby/")
+    emil.goto(f"{base}/lobby/")
+    emil.click("text=Take a seat")
+    emil.wait_for_url(re.compile(r".*/games/\d+/$"))
+    dora.goto(emil.url)
+    assert dora.inner_text("h1") == emil.inner_text("h1")
+    assert "Your hand (9)" in dora.inner_text(".hand h2")
+
+    first, second = (dora, emil) if my_turn(dora) else (emil, dora)
+    assert my_turn(first) and not my_turn(second)
+    first.screenshot(path=str(screenshots / "board-setup.png"))
+
+    # Setup, first player: discard one card, then draw back and place three.
+    first.locator(".hand .tap").first.click()
+    first.wait_for_selector('#board[data-version="1"]')
+    assert "Undo" in first.inner_text(".panel")
+    assert "Your hand (8)" in first.inner_text(".hand h2")
+    first.click("text=Done: draw up to 9")
+    first.wait_for_selector('#board[data-version="2"]')
+    for n in (3, 4, 5):
+        assert "Setup: tap" in first.inner_text(".prompt")
+        first.locator(".hand .tap").first.click()
+        first.wait_for_selector(f'#board[data-version="{n}"]')
+    assert first.locator(".me .chapter .chip:not(.empty)").count() == 3
+
+    # The second player's open board follows by its poll, without a reload.
+    second.wait_for_selector('#board[data-version="5"]', timeout=10_000)
+    assert my_turn(second)
+
+    taps = ends = 0
+    pages = (dora, emil)
+    while True:
+        page = next((p for p in pages if my_turn(p)), None)
+        assert page, [(version(p), p.inner_text(".prompt")) for p in pages]
+        turn = page.inner_text(".board-meta")
+        if f"Turn {TURNS}" in turn:
+            break
+        tapped = decide(page)
+        taps += 1
+        if taps == 12:
+            page.screenshot(path=str(screenshots / "board-turn.png"))
+        if not my_turn(page):  # the other player decides now: their board follows
+            other = next(p for p in pages if p is not page)
+            other.wait_for_selector(f'#board[data-version="{version(page)}"]', timeout=10_000)
+            ends += tapped == "End turn"
+        assert taps < 200
+
+    assert ends >= TURNS - 1
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshots / "board-phone.png"))  # docs/screenshots/ has one
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.screenshot(path=str(screenshots / "board-log.png"))
+    # Both boards show the same game, each from its own side.
+    other = next(p for p in pages if p is not page)
+    assert version(other) == version(page)
+    assert "Waiting for" in other.inner_text(".prompt")
+    assert page.locator(".hand").count() == 1 and other.locator(".hand").count() == 1
+    # Everything stays within a phone's width.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the board is {width}px wide"
