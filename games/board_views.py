@@ -122,8 +122,8 @@ def _action_json(action: dict) -> str:
 class Board:
     """Turns a view into what the template shows.
 
-    Each legal action is shown where it acts: on a card, on a VP card, on a chapter, or as a
-    button of the decision panel.
+    Each legal action is shown where it acts, on a card or a VP card, or else as a button of
+    the decision panel (levels, players, chapters, Done...).
     """
 
     def __init__(self, v: dict, *, seat_users: dict[int, dict] | None = None) -> None:
@@ -136,7 +136,6 @@ class Board:
         self.names = {p["seat"]: p["name"] for p in v["players"]}
         self.card_actions: dict[int, str] = {}
         self.vp_actions: dict[int, str] = {}
-        self.chapter_actions: dict[tuple[int, str], str] = {}
         self.shown_cards: set[int] = set()
         for a in self.legal:
             kind = a["kind"]
@@ -144,8 +143,6 @@ class Board:
                 self.card_actions[a["card"]] = _action_json(a)
             elif kind == "buy":
                 self.vp_actions[a["vp"]] = _action_json(a)
-            elif kind == "pick_chapter":
-                self.chapter_actions[(a["player"], a["profession"])] = _action_json(a)
         self.picked = self._picked_cards()
 
     # Cards
@@ -198,7 +195,6 @@ class Board:
                         }
                         for color in COLORS
                     ],
-                    "action": self.chapter_actions.get((seat, ch["profession"])),
                 }
             )
         completed = [
@@ -379,7 +375,8 @@ class Board:
         discard_pile = [self.card(c) for c in v.get("discard_pile", ())]
         top = v["discard_top"]
         if top is not None:
-            top = discard_pile[0] if discard_pile else self.card(top)
+            # Never a choice itself: picks from the pile are made in its list.
+            top = self.card(top, tappable=False)
         d = self.decision
         # Cards to choose that are shown nowhere else on the board (the cards being ordered).
         loose = [

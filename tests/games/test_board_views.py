@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.guildhall import Options, to_json
+from games.guildhall import Options, apply, decision, legal_actions, to_json
 from games.guildhall.builder import build
+from games.guildhall.cards import VP_CARD_KIND, VP_KINDS, parse_card
 from games.guildhall.random_player import _WEIGHTS
 from games.guildhall.views import view
 from games.models import Game, Move, Seat
@@ -41,6 +42,10 @@ def offered(content: bytes) -> list[dict]:
     return [json.loads(html.unescape(v)) for v in ACTION_VALUE.findall(content.decode())]
 
 
+def _key(action: dict) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
 def post_move(client, game: Game, action: dict, version: int | None = None, htmx=True):
     data = {"action": json.dumps(action), "version": game.version if version is None else version}
     headers = {"HX-Request": "true"} if htmx else {}
@@ -61,7 +66,7 @@ def game_from_state(state, users, **fields) -> Game:
         seed=fields.pop("seed", 12345),
         status=Game.Status.PLAYING,
         version=0,
-        to_move=state.current,
+        to_move=fields.pop("to_move", state.current),
         snapshot=to_json(state),
         **fields,
     )
@@ -249,9 +254,6 @@ class TestWhatItShows:
     def test_it_offers_exactly_the_legal_actions(self, alice, bob, game):
         rand = random.Random(7)
 
-        def key(action):
-            return json.dumps(action, sort_keys=True)
-
         for _ in range(60):
             state = services.game_state(game)
             user = user_to_move(game)
@@ -259,7 +261,7 @@ class TestWhatItShows:
             content = client_for(user).get(board_url(game)).content
 
             expected = v["legal_actions"] + ([{"kind": "undo"}] if v["can_undo"] else [])
-            assert sorted(map(key, offered(content))) == sorted(map(key, expected))
+            assert sorted(map(_key, offered(content))) == sorted(map(_key, expected))
             game = play_one(game, rand)
 
     def test_it_returns_the_partial_to_htmx_and_the_page_otherwise(self, client, alice, game):
@@ -287,6 +289,107 @@ class TestWhatItShows:
 
         assert "Alice drew 1 card<" in theirs
         assert "Alice drew " in mine and "Alice drew 1 card<" not in mine
+
+
+def _act(state, **action):
+    apply(state, action)
+
+
+def _buy(state, kind: str):
+    vp = next(v for v in state.center if v is not None and VP_KINDS[VP_CARD_KIND[v]].key == kind)
+    apply(state, {"kind": "buy", "vp": vp})
+
+
+def _positions():
+    """A position for each kind of decision the board must offer."""
+    two = [
+        {
+            "hand": ["red trader", "red historian", "blue weaver"],
+            "guildhall": ["green trader", "yellow trader", "blue trader", "purple trader"],
+            "completed": ["dancer", "farmer"],
+        },
+        {"hand": ["red assassin"], "guildhall": ["blue weaver", "red weaver", "green farmer"]},
+    ]
+    historians = [
+        {"hand": ["red historian"], "guildhall": ["green historian", "blue historian"]},
+        {"guildhall": ["red farmer"]},
+    ]
+    out = {}
+
+    st = build(players=two)
+    _act(st, kind="play", card=parse_card("red trader"))
+    out["ability"] = (st, "choose an effect, or no effect")
+
+    st = build(players=two)
+    _act(st, kind="play", card=parse_card("red trader"))
+    _act(st, kind="use", level=4)
+    out["pick_chapter"] = (st, "choose a chapter of your guildhall")
+
+    st = build(players=two, center=["vp9", "vp5", "vp5", "vp3_draw", None])
+    _buy(st, "vp5")
+    out["pay"] = (st, "Choose 1 completed chapter to pay for the VP card")
+
+    st = build(players=two, center=["vp9", "vp5", "vp5", "vp3_draw", None])
+    _buy(st, "vp5")
+    _act(st, kind="pay", chapter=0)
+    out["order"] = (st, "Tap the cards in the order they go onto the discard pile")
+
+    st = build(players=two, center=["vp3_draw", "vp5", "vp5", None, None])
+    _buy(st, "vp3_draw")
+    _act(st, kind="pay", chapter=0)
+    while decision(st)["kind"] == "order":
+        apply(st, legal_actions(st)[0])
+    out["vp_ability"] = (st, "You bought a 3-point VP card. Draw 6 cards?")
+
+    st = build(players=historians, discard=["purple historian", "red farmer #2", "blue dancer"])
+    _act(st, kind="play", card=parse_card("red historian"))
+    _act(st, kind="use", level=2)
+    out["pick_from_the_discard_pile"] = (st, "tap 1 more card in the discard pile")
+
+    st = build(
+        players=[{"hand": ["red trader"]}, {"completed": ["dancer", "farmer", "weaver", "trader"]}],
+        actions_left=0,
+    )
+    _act(st, kind="end_turn")
+    out["discard_chapter"] = (st, "You have more than 3 completed chapters: discard 1")
+
+    st = build(
+        players=[
+            {"hand": ["red trader"], "guildhall": ["blue farmer"]},
+            {"guildhall": ["green weaver"]},
+            {"guildhall": ["red weaver"]},
+        ]
+    )
+    _act(st, kind="play", card=parse_card("red trader"))
+    _act(st, kind="use", level=0)
+    out["target"] = (st, "choose the other player")
+    return out
+
+
+POSITIONS = _positions()
+
+
+class TestDecisions:
+    @pytest.mark.parametrize("name", POSITIONS)
+    def test_each_kind_of_decision_offers_its_legal_actions(self, alice, bob, charlie, name):
+        state, prompt = POSITIONS[name]
+        users = [alice, bob, charlie][: len(state.players)]
+        game = game_from_state(state.clone(), users, to_move=None)
+        seat = decision(state)["player"]
+        Game.objects.filter(pk=game.pk).update(to_move=seat)
+        v = view(state, seat)
+
+        content = client_for(users[seat]).get(board_url(game)).content
+
+        expected = v["legal_actions"] + ([{"kind": "undo"}] if v["can_undo"] else [])
+        assert sorted(map(_key, offered(content))) == sorted(map(_key, expected))
+        assert prompt in html.unescape(content.decode())
+
+        # Each offered action is accepted, and moves the game on.
+        choice = v["legal_actions"][-1]
+        response = post_move(client_for(users[seat]), game, choice)
+        assert response.status_code == 200, response.content.decode()[:2000]
+        assert Game.objects.get(pk=game.pk).version == 1
 
 
 class TestMoves:
@@ -497,7 +600,8 @@ class TestAWholeGame:
             client = clients[user_to_move(game).pk]
             board = client.get(board_url(game), headers={"HX-Request": "true"}).content
             actions = [a for a in offered(board) if a["kind"] != "undo"]
-            assert actions, "the player to move is offered nothing"
+            legal = view(services.game_state(game), game.to_move)["legal_actions"]
+            assert sorted(map(_key, actions)) == sorted(map(_key, legal))
             response = post_move(client, game, _weighted(actions, rand))
             assert response.status_code == 200, response.content.decode()[:2000]
             game.refresh_from_db()
