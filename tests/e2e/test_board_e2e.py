@@ -139,3 +139,15 @@ def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots,
     # Everything stays within a phone's width.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the board is {width}px wide"
+
+    # A second tab left behind (its poll stopped) taps after the first one moved: the move is
+    # refused with a message and the tab shows the game as it is now.
+    stale = page.context.new_page()
+    stale.goto(page.url)
+    stale.evaluate("document.querySelector('.poll').remove()")
+    decide(page)
+    stale.locator("#board-form .tap, .panel button.choice:not(.undo)").first.click()
+    stale.wait_for_selector(".board-error")
+    assert "The game changed before your move arrived" in stale.inner_text(".board-error")
+    assert version(stale) == version(page)
+    stale.screenshot(path=str(screenshots / "board-stale.png"))
