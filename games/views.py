@@ -85,7 +85,7 @@ def _answer(request: HttpRequest, invitation_id: int, do) -> HttpResponse:
     except ValidationError as e:
         error = " ".join(e.messages)
         invitation = Invitation.objects.get(pk=invitation_id)
-    if invitation.game_id is not None and invitation.game.seats.filter(user=request.user):
+    if invitation.game_id is not None and invitation.game.seats.filter(user=request.user).exists():
         url = reverse("games:board", args=[invitation.game_id])
         if request.htmx:
             return HttpResponseClientRedirect(url)

@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from games import services
 from games.guildhall.cards import card_name
 from games.models import Game
@@ -214,3 +215,18 @@ class TestNoHiddenInformation:
         for page in pages:
             for secret in secrets:
                 assert secret not in page
+
+    def test_admin_pages_show_no_seed(self, client, alice, bob):
+        game = start_game(alice, bob)
+        play_one(game, random.Random(1))
+        admin = User.objects.create_superuser("root", "root@example.org", "x")
+        client.force_login(admin)
+
+        for url in (
+            reverse("admin:games_game_change", args=[game.pk]),
+            reverse("admin:games_move_changelist"),
+            reverse("admin:games_move_change", args=[game.moves.get().pk]),
+        ):
+            response = client.get(url)
+            assert response.status_code == 200, url
+            assert str(game.seed) not in response.content.decode()

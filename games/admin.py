@@ -1,0 +1,52 @@
+from django.contrib import admin
+
+from games.models import Game, Invitation, Move, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("number", "user", "resigned", "abandoned", "cancel_vote", "rank", "vp")
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("pk", "status", "version", "to_move", "deadline", "updated")
+    list_filter = ("status",)
+    # The seed and the snapshot hold hidden information: not even staff pages show them.
+    exclude = ("seed", "snapshot")
+    readonly_fields = (
+        "options",
+        "names",
+        "status",
+        "version",
+        "to_move",
+        "to_move_since",
+        "deadline",
+        "move_days",
+        "finished",
+    )
+    inlines = [SeatInline]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ("pk", "creator", "players", "rules", "status", "created")
+    list_filter = ("status",)
+    raw_id_fields = ("creator", "invitees", "game")
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ("game", "number", "seat", "automatic", "created")
+    # Events hold drawn cards; moves are append-only.
+    exclude = ("events",)
+    readonly_fields = ("game", "number", "seat", "action", "automatic")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
