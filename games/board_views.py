@@ -27,6 +27,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -584,7 +585,10 @@ def _render_board(
     if partial is None:
         partial = bool(request.htmx) and not request.htmx.boosted
     template = "games/board.html#board" if partial else "games/board.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    # The same URL answers the page or the partial: caches must tell them apart.
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 def _rules_label(options: dict) -> str:
