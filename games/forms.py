@@ -33,6 +33,7 @@ class InvitationForm(forms.Form):
         label="Invite",
         required=False,
         help_text="Usernames, separated by spaces or commas. Leave blank to open the game to all.",
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
 
     def __init__(self, *args, creator: User, **kwargs) -> None:
