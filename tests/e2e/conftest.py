@@ -65,9 +65,13 @@ def phone(browser):
     """A new browser context the size of a phone (its own cookies: one person)."""
     contexts = []
 
-    def new_phone():
+    def new_phone(javascript: bool = True):
         context = browser.new_context(
-            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+            viewport=PHONE,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            java_script_enabled=javascript,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

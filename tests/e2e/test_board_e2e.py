@@ -11,8 +11,10 @@ import re
 import pytest
 from django.core import mail
 
-from games import board_views
+from games import board_views, services
+from games.models import Game
 from tests.conftest import PASSWORD
+from tests.games.helpers import start_game
 
 CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/accounts/confirm-email/[^/\s]+/)")
 TURNS = 4  # play until this turn has begun
@@ -151,3 +153,27 @@ def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots,
     assert "The game changed before your move arrived" in stale.inner_text(".board-error")
     assert version(stale) == version(page)
     stale.screenshot(path=str(screenshots / "board-stale.png"))
+
+
+def test_the_board_works_without_javascript(live_server, phone, alice, bob, monkeypatch):
+    class InOrder:  # Alice, who created the game, sits first
+        def shuffle(self, users):
+            pass
+
+    monkeypatch.setattr(services, "seat_random", InOrder())
+    game = start_game(alice, bob)
+    page = phone(javascript=False)
+    page.goto(f"{live_server.url}/accounts/login/?next=/games/{game.pk}/")
+    page.fill("input[name=login]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"**/games/{game.pk}/")
+
+    page.locator(".hand .tap").first.click()  # a plain POST, then a redirect to the page
+    page.wait_for_url(f"**/games/{game.pk}/")
+    page.click("text=Done: draw up to 9")
+    page.wait_for_url(f"**/games/{game.pk}/")
+
+    assert Game.objects.get(pk=game.pk).version == 2
+    assert "Setup: tap 3 more cards" in page.inner_text(".prompt")
+    assert "Your hand (9)" in page.inner_text(".hand h2")
