@@ -1,0 +1,49 @@
+"""A copy of the state as one player could imagine it: hidden cards dealt anew at random.
+
+A computer player that simulates moves on a plain clone would read the deck order and the
+other hands. Here every card the player cannot see (the deck, the other players' unknown
+hand cards, the hidden part of an advanced discard pile) is shuffled among the same places,
+and the generator is replaced: simulations can use only what the player knows.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .rng import MASK
+from .state import State
+
+
+def determinize(st: State, seat: int, rand: random.Random) -> State:
+    s = st.clone()
+    hidden: list[int] = list(s.deck)
+    slots: list[tuple[list[int], int]] = [(s.deck, i) for i in range(len(s.deck))]
+    for q, ps in enumerate(s.players):
+        if q == seat:
+            continue
+        known = set(ps.known)
+        for i, c in enumerate(ps.hand):
+            if c not in known:
+                hidden.append(c)
+                slots.append((ps.hand, i))
+    if s.options.advanced and not _looking(s, seat):
+        for i in range(len(s.discard) - 1):
+            hidden.append(s.discard[i])
+            slots.append((s.discard, i))
+    # Sorted first, so that the imagined deal depends on what the player knows, not on the
+    # real order of the hidden cards.
+    hidden.sort()
+    rand.shuffle(hidden)
+    for (pile, i), c in zip(slots, hidden, strict=True):
+        pile[i] = c
+    s.vp_deck = sorted(s.vp_deck)
+    rand.shuffle(s.vp_deck)
+    s.rng = rand.getrandbits(64) & MASK
+    return s
+
+
+def _looking(st: State, seat: int) -> bool:
+    fr = st.frames[-1] if st.frames else None
+    return bool(
+        fr and fr["type"] == "ability" and fr["ability"] == "historian" and fr["player"] == seat
+    )
