@@ -43,6 +43,7 @@ from games.guildhall.cards import (
     vp_json,
 )
 from games.guildhall.log import describe_all
+from games.guildhall.professions import EFFECT_TEXT
 from games.guildhall.views import view
 from games.models import Game, Move, Seat
 
@@ -55,24 +56,6 @@ SEEN_PRECISION = timedelta(seconds=20)
 ONLINE_WITHIN = timedelta(minutes=2)
 POLL_SECONDS = 3
 
-# What each profession does at each level (RULINGS 2), for the level buttons.
-ABILITY_TEXT = {
-    ("assassin", 0): "Discard 1 card from another player's guildhall",
-    ("assassin", 2): "Discard 1 card from each of 2 chapters of another player's guildhall",
-    ("assassin", 4): "Discard 2 cards from another player's guildhall",
-    ("dancer", 0): "Draw 1 card per Dancer in your guildhall, then take 1 more action",
-    ("farmer", 1): "Gain 1 VP token",
-    ("farmer", 3): "Gain 2 VP tokens",
-    ("historian", 0): "Place the top card of the discard pile into your guildhall",
-    ("historian", 2): "Place 1 card from the discard pile into your guildhall",
-    ("historian", 4): "Place 2 cards from the discard pile into your guildhall",
-    ("trader", 0): "Swap 1 card with another player's guildhall",
-    ("trader", 2): "Swap 2 cards with another player's guildhall",
-    ("trader", 4): "Swap a whole chapter with another player's guildhall",
-    ("weaver", 0): "Place 1 hand card into your guildhall",
-    ("weaver", 2): "Exchange 2 hand cards for 1 guildhall card",
-    ("weaver", 4): "Exchange any hand cards for 2 guildhall cards",
-}
 # Short labels of VP cards for the center row (the full text is in their title).
 VP_SHORT = {
     "vp2_chapter": "Take a chapter",
@@ -339,7 +322,7 @@ class Board:
             return "No effect"
         if kind == "use":
             if "level" in a:
-                text = ABILITY_TEXT.get((d["ability"], a["level"]), "")
+                text = EFFECT_TEXT.get((d["ability"], a["level"]), "")
                 return f"Level {a['level']}: {text}"
             return "Use it"
         if kind == "done":
@@ -411,8 +394,8 @@ class Board:
 
 def _effect_text(ability: str | None, level: int | None) -> str | None:
     """What an ability in progress does: a profession at a level, or a VP card's."""
-    if (ability, level) in ABILITY_TEXT:
-        return ABILITY_TEXT[(ability, level)]
+    if (ability, level) in EFFECT_TEXT:
+        return EFFECT_TEXT[(ability, level)]
     kind = next((k for k in VP_KINDS if k.key == ability), None)
     return kind.ability if kind else None
 

@@ -21,6 +21,25 @@ from .guildhall_math import (
 from .moves import complete_all, discard_card, draw, has_identity, place, swap
 from .selection import ANY, Plan, Slot
 
+# What each level does, in the rulebook's words (RULINGS 2), for pages and API clients.
+EFFECT_TEXT = {
+    ("assassin", 0): "Discard 1 card from another player's guildhall",
+    ("assassin", 2): "Discard 1 card from each of 2 chapters of another player's guildhall",
+    ("assassin", 4): "Discard 2 cards from another player's guildhall",
+    ("dancer", 0): "Draw 1 card per Dancer in your guildhall, then take 1 more action",
+    ("farmer", 1): "Gain 1 VP token",
+    ("farmer", 3): "Gain 2 VP tokens",
+    ("historian", 0): "Place the top card of the discard pile into your guildhall",
+    ("historian", 2): "Place 1 card from the discard pile into your guildhall",
+    ("historian", 4): "Place 2 cards from the discard pile into your guildhall",
+    ("trader", 0): "Swap 1 card with another player's guildhall",
+    ("trader", 2): "Swap 2 cards with another player's guildhall",
+    ("trader", 4): "Swap a whole chapter with another player's guildhall",
+    ("weaver", 0): "Place 1 hand card into your guildhall",
+    ("weaver", 2): "Exchange 2 hand cards for 1 guildhall card",
+    ("weaver", 4): "Exchange any number of hand cards for 2 guildhall cards",
+}
+
 LEVELS = {
     ASSASSIN: (0, 2, 4),
     DANCER: (0,),
