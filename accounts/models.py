@@ -5,6 +5,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from knox.models import AbstractAuthToken
 
 
 @cache
@@ -79,3 +80,23 @@ class User(AbstractUser):
         if self.is_guest or not self.email:
             return None
         return self.reminder_after_hours
+
+
+class ApiToken(AbstractAuthToken):
+    """A named token for the JSON API (``docs/api.md``), created and revoked by its owner.
+
+    django-rest-knox stores only a SHA-512 digest of the token (the primary key) and its
+    first characters (``token_key``, shown in lists so that people can tell their tokens
+    apart); the token itself is shown once, when it is made. ``accounts.tokens`` adds the
+    name and the time of last use that knox's own model lacks.
+    """
+
+    name = models.CharField(max_length=50)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.token_key}...) of {self.user}"

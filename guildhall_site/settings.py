@@ -96,7 +96,9 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials.apps.SimpleAppConfig",
     "rest_framework",
+    "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "allauth",
     "allauth.account",
     "accounts",
@@ -245,17 +247,82 @@ EMAIL_BACKEND = envstr(
 
 # --- API ----------------------------------------------------------------------------------------
 
+# The JSON API under /api/v1/ (docs/api.md). Clients send "Authorization: Token <token>"; the
+# site's own pages (and the docs page's "Try it out") use the session, with CSRF enforced.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "games.api.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.common.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+# Tokens are django-rest-knox tokens stored as accounts.ApiToken (hashed, named, last use).
+KNOX_TOKEN_MODEL = "accounts.ApiToken"
+REST_KNOX = {
+    # A token lives until its owner revokes it: a bot or a phone is not logged out by a clock.
+    "TOKEN_TTL": None,
+    # Makes a leaked token recognisable in logs, pastes and secret scanners.
+    "TOKEN_PREFIX": "guild_",
+    "AUTH_HEADER_PREFIX": "Token",
+}
+# A request body larger than this is refused with 413 before it is read. Actions are tiny.
+API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", 16 * 1024)
+
+
+def _envrate(name: str, default: str) -> str:
+    """A DRF throttle rate such as 120/minute."""
+    value = envstr(name, default)
+    number, _, period = value.partition("/")
+    if not number.isdigit() or period not in {"second", "minute", "hour", "day"}:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a rate: use e.g. 120/minute")
+    return value
+
+
+# Throttles (games.api.common), counted in the cache: per user, or per IP address without one.
+API_THROTTLE_RATES = {
+    # Every API request.
+    "api": _envrate("API_THROTTLE_REQUESTS", "600/minute"),
+    # Moves: a person makes a few a minute; a bot must not monopolise the database.
+    "actions": _envrate("API_THROTTLE_ACTIONS", "120/minute"),
+    # Password attempts for a token, per IP address.
+    "login": _envrate("API_THROTTLE_LOGIN", "10/minute"),
+    # New tokens per user, from the API or the settings page.
+    "tokens": _envrate("API_THROTTLE_TOKENS", "20/hour"),
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Guildhall API",
-    "VERSION": "0.1.0",
+    "DESCRIPTION": (
+        "Play Guildhall through JSON: list your games, read a game as your seat sees it, "
+        "submit actions with the version you saw, read the move log, answer invitations and "
+        "set your notification preferences. Authenticate with `Authorization: Token <token>` "
+        "(create one on your settings page, or with POST /api/v1/auth/token/)."
+    ),
+    "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # The documentation page loads Swagger UI from our static files, not from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"persistAuthorization": True, "displayOperationId": False},
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "InvitationStatusEnum": "games.models.Invitation.Status",
+    },
+    # Ids in paths are digits only (games.api.urls.IdConverter).
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1}},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        # The engine's view and action objects, written by hand.
+        "games.api.schema.add_components",
+    ],
 }
 
 # --- Internationalisation -----------------------------------------------------------------------

@@ -1,8 +1,13 @@
 from django.contrib import admin
-from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
+from django.urls import include, path, re_path
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
 from games import views as games_views
+from games.api.common import not_found as api_not_found
 
 urlpatterns = [
     # The home page keeps its plain name "home"; the games app's own pages are "games:...".
@@ -11,6 +16,12 @@ urlpatterns = [
     # Our own account pages first: they share the accounts/ prefix with allauth's.
     path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    # The JSON API (docs/api.md), its OpenAPI schema and its documentation pages.
+    path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # Anything else under api/ answers JSON too, never the site's HTML 404 page.
+    re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
 ]

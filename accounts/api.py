@@ -1,0 +1,268 @@
+"""The accounts part of the JSON API: who I am, my preferences, and API tokens.
+
+Tokens are made on the settings page (``accounts.token_views``) or here with a username
+and password (for a phone app's login screen); they are listed and revoked here too.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from accounts import tokens
+from accounts.forms import ProfileForm
+from accounts.models import ApiToken, User
+from games.api.common import (
+    ApiThrottle,
+    ApiView,
+    LoginThrottle,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    TokenThrottle,
+)
+
+# Serializers -------------------------------------------------------------------------------
+
+
+class UserSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField(help_text="The name other players see.")
+    display_name = serializers.CharField(allow_blank=True)
+    email = serializers.CharField(allow_blank=True)
+    is_guest = serializers.BooleanField()
+    date_joined = serializers.DateTimeField()
+
+
+class PreferencesSerializer(serializers.Serializer):
+    turn_emails = StrictChoiceField(
+        choices=User.TurnEmails.values,
+        help_text="each_turn, daily_digest or never (guests get no emails).",
+    )
+    reminder_after_hours = StrictIntegerField(
+        min_value=1,
+        max_value=24 * 30,
+        allow_null=True,
+        help_text="Remind me when a game has waited this many hours for me; null: never.",
+    )
+    time_zone = StrictCharField(max_length=64, help_text="An IANA name, e.g. Europe/Berlin.")
+    language = StrictChoiceField(choices=User.Language.values)
+
+
+class TokenSerializer(serializers.Serializer):
+    key = serializers.CharField(
+        help_text="The token's first characters: how to tell it apart, and revoke it."
+    )
+    name = serializers.CharField()
+    created = serializers.DateTimeField()
+    last_used = serializers.DateTimeField(allow_null=True)
+    current = serializers.BooleanField(help_text="The token of this request.")
+
+
+class NewTokenSerializer(TokenSerializer):
+    token = serializers.CharField(
+        help_text='Send "Authorization: Token <token>". Shown this once: it is stored hashed.'
+    )
+
+
+class LoginSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=254, help_text="Username or email address.")
+    password = StrictCharField(max_length=4096, trim_whitespace=False)
+    name = StrictCharField(max_length=50, help_text="What the token is for, e.g. 'My phone'.")
+
+
+def token_payload(token: ApiToken, request, secret: str | None = None) -> dict:
+    data = {
+        "key": token.token_key,
+        "name": token.name,
+        "created": token.created,
+        "last_used": token.last_used,
+        "current": isinstance(request.auth, ApiToken) and request.auth.pk == token.pk,
+    }
+    if secret is not None:
+        data["token"] = secret
+    return data
+
+
+# Views -------------------------------------------------------------------------------------
+
+
+@extend_schema_view(get=extend_schema(tags=["account"], operation_id="me_get"))
+class MeView(ApiView):
+    """Who I am."""
+
+    serializer_class = UserSerializer
+
+    def get(self, request):
+        user = request.user
+        return Response(
+            UserSerializer(
+                {
+                    "id": user.pk,
+                    "username": user.username,
+                    "name": user.name,
+                    "display_name": user.display_name,
+                    "email": user.email,
+                    "is_guest": user.is_guest,
+                    "date_joined": user.date_joined,
+                }
+            ).data
+        )
+
+
+PREFERENCE_FIELDS = list(PreferencesSerializer().fields)
+
+
+def _preferences(user: User) -> dict:
+    return {name: getattr(user, name) for name in PREFERENCE_FIELDS}
+
+
+@extend_schema(tags=["account"])
+class PreferencesView(ApiView):
+    """My notification preferences, time zone and language (as on the settings page)."""
+
+    serializer_class = PreferencesSerializer
+
+    @extend_schema(operation_id="preferences_get")
+    def get(self, request):
+        return Response(PreferencesSerializer(_preferences(request.user)).data)
+
+    @extend_schema(
+        operation_id="preferences_update",
+        request=PreferencesSerializer(partial=True),
+        examples=[
+            OpenApiExample(
+                "Daily digest, reminder after a day",
+                value={"turn_emails": "daily_digest", "reminder_after_hours": 24},
+                request_only=True,
+            )
+        ],
+    )
+    def patch(self, request):
+        """Change some of them; checked exactly as the settings page checks them."""
+        serializer = PreferencesSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        changes = serializer.validated_data
+        user = User.objects.get(pk=request.user.pk)
+        if user.is_guest:
+            email_fields = {"turn_emails", "reminder_after_hours"} & set(changes)
+            if email_fields:
+                raise exceptions.ValidationError(
+                    {
+                        name: ["A guest gets no emails: save your account first."]
+                        for name in sorted(email_fields)
+                    }
+                )
+        form_fields = ProfileForm(instance=user).fields
+        data = {name: getattr(user, name) for name in form_fields}
+        data.update(changes)
+        form = ProfileForm({k: "" if v is None else v for k, v in data.items()}, instance=user)
+        if not form.is_valid():
+            raise exceptions.ValidationError(
+                {name: [str(m) for m in messages] for name, messages in form.errors.items()}
+            )
+        form.save()
+        return Response(PreferencesSerializer(_preferences(user)).data)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        tags=["auth"],
+        operation_id="token_login",
+        request=LoginSerializer,
+        responses={201: NewTokenSerializer},
+        auth=[],
+        examples=[
+            OpenApiExample(
+                "A bot's token",
+                value={"username": "alice", "password": "...", "name": "My bot"},
+                request_only=True,
+            )
+        ],
+    )
+)
+class TokenLoginView(ApiView):
+    """A new token for a username (or email address) and password, for clients that have
+    a login screen. Shown once; throttled per IP address."""
+
+    permission_classes = [AllowAny]
+    # No session here: a login needs no CSRF token, and must not depend on a cookie.
+    authentication_classes = []
+    throttle_classes = [ApiThrottle, LoginThrottle]
+    serializer_class = NewTokenSerializer
+
+    def post(self, request):
+        serializer = LoginSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        user = authenticate(request._request, username=data["username"], password=data["password"])
+        if user is None or not user.is_active:
+            raise exceptions.ValidationError(
+                {"non_field_errors": ["The username (or email) and password do not match."]}
+            )
+        if (
+            settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory"
+            and not EmailAddress.objects.filter(user=user, verified=True).exists()
+        ):
+            raise exceptions.PermissionDenied(
+                "Confirm your email address first: open the link we sent you"
+            )
+        check_token_throttle(request, user)
+        token, secret = tokens.do_create_token(user, data["name"])
+        return Response(
+            NewTokenSerializer(token_payload(token, request, secret)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+def check_token_throttle(request, user: User) -> None:
+    """At most API_THROTTLE_RATES["tokens"] new tokens per user (here and on the page)."""
+    throttle = TokenThrottle()
+    # The throttle keys on request.user; at a login that is the user just authenticated.
+    if not throttle.allow_request(SimpleNamespace(user=user, META=request.META), None):
+        raise exceptions.Throttled(throttle.wait())
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["auth"], operation_id="tokens_list", responses=TokenSerializer(many=True)
+    )
+)
+class TokenListView(ApiView):
+    """My API tokens, the newest first (their first characters, never the tokens)."""
+
+    serializer_class = TokenSerializer
+
+    def get(self, request):
+        rows = [token_payload(t, request) for t in tokens.tokens_of(request.user)]
+        return Response(TokenSerializer(rows, many=True).data)
+
+
+@extend_schema_view(
+    delete=extend_schema(
+        tags=["auth"],
+        operation_id="token_revoke",
+        parameters=[OpenApiParameter("key", str, OpenApiParameter.PATH, description="Its `key`.")],
+        responses={204: None},
+    )
+)
+class TokenRevokeView(ApiView):
+    """Revoke one of my tokens (it stops working at once); the one in use is allowed."""
+
+    def delete(self, request, key: str):
+        if not tokens.do_revoke_token(request.user, key):
+            raise exceptions.NotFound("You have no token with that key")
+        return Response(status=status.HTTP_204_NO_CONTENT)

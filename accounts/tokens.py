@@ -1,0 +1,65 @@
+"""API tokens: created and revoked by their owner, hashed at rest, shown once.
+
+django-rest-knox does the hard part (random tokens, a SHA-512 digest as the only stored
+form, a constant-time comparison). ``accounts.ApiToken`` adds a name and the time of last
+use; this module creates, lists and revokes them, and authenticates requests with them.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+
+from accounts.models import ApiToken, User
+
+# Enough for a phone, a tablet and a few bots; a cap keeps a runaway script from filling the
+# table (and every token of a user is checked on each of that user's requests).
+MAX_TOKENS_PER_USER = 20
+# Last use is written at most this often: it tells people which tokens still serve, and
+# must not cost a write per request.
+LAST_USED_PRECISION = timedelta(minutes=1)
+
+
+def do_create_token(user: User, name: str) -> tuple[ApiToken, str]:
+    """A new token named ``name``; returns the row and the token itself, which is shown to
+    its owner this once and never stored."""
+    name = name.strip()
+    if not name:
+        raise ValidationError("Give the token a name, such as the device or the bot using it")
+    if len(name) > ApiToken._meta.get_field("name").max_length:
+        raise ValidationError("A token name has at most 50 characters")
+    with transaction.atomic():
+        # Lock the user: two requests at once cannot both pass the cap.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS_PER_USER:
+            raise ValidationError(
+                f"You have {MAX_TOKENS_PER_USER} tokens: revoke one you no longer use first"
+            )
+        return ApiToken.objects.create(user=user, name=name)
+
+
+def do_revoke_token(user: User, token_key: str) -> int:
+    """Revoke ``user``'s token that starts with ``token_key``; returns how many were revoked
+    (0: no such token of theirs)."""
+    deleted, _ = ApiToken.objects.filter(user=user, token_key=token_key).delete()
+    return deleted
+
+
+def tokens_of(user: User) -> list[ApiToken]:
+    return list(ApiToken.objects.filter(user=user).order_by("-created"))
+
+
+class TokenAuthentication(KnoxTokenAuthentication):
+    """knox's ``Authorization: Token <token>``, recording when each token was last used."""
+
+    def validate_user(self, auth_token: ApiToken):
+        user, token = super().validate_user(auth_token)
+        now = timezone.now()
+        if token.last_used is None or now - token.last_used >= LAST_USED_PRECISION:
+            ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+            token.last_used = now
+        return user, token

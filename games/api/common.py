@@ -1,0 +1,212 @@
+"""What every API view shares: the error format, the body limit and parser, throttles,
+strict JSON fields and pagination.
+
+Every error is ``{"code": ..., "message": ...}`` with a status that says what to do:
+400 the request is wrong (``rule`` names the engine's rule for an illegal action, ``fields``
+lists the invalid fields), 401 no or a bad token, 403 not allowed, 404 no such thing,
+409 the game moved on (``version`` is the current one), 413 the body is too large,
+415 not JSON, 429 too many requests (``retry_after`` seconds).
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, serializers
+from rest_framework.generics import GenericAPIView
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.api.parsers import check_body_size
+from games.guildhall import IllegalAction
+from games.services import NotYourTurn, StaleVersion
+
+# Errors ------------------------------------------------------------------------------------
+
+
+def error(code: str, message: str, status: int, **extra) -> JsonResponse:
+    return JsonResponse({"code": code, "message": message, **extra}, status=status)
+
+
+def _first_message(detail) -> str:
+    """The first message of a DRF error detail (a string, list or dict of them)."""
+    if isinstance(detail, dict):
+        for name, value in detail.items():
+            text = _first_message(value)
+            return text if name in ("non_field_errors", "detail") else f"{name}: {text}"
+        return "Invalid request"
+    if isinstance(detail, list):
+        return _first_message(detail[0]) if detail else "Invalid request"
+    return str(detail)
+
+
+def exception_handler(exc, context):
+    """DRF's handler, with the service and engine errors, and every body as code + message."""
+    if isinstance(exc, StaleVersion):
+        return _response(
+            "stale_version",
+            f"The game has moved on: it is at version {exc.current}. Nothing was done; "
+            "read the game again and decide on what you see.",
+            409,
+            version=exc.current,
+        )
+    if isinstance(exc, IllegalAction):
+        return _response("illegal_action", exc.message, 400, rule=exc.rule)
+    if isinstance(exc, DjangoValidationError):
+        return _response("invalid", " ".join(exc.messages), 400)
+    if isinstance(exc, NotYourTurn):
+        return _response("not_your_turn", str(exc) or "You cannot move in this game now", 403)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(*exc.args)
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(*exc.args)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a bug: Django answers 500 and logs it
+    detail = exc.detail if isinstance(exc, exceptions.APIException) else response.data
+    if isinstance(exc, exceptions.ValidationError):
+        fields = detail if isinstance(detail, dict) else {"non_field_errors": detail}
+        response.data = {"code": "invalid", "message": _first_message(detail), "fields": fields}
+    elif isinstance(exc, exceptions.Throttled):
+        wait = math.ceil(exc.wait or 1)
+        response.data = {
+            "code": "throttled",
+            "message": f"Too many requests: try again in {wait} second{'s' if wait != 1 else ''}.",
+            "retry_after": wait,
+        }
+        response["Retry-After"] = str(wait)
+    else:
+        code = exc.default_code if isinstance(exc, exceptions.APIException) else "error"
+        response.data = {"code": code, "message": _first_message(detail)}
+    return response
+
+
+def _response(code: str, message: str, status: int, **extra) -> Response:
+    return Response({"code": code, "message": message, **extra}, status=status)
+
+
+def not_found(request, *args, **kwargs) -> JsonResponse:
+    """Any path under /api/ that names no endpoint: JSON, like every other API answer."""
+    return error("not_found", "There is no such API endpoint: see /api/docs/", 404)
+
+
+# Throttles ---------------------------------------------------------------------------------
+
+
+class ApiThrottle(SimpleRateThrottle):
+    """Counted in the cache per user, or per IP address for requests without a user.
+
+    Rates come from ``settings.API_THROTTLE_RATES`` when the throttle is made (at each
+    request), so that tests and deployments can change them.
+    """
+
+    scope = "api"
+
+    def get_rate(self) -> str:
+        return settings.API_THROTTLE_RATES[self.scope]
+
+    def get_cache_key(self, request, view) -> str:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            ident = f"user-{user.pk}"
+        else:
+            ident = f"ip-{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class ActionThrottle(ApiThrottle):
+    """Submitted actions (moves), per user."""
+
+    scope = "actions"
+
+    def allow_request(self, request, view) -> bool:
+        if request.method != "POST":
+            return True
+        return super().allow_request(request, view)
+
+
+class LoginThrottle(ApiThrottle):
+    """Password attempts for a token, per IP address whoever they claim to be."""
+
+    scope = "login"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class TokenThrottle(ApiThrottle):
+    """New tokens per user, from the API or from the settings page (a Django view)."""
+
+    scope = "tokens"
+
+
+# Views -------------------------------------------------------------------------------------
+
+
+class ApiView(GenericAPIView):
+    """The base of every API view: the body limit before anything else, and the general
+    request throttle."""
+
+    throttle_classes = [ApiThrottle]
+
+    def initial(self, request, *args, **kwargs) -> None:
+        check_body_size(request)
+        super().initial(request, *args, **kwargs)
+
+
+class Pagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+# Strict JSON fields ------------------------------------------------------------------------
+# DRF's fields accept "7" for 7 and "yes" for true, as HTML forms need. A JSON API states
+# its types, and a client that sends the wrong one should hear about it.
+
+
+class StrictIntegerField(serializers.IntegerField):
+    def to_internal_value(self, data):
+        if type(data) is not int:
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def to_internal_value(self, data):
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    def to_internal_value(self, data):
+        for value in self.choices:
+            if type(value) is type(data) and value == data:
+                return value
+        self.fail("invalid_choice", input=data)
+
+
+def query_flag(request, name: str) -> bool | None:
+    """A true/false query parameter: None when absent, 400 when it is neither."""
+    value = request.query_params.get(name)
+    if value is None:
+        return None
+    if value in ("true", "false"):
+        return value == "true"
+    raise exceptions.ValidationError({name: ["Must be true or false."]})

@@ -1,0 +1,59 @@
+"""The request body: refused unread when too large, parsed as strict JSON.
+
+Kept apart from ``games.api.common`` because DRF imports its parser classes while
+``rest_framework.views`` is being imported: this module must not import DRF's views.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from rest_framework import exceptions
+from rest_framework.parsers import JSONParser
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = 413
+    default_code = "payload_too_large"
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes: "
+            "nothing in this API needs that much"
+        )
+
+
+def check_body_size(request) -> None:
+    """Refuse a body larger than API_MAX_BODY_BYTES from its Content-Length, unread."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > settings.API_MAX_BODY_BYTES:
+        raise PayloadTooLarge()
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not a JSON value")
+
+
+class BoundedJSONParser(JSONParser):
+    """JSON, read up to API_MAX_BODY_BYTES, with a message that says what is wrong."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.API_MAX_BODY_BYTES
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise PayloadTooLarge()
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            text = raw.decode(encoding)
+        except (UnicodeDecodeError, LookupError):
+            raise exceptions.ParseError(f"The body is not valid {encoding} text") from None
+        try:
+            return json.loads(text, parse_constant=_no_constants)
+        except ValueError as exc:
+            raise exceptions.ParseError(f"The body is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise exceptions.ParseError("The body is not valid JSON: nested too deeply") from None

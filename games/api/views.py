@@ -1,0 +1,532 @@
+"""The games API: my games, one game as my seat sees it, its legal actions, submitting an
+action, its move log, and invitations.
+
+Thin views over ``games.services`` (every change) and ``games.queries`` (lists), like the
+board's (``games.board_views``): a game leaves only through ``view(state, seat)`` and the
+log only through ``describe_all(state, events, seat)``. Errors raised by the services
+(``StaleVersion``, ``IllegalAction``, ``NotYourTurn``, ``Http404``...) become JSON in
+``games.api.common.exception_handler``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import F, Q
+from django.utils import timezone
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from games import queries, services
+from games.api.common import ActionThrottle, ApiThrottle, ApiView, Pagination, query_flag
+from games.api.schema import ErrorSerializer
+from games.api.serializers import (
+    GameSerializer,
+    GameSummarySerializer,
+    InvitationCreateSerializer,
+    InvitationSerializer,
+    LegalActionsSerializer,
+    MoveSerializer,
+    SubmitActionSerializer,
+)
+from games.forms import InvitationForm
+from games.guildhall import IllegalAction
+from games.guildhall.engine import check_shape
+from games.guildhall.log import describe_all
+from games.guildhall.views import view
+from games.models import Game, Invitation, Move, Seat
+
+# Reading a game through the API counts as having it open (as the board's poll does), so
+# that a turn email is not sent to a player looking at the game; written at most this often.
+SEEN_PRECISION = timedelta(seconds=20)
+
+
+def _mark_seen(game_id: int, user) -> None:
+    now = timezone.now()
+    Seat.objects.filter(game_id=game_id, user=user).exclude(
+        last_seen_at__gt=now - SEEN_PRECISION
+    ).update(last_seen_at=now)
+
+
+def _game_fields(game: Game) -> dict:
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "version": game.version,
+        "to_move": game.to_move,
+        "to_move_since": game.to_move_since,
+        "deadline": game.deadline,
+        "move_days": game.move_days,
+        "created": game.created,
+        "updated": game.updated,
+        "finished": game.finished,
+    }
+
+
+def _my_turn(game: Game, seat: int | None) -> bool:
+    return seat is not None and game.is_active and game.to_move == seat
+
+
+def game_payload(game: Game, seat: int | None) -> dict:
+    """The game as ``seat`` (None: a spectator) may see it."""
+    seats = Seat.objects.filter(game=game).select_related("user").order_by("number")
+    return {
+        **_game_fields(game),
+        "seat": seat,
+        "my_turn": _my_turn(game, seat),
+        "players": [
+            {
+                "seat": s.number,
+                "name": game.names[s.number],
+                "username": s.user.username,
+                "resigned": s.resigned,
+                "abandoned": s.abandoned,
+                "rank": s.rank,
+                "vp": s.vp,
+            }
+            for s in seats
+        ],
+        "view": view(services.game_state(game), seat),
+    }
+
+
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+
+
+# Games -------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["games"],
+        operation_id="games_list",
+        responses=GameSummarySerializer(many=True),
+        parameters=[
+            OpenApiParameter(
+                "my_turn",
+                bool,
+                description="true: only active games where I decide now (the longest-waiting "
+                "first); false: only the others.",
+            ),
+            OpenApiParameter(
+                "finished",
+                bool,
+                description="true: only finished or cancelled games; false: only active ones.",
+            ),
+        ],
+    )
+)
+class GameListView(ApiView):
+    """My games, the latest change first (with ``my_turn=true``: the longest-waiting first)."""
+
+    serializer_class = GameSummarySerializer
+    pagination_class = Pagination
+
+    def get(self, request):
+        seats = Seat.objects.filter(user=request.user).select_related("game")
+        seats = seats.defer(*queries.SECRET_FIELDS)
+        my_turn = query_flag(request, "my_turn")
+        finished = query_flag(request, "finished")
+        deciding = Q(game__status__in=Game.ACTIVE, game__to_move=F("number"))
+        if my_turn is True:
+            seats = seats.filter(deciding).order_by("game__to_move_since", "game_id")
+        else:
+            if my_turn is False:
+                seats = seats.exclude(deciding)
+            seats = seats.order_by("-game__updated", "-game_id")
+        if finished is True:
+            seats = seats.exclude(game__status__in=Game.ACTIVE)
+        elif finished is False:
+            seats = seats.filter(game__status__in=Game.ACTIVE)
+        page = self.paginate_queryset(seats)
+        rows = [
+            {
+                **_game_fields(s.game),
+                "options": s.game.options,
+                "names": s.game.names,
+                "seat": s.number,
+                "my_turn": _my_turn(s.game, s.number),
+                "rank": s.rank,
+                "vp": s.vp,
+            }
+            for s in page
+        ]
+        return self.get_paginated_response(GameSummarySerializer(rows, many=True).data)
+
+
+@extend_schema_view(
+    get=extend_schema(tags=["games"], operation_id="game_get", parameters=[GAME_ID])
+)
+class GameView(ApiView):
+    """One game as I may see it: my seat's view (a spectator's if I do not play in it), its
+    version and status. Reading it counts as having the game open (no turn email)."""
+
+    serializer_class = GameSerializer
+
+    def get(self, request, game_id: int):
+        game, seat = services.get_game_for_viewer(game_id, request.user)
+        if seat is not None:
+            _mark_seen(game_id, request.user)
+        return Response(GameSerializer(game_payload(game, seat)).data)
+
+
+ACTION_EXAMPLES = [
+    OpenApiExample(
+        "Play a card",
+        value={"version": 12, "action": {"kind": "play", "card": 37}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Use an ability at a level",
+        value={"version": 13, "action": {"kind": "use", "level": 2}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Choose the other player",
+        value={"version": 14, "action": {"kind": "target", "player": 1}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Pick a chapter",
+        value={
+            "version": 15,
+            "action": {"kind": "pick_chapter", "player": 1, "profession": "weaver"},
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Buy a VP card",
+        value={"version": 9, "action": {"kind": "buy", "vp": 21}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "End the turn", value={"version": 16, "action": {"kind": "end_turn"}}, request_only=True
+    ),
+    OpenApiExample(
+        "Take back the last step",
+        value={"version": 17, "action": {"kind": "undo"}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Concede", value={"version": 17, "action": {"kind": "resign"}}, request_only=True
+    ),
+]
+
+
+class ActionsView(ApiView):
+    """The legal actions of the caller now (GET), and submitting one (POST)."""
+
+    throttle_classes = [ApiThrottle, ActionThrottle]
+
+    @extend_schema(
+        tags=["games"],
+        operation_id="game_actions_list",
+        parameters=[GAME_ID],
+        responses=LegalActionsSerializer,
+    )
+    def get(self, request, game_id: int):
+        """My legal actions now, with the decision they answer and the version to send."""
+        game, seat = services.get_game_for_viewer(game_id, request.user)
+        v = view(services.game_state(game), seat)
+        seat_row = None if seat is None else Seat.objects.get(game=game, number=seat)
+        data = {
+            "id": game.pk,
+            "version": game.version,
+            "status": game.status,
+            "seat": seat,
+            "my_turn": _my_turn(game, seat),
+            "decision": v["decision"],
+            "actions": v["legal_actions"],
+            "can_undo": game.is_active and v["can_undo"],
+            "can_resign": game.is_active and seat_row is not None and not seat_row.resigned,
+        }
+        return Response(LegalActionsSerializer(data).data)
+
+    @extend_schema(
+        tags=["games"],
+        operation_id="game_action_submit",
+        parameters=[GAME_ID],
+        request=SubmitActionSerializer,
+        examples=ACTION_EXAMPLES,
+        responses={
+            201: OpenApiResponse(GameSerializer, description="Done: the game as it is now."),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="Not legal now, or not an action: `rule` is the engine's rule "
+                "(unknown_action, malformed_action, card_not_in_hand, game_over, ...). "
+                "Nothing was done.",
+            ),
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="You do not play in this game, or it is not your decision now.",
+            ),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="The game has moved on since `version`: `version` in the answer "
+                "is the current one. Nothing was done.",
+            ),
+            429: OpenApiResponse(ErrorSerializer, description="Too many actions: wait."),
+        },
+    )
+    def post(self, request, game_id: int):
+        """Submit one action, made on the game at ``version``. Undo and resign are actions
+        too: ``{"kind": "undo"}``, ``{"kind": "resign"}``."""
+        serializer = SubmitActionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        action = serializer.validated_data["action"]
+        version = serializer.validated_data["version"]
+        # The shape first (a JSON object, a known kind, exactly its fields): a malformed
+        # action is refused the same way whoever sends it and whatever the game's state.
+        check_shape(action)
+        if action["kind"] in ("undo", "resign"):
+            # The services take these two by their kind alone; the engine's rule that an
+            # action has exactly its fields holds for them too.
+            extra = sorted(set(action) - {"kind"})
+            if extra:
+                raise IllegalAction(
+                    "malformed_action", f"A {action['kind']!r} action has no field {extra[0]!r}"
+                )
+        game = services.do_submit_action(game_id, request.user, action, version)
+        _, seat = services.get_game_for_viewer(game.pk, request.user)
+        data = GameSerializer(game_payload(game, seat)).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["games"],
+        operation_id="game_moves_list",
+        responses=MoveSerializer(many=True),
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "after",
+                int,
+                description="Only the moves after this version (what happened since I looked).",
+            ),
+        ],
+    )
+)
+class MovesView(ApiView):
+    """The move log, oldest first, as I may know it: a line per event, secrets only mine."""
+
+    serializer_class = MoveSerializer
+    pagination_class = Pagination
+
+    def get(self, request, game_id: int):
+        game, seat = services.get_game_for_viewer(game_id, request.user)
+        moves = Move.objects.filter(game=game).order_by("number")
+        after = request.query_params.get("after")
+        if after is not None:
+            if not after.isdigit() or len(after) > 18:
+                raise exceptions.ValidationError({"after": ["Must be a version number."]})
+            moves = moves.filter(number__gt=int(after))
+        page = self.paginate_queryset(moves.values("number", "seat", "automatic", "created"))
+        # The events hold secrets (cards drawn): they are read for this page only, and
+        # leave only as describe_all's lines for this viewer.
+        events = dict(
+            Move.objects.filter(game=game, number__in=[m["number"] for m in page]).values_list(
+                "number", "events"
+            )
+        )
+        state = services.game_state(game)
+        rows = [{**m, "lines": describe_all(state, events[m["number"]], seat)} for m in page]
+        return self.get_paginated_response(MoveSerializer(rows, many=True).data)
+
+
+# Invitations -------------------------------------------------------------------------------
+
+
+def _user_ref(user) -> dict:
+    return {"username": user.username, "name": user.name}
+
+
+def invitation_payload(invitation: Invitation, user) -> dict:
+    row = queries.invitation_row(invitation, user)
+    return {
+        "id": invitation.pk,
+        "creator": _user_ref(invitation.creator),
+        "players": invitation.players,
+        "rules": invitation.rules,
+        "advanced": invitation.advanced,
+        "fantasy_names": invitation.fantasy_names,
+        "move_days": invitation.move_days,
+        "open_to_all": invitation.open_to_all,
+        "invitees": [_user_ref(u) for u in invitation.invitees.all()],
+        "accepted": [_user_ref(u) for u in row.accepted],
+        "declined": [_user_ref(u) for u in row.declined],
+        "pending": [_user_ref(u) for u in row.pending],
+        "seats_left": row.seats_left,
+        "status": invitation.status,
+        "game": invitation.game_id,
+        "created": invitation.created,
+        "mine": row.is_mine,
+        "my_answer": row.answer,
+        "may_answer": invitation.status == Invitation.Status.OPEN and row.may_answer,
+    }
+
+
+def _invitations():
+    return Invitation.objects.select_related("creator").prefetch_related(
+        "invitees", "responses__user"
+    )
+
+
+def _visible_invitation(invitation_id: int, user) -> Invitation:
+    """The invitation, if ``user`` may see it: open to all, theirs, or addressed to or
+    answered by them. 404 otherwise (whether or not it exists)."""
+    invitation = (
+        _invitations()
+        .filter(pk=invitation_id)
+        .filter(Q(open_to_all=True) | Q(creator=user) | Q(invitees=user) | Q(responses__user=user))
+        .distinct()
+        .first()
+    )
+    if invitation is None:
+        raise exceptions.NotFound("No such invitation")
+    return invitation
+
+
+INVITATION_ID = OpenApiParameter("invitation_id", int, OpenApiParameter.PATH)
+
+
+class InvitationListView(ApiView):
+    pagination_class = Pagination
+    serializer_class = InvitationSerializer
+
+    @extend_schema(
+        tags=["invitations"],
+        operation_id="invitations_list",
+        responses=InvitationSerializer(many=True),
+    )
+    def get(self, request):
+        """Open invitations I may answer, and my own open ones, the newest first."""
+        page = self.paginate_queryset(queries.open_invitations_queryset(request.user))
+        rows = [invitation_payload(i, request.user) for i in page]
+        return self.get_paginated_response(InvitationSerializer(rows, many=True).data)
+
+    @extend_schema(
+        tags=["invitations"],
+        operation_id="invitation_create",
+        request=InvitationCreateSerializer,
+        responses={201: InvitationSerializer},
+        examples=[
+            OpenApiExample(
+                "Open to all",
+                value={"players": 2, "rules": "yucata", "move_days": 3},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Three named players",
+                value={
+                    "players": 4,
+                    "rules": "classic",
+                    "advanced": True,
+                    "move_days": None,
+                    "invitees": ["alice", "bob", "charlie"],
+                },
+                request_only=True,
+            ),
+        ],
+    )
+    def post(self, request):
+        """A new invitation; I take the first seat. The game starts when the last seat is
+        taken."""
+        serializer = InvitationCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        # The lobby form's checks (usernames, enough invitees), with its messages.
+        form = InvitationForm(
+            {
+                "players": data["players"],
+                "rules": data["rules"],
+                "advanced": data["advanced"],
+                "fantasy_names": data["fantasy_names"],
+                "move_days": "" if data["move_days"] is None else data["move_days"],
+                "invitees": " ".join(data["invitees"]),
+            },
+            creator=request.user,
+        )
+        if not form.is_valid():
+            raise exceptions.ValidationError(_form_errors(form))
+        invitation = services.do_create_invitation(request.user, **form.cleaned_data)
+        invitation = _invitations().get(pk=invitation.pk)
+        return Response(
+            InvitationSerializer(invitation_payload(invitation, request.user)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+def _form_errors(form) -> dict[str, list[str]]:
+    return {
+        ("non_field_errors" if name == "__all__" else name): [str(m) for m in messages]
+        for name, messages in form.errors.items()
+    }
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["invitations"], operation_id="invitation_get", parameters=[INVITATION_ID]
+    )
+)
+class InvitationView(ApiView):
+    """One invitation I may see."""
+
+    serializer_class = InvitationSerializer
+
+    def get(self, request, invitation_id: int):
+        invitation = _visible_invitation(invitation_id, request.user)
+        return Response(InvitationSerializer(invitation_payload(invitation, request.user)).data)
+
+
+class _InvitationAction(ApiView):
+    serializer_class = InvitationSerializer
+    service = None
+
+    def post(self, request, invitation_id: int):
+        _visible_invitation(invitation_id, request.user)
+        type(self).service(invitation_id, request.user)
+        invitation = _invitations().get(pk=invitation_id)
+        return Response(InvitationSerializer(invitation_payload(invitation, request.user)).data)
+
+
+def _invitation_action(name: str, operation_id: str, service, doc: str):
+    view_class = type(
+        name, (_InvitationAction,), {"service": staticmethod(service), "__doc__": doc}
+    )
+    return extend_schema_view(
+        post=extend_schema(
+            tags=["invitations"],
+            operation_id=operation_id,
+            parameters=[INVITATION_ID],
+            request=None,
+            responses={200: InvitationSerializer},
+        )
+    )(view_class)
+
+
+AcceptInvitationView = _invitation_action(
+    "AcceptInvitationView",
+    "invitation_accept",
+    services.do_accept_invitation,
+    "Take a seat. Taking the last seat starts the game (`game` is its id).",
+)
+DeclineInvitationView = _invitation_action(
+    "DeclineInvitationView",
+    "invitation_decline",
+    services.do_decline_invitation,
+    "Say no, or give back a seat I took, before the game starts.",
+)
+WithdrawInvitationView = _invitation_action(
+    "WithdrawInvitationView",
+    "invitation_withdraw",
+    services.do_withdraw_invitation,
+    "Withdraw my own invitation before the game starts.",
+)
