@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import views
+from accounts import token_views, views
 
 app_name = "accounts"
 
@@ -9,4 +9,10 @@ urlpatterns = [
     path("accounts/profile/", views.edit_profile, name="edit_profile"),
     path("accounts/guest/", views.play_as_guest, name="play_as_guest"),
     path("accounts/guest/save/", views.convert_guest, name="guest_convert"),
+    path("accounts/tokens/", token_views.api_tokens, name="api_tokens"),
+    path(
+        "accounts/tokens/<str:key>/revoke/",
+        token_views.revoke_api_token,
+        name="revoke_api_token",
+    ),
 ]
