@@ -59,6 +59,26 @@ class User(AbstractUser):
         validators=[MinValueValidator(1), MaxValueValidator(24 * 30)],
         help_text="Send a reminder when a game has waited this long for me. Blank: no reminder.",
     )
+    weekly_reminders = models.BooleanField(
+        "weekly reminder",
+        default=True,
+        help_text="For games without a time limit: remind me each week a game waits for me.",
+    )
+    deadline_emails = models.BooleanField(
+        "time limit warnings",
+        default=True,
+        help_text="Warn me 24 hours and 1 hour before my time to move runs out.",
+    )
+    game_emails = models.BooleanField(
+        "game news",
+        default=True,
+        help_text="Tell me when a game starts or ends, and when a player drops out.",
+    )
+    invitation_emails = models.BooleanField(
+        "invitations",
+        default=True,
+        help_text="Tell me when someone invites me to a game.",
+    )
     # A guest plays at once without an email address or a password; they may later turn the
     # account into a full one (accounts.services.convert_guest).
     is_guest = models.BooleanField(default=False)
@@ -80,6 +100,11 @@ class User(AbstractUser):
         if self.is_guest or not self.email:
             return None
         return self.reminder_after_hours
+
+    @property
+    def can_receive_email(self) -> bool:
+        """A guest, or an account without an address, gets no email at all."""
+        return not self.is_guest and bool(self.email)
 
 
 class ApiToken(AbstractAuthToken):

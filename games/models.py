@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from games.guildhall import Options
 
@@ -118,8 +118,12 @@ class Game(models.Model):
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     # Since when ``to_move`` has been waiting: the dashboard shows the longest-waiting first.
     to_move_since = models.DateTimeField(null=True, blank=True)
-    # When ``to_move`` runs out of time (None: no time limit, or the game is over).
+    # When ``to_move`` runs out of time (None: no time limit, or the game is over). Pushed back
+    # by the player's vacations (games.clocks.deadline_for).
     deadline = models.DateTimeField(null=True, blank=True)
+    # The version at which the turn came to ``to_move`` (set with ``to_move_since``): one
+    # number per wait of one player, which keys the turn emails and reminders of that wait.
+    turn_version = models.PositiveIntegerField(default=0)
     move_days = models.PositiveSmallIntegerField(
         "time per move", null=True, blank=True, choices=MOVE_DAYS_CHOICES
     )
@@ -206,3 +210,28 @@ class Move(models.Model):
     def record(self) -> dict:
         """The entry of the engine's record (``Match.moves``)."""
         return {"player": self.seat, "action": self.action}
+
+
+class Vacation(models.Model):
+    """A time when a player's clocks stand still (games.clocks): up to 21 days a calendar year.
+
+    ``end`` is the planned end, moved to the moment the player stopped it if they came back
+    early. Periods of one user never overlap.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "end"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(end__gt=F("start")), name="vacation_ends_after_start")
+        ]
+        ordering = ["user", "start"]
+
+    def __str__(self) -> str:
+        return f"Vacation of {self.user} from {self.start:%Y-%m-%d %H:%M} to {self.end:%Y-%m-%d %H:%M}"

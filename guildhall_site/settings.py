@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -178,11 +179,66 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+# Celery (guildhall_site/celery.py; tasks in games/tasks.py and notifications/tasks.py; see
+# docs/notifications.md). The broker is Redis when REDIS_URL is set. Without it, tasks run
+# inline in the process that queues them, after the commit (CELERY_TASK_ALWAYS_EAGER), so that
+# runserver and the tests need no other process; nothing runs on a schedule then (no time-outs,
+# reminders or digests) and an email the mail server refused waits for a worker's sweep.
+# rundemo sets CELERY_BROKER_URL=filesystem:// instead and starts a worker with beat: kombu's
+# filesystem transport keeps each message as a file in CELERY_FILESYSTEM_BROKER_DIR, which
+# works for processes of one machine sharing that folder and needs no server.
+CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
+CELERY_TASK_ALWAYS_EAGER = envbool(
+    "CELERY_TASK_ALWAYS_EAGER", not REDIS_URL and not _env("CELERY_BROKER_URL")
+)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _broker_dir = Path(envstr("CELERY_FILESYSTEM_BROKER_DIR", str(BASE_DIR / ".celery")))
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # One folder both ways: every process of the machine puts and takes messages there.
+        "data_folder_in": str(_broker_dir / "messages"),
+        "data_folder_out": str(_broker_dir / "messages"),
+        "control_folder": str(_broker_dir / "control"),
+    }
+    if not CELERY_TASK_ALWAYS_EAGER:
+        (_broker_dir / "messages").mkdir(parents=True, exist_ok=True)
+        (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
+# A task's message is acknowledged when the task has finished, not when it starts: a worker
+# that dies mid-task leaves it to be delivered again. Every task is safe to run twice.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task still running after this is killed. Shorter than the lease of an email being sent
+# (notifications.delivery.LEASE), so no other worker takes over an email still being sent.
+CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
+CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
+CELERY_TASK_IGNORE_RESULT = True
+# One beat process schedules these. A sweep that waited longer than its period is dropped:
+# the next one does the same work.
+CELERY_BEAT_SCHEDULE = {
+    "time-out-expired-turns": {
+        "task": "games.tasks.sweep_timeouts",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+    "reminders-and-deadline-warnings": {
+        "task": "games.tasks.sweep_reminders",
+        "schedule": 300.0,
+        "options": {"expires": 290},
+    },
+    "daily-digests": {
+        "task": "games.tasks.send_daily_digests",
+        "schedule": 900.0,
+        "options": {"expires": 890},
+    },
+    "retry-and-deferred-emails": {
+        "task": "notifications.tasks.sweep_notifications",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+}
 
 # --- Accounts -----------------------------------------------------------------------------------
 

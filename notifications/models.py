@@ -1,0 +1,89 @@
+"""The record of every email the site decided to send, one row per notification.
+
+A row is keyed by kind, player, game (or invitation) and turn, under a unique constraint, so
+that deciding twice to send the same notification (a task run twice, two sweeps) finds the
+same row. The row is claimed before the email is sent and marked sent after
+(``notifications.delivery``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Notification(models.Model):
+    class Kind(models.TextChoices):
+        STARTED = "started", "Game started"
+        TURN = "turn", "Your turn"
+        DIGEST = "digest", "Daily digest"
+        REMINDER = "reminder", "Reminder"
+        WEEKLY = "weekly", "Weekly reminder"
+        DEADLINE_24H = "deadline_24h", "24 hours left"
+        DEADLINE_1H = "deadline_1h", "1 hour left"
+        FINISHED = "finished", "Game over"
+        ABANDONED = "abandoned", "Player dropped out"
+        INVITATION = "invitation", "Invitation"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"  # to send; nobody holds it
+        SENDING = "sending", "Sending"  # a worker holds it until lease_until
+        DEFERRED = "deferred", "Deferred"  # the player was on the game: look again later
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Skipped"  # no longer due when its turn came (see note)
+        FAILED = "failed", "Failed"  # the mail server refused it too many times
+
+    DONE = (Status.SENT, Status.SKIPPED, Status.FAILED)
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    invitation = models.ForeignKey(
+        "games.Invitation", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # Which one: for a game, the turn (Game.turn_version of the wait it is about, 0 for the
+    # whole game); for a daily digest, the day (date.toordinal() in the user's zone).
+    turn = models.PositiveIntegerField(default=0)
+    # Which one within that turn: the week of waiting (weekly reminders), the seat that
+    # dropped out (abandoned); 0 otherwise.
+    number = models.PositiveIntegerField(default=0)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # Set while a worker holds the row: only that worker may mark it sent.
+    token = models.UUIDField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    # When the sweep should look at a queued or deferred row again.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "user", "game", "turn", "number"],
+                condition=Q(game__isnull=False),
+                name="one_notification_per_game_turn",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "user", "invitation"],
+                condition=Q(invitation__isnull=False),
+                name="one_notification_per_invitation",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "user", "turn", "number"],
+                condition=Q(game__isnull=True, invitation__isnull=True),
+                name="one_notification_per_user_day",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        about = f"game {self.game_id} turn {self.turn}" if self.game_id else f"#{self.turn}"
+        return f"{self.kind} to {self.user_id} ({about}): {self.status}"
