@@ -1,7 +1,7 @@
 """The board page: one game as one player, or a spectator, may see it; and its moves.
 
 Everything on the page comes from ``games.guildhall.views.view(state, seat)`` (and the move
-log from ``games.guildhall.log.describe_all``), never from the state itself: no other hand,
+log from ``games.movelog.describe_move``), never from the state itself: no other hand,
 deck order or seed can reach the HTML.
 
 One view serves the page and its ``board`` partial (``games/board.html#board``): htmx
@@ -23,6 +23,7 @@ from datetime import timedelta
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -31,7 +32,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import services
+from games import clocks, services
 from games.guildhall import IllegalAction
 from games.guildhall.cards import (
     COLOR_LETTERS,
@@ -42,10 +43,10 @@ from games.guildhall.cards import (
     profession_name,
     vp_json,
 )
-from games.guildhall.log import describe_all
 from games.guildhall.professions import EFFECT_TEXT
 from games.guildhall.views import view
 from games.models import Game, Move, Seat
+from games.movelog import describe_move
 
 # How many moves of the log the board shows (newest first): a fixed number, so that the page
 # costs the same after 10 moves and after 1,000.
@@ -207,6 +208,7 @@ class Board:
             "vp": p["vp"],
             "online": user.get("online", False),
             "computer": user.get("computer", False),
+            "vacation_until": user.get("vacation_until"),
         }
         if "hand" in p:
             reach = {ch["profession"]: len(ch["cards"]) for ch in p["guildhall"]}
@@ -532,23 +534,26 @@ def _render_board(
     state = services.game_state(game)
     v = view(state, seat)
     now = timezone.now()
-    seats = Seat.objects.filter(game_id=game_id).values_list(
-        "number", "last_seen_at", "resigned", "abandoned"
+    seats = (
+        Seat.objects.filter(game_id=game_id)
+        .annotate(vacation_until=clocks.vacation_end_subquery(OuterRef("user"), now))
+        .values_list("number", "last_seen_at", "resigned", "abandoned", "vacation_until")
     )
+    active = game.status in Game.ACTIVE
     seat_users = {
         number: {
             "online": seen is not None and now - seen < ONLINE_WITHIN,
             "computer": resigned or abandoned,
+            "vacation_until": away if active else None,
         }
-        for number, seen, resigned, abandoned in seats
+        for number, seen, resigned, abandoned, away in seats
     }
     moves = Move.objects.filter(game_id=game_id).order_by("-number")[:LOG_MOVES]
     log = []
     for number, events in moves.values_list("number", "events"):
-        lines = describe_all(state, events, seat)
+        lines = describe_move(state, events, seat)
         if lines:
             log.append({"number": number, "lines": lines})
-    active = game.status in Game.ACTIVE
     context = {
         **Board(v, seat_users=seat_users).context(),
         "game": game,

@@ -229,9 +229,11 @@ class Vacation(models.Model):
     class Meta:
         indexes = [models.Index(fields=["user", "end"])]
         constraints = [
-            models.CheckConstraint(condition=Q(end__gt=F("start")), name="vacation_ends_after_start")
+            models.CheckConstraint(
+                condition=Q(end__gt=F("start")), name="vacation_ends_after_start"
+            )
         ]
         ordering = ["user", "start"]
 
     def __str__(self) -> str:
-        return f"Vacation of {self.user} from {self.start:%Y-%m-%d %H:%M} to {self.end:%Y-%m-%d %H:%M}"
+        return f"Vacation of {self.user} from {self.start:%Y-%m-%d} to {self.end:%Y-%m-%d}"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -25,6 +25,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
+from games import clocks
 from games.guildhall import IllegalAction, Options, State, from_json, to_json
 from games.guildhall.engine import decision_player, undo_player
 from games.guildhall.match import Match
@@ -57,22 +58,45 @@ class GameNotActive(IllegalAction):
 
 
 # Notification hooks ------------------------------------------------------------------------
+#
+# Each queues a Celery task (games.tasks) once the transaction has committed; the task reads
+# the game again when it runs and decides what to send (docs/notifications.md). Queuing is
+# all they do, so a move never waits for a mail server.
 
 
 def notify_turn(game_id: int) -> None:
-    """Called after the commit of every change that may make it someone's turn.
+    """Called after the commit of every change that may make it someone's turn."""
+    from games import tasks
 
-    The notification engineer fills this in (an email to ``Game.to_move``'s user, sent from a
-    Celery task). It must build its text from ``games.guildhall.views.view`` only.
-    """
+    tasks.enqueue_on_commit(tasks.notify_turn, game_id)
 
 
 def notify_game_started(game_id: int) -> None:
     """Called after the commit that started a game from a full invitation."""
+    from games import tasks
+
+    tasks.enqueue_on_commit(tasks.notify_game_started, game_id)
 
 
 def notify_game_over(game_id: int) -> None:
     """Called after the commit that finished or cancelled a game."""
+    from games import tasks
+
+    tasks.enqueue_on_commit(tasks.notify_game_over, game_id)
+
+
+def notify_invitation(invitation_id: int) -> None:
+    """Called after the commit that created an invitation (its named invitees hear of it)."""
+    from games import tasks
+
+    tasks.enqueue_on_commit(tasks.notify_invitation, invitation_id)
+
+
+def notify_abandoned(game_id: int, seat: int) -> None:
+    """Called after the commit that gave ``seat`` to the computer for running out of time."""
+    from games import tasks
+
+    tasks.enqueue_on_commit(tasks.notify_abandoned, game_id, seat)
 
 
 # Reading -----------------------------------------------------------------------------------
@@ -191,7 +215,8 @@ def _store(game: Game, match: Match, log: list[tuple[list[dict], bool]]) -> Game
             # long turn (or undoes and redoes) gets no more time.
             game.to_move = to_move
             game.to_move_since = now
-            game.deadline = now + timedelta(days=game.move_days) if game.move_days else None
+            game.turn_version = game.version
+            game.deadline = _deadline(game, to_move, now)
     game.save()
     seats = game.seats.all()
     for seat in seats:
@@ -210,6 +235,15 @@ def _store(game: Game, match: Match, log: list[tuple[list[dict], bool]]) -> Game
     if finished_now:
         transaction.on_commit(lambda: notify_game_over(game_id))
     return game
+
+
+def _deadline(game: Game, seat: int, since: datetime) -> datetime | None:
+    """The deadline of a turn that came to ``seat`` at ``since``: the time per move, pushed
+    back by that player's vacations (games.clocks)."""
+    if not game.move_days:
+        return None
+    user_id = Seat.objects.filter(game=game, number=seat).values_list("user_id", flat=True)[0]
+    return clocks.deadline_for(user_id, since, game.move_days)
 
 
 def _seats_by_number(game: Game) -> dict[int, Seat]:
@@ -283,6 +317,71 @@ def do_concede(game_id: int, user) -> Game:
         return _store(game, match, log)
 
 
+# Time limits -------------------------------------------------------------------------------
+
+# After this many turns in a row played by the computer because time ran out, the seat is
+# abandoned: it resigns (ranks last) and the computer plays it to the end.
+TIMEOUTS_TO_ABANDON = 3
+# Site events in a move's events (the engine's log ignores them; games.movelog shows them).
+TIMEOUT_EVENT = "timeout"
+ABANDONED_EVENT = "abandoned"
+
+
+def do_time_out(game_id: int, version: int, now: datetime | None = None) -> Game | None:
+    """The player to move in game ``game_id``, seen at ``version``, ran out of time: the
+    computer plays their whole turn (``random_player.choose``, seeded by the game and the
+    version, so a retry plays the same), as automatic moves marked by a ``timeout`` event.
+    The third timeout in a row abandons the seat instead: it resigns and the computer plays it
+    on. Returns the game, or None when there was nothing to do (the player moved, another
+    worker got there first, or a vacation pushed the deadline back).
+
+    Claimed with a conditional update (healthchecks' sendalerts): of two sweeps that saw the
+    same expired turn, only the one whose update changed the row acts; the other's update
+    waits for the first's row lock, then matches nothing.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        claimed = Game.objects.filter(
+            pk=game_id, version=version, status__in=Game.ACTIVE, deadline__lte=now
+        ).update(deadline=None)
+        if not claimed:
+            return None
+        game = _lock_game(game_id)
+        seats = _seats_by_number(game)
+        seat = seats[game.to_move]
+        # A vacation may have started after the sweep read the deadline.
+        deadline = clocks.deadline_for(seat.user_id, game.to_move_since, game.move_days)
+        if deadline is not None and deadline > now:
+            Game.objects.filter(pk=game_id).update(deadline=deadline)
+            return None
+        match = _match(game)
+        log: list[tuple[list[dict], bool]] = []
+        timeouts = seat.consecutive_timeouts + 1
+        marker = {"type": TIMEOUT_EVENT, "player": seat.number}
+        if timeouts >= TIMEOUTS_TO_ABANDON and not seat.computer_plays:
+            events = match.apply({"kind": "resign"}, seat.number)
+            abandoned = {"type": ABANDONED_EVENT, "player": seat.number}
+            log.append(([marker, abandoned, *events], True))
+            seat.abandoned = True
+        else:
+            rand = random.Random(f"{game.pk}:{version}:timeout")
+            for _ in range(MAX_AUTOMATIC_DECISIONS):
+                st = match.state
+                if decision_player(st) != seat.number:
+                    break
+                events = match.apply(choose(st, rand), seat.number)
+                log.append(([marker, *events], True))
+        _play_computer_seats(game, match, seats, log)
+        Seat.objects.filter(pk=seat.pk).update(
+            consecutive_timeouts=timeouts, abandoned=seat.abandoned
+        )
+        game = _store(game, match, log)
+        if seat.abandoned:
+            number = seat.number
+            transaction.on_commit(lambda: notify_abandoned(game_id, number))
+        return game
+
+
 def do_vote_cancel(game_id: int, user, vote: bool = True) -> Game:
     """``user`` votes to cancel the game (or takes the vote back). The game is cancelled when
     every player who has not resigned or abandoned agrees; it then has no result."""
@@ -345,6 +444,9 @@ def do_create_invitation(
         )
         invitation.invitees.set(invitees)
         InvitationResponse.objects.create(invitation=invitation, user=creator, accepted=True)
+        if invitees:
+            invitation_id = invitation.pk
+            transaction.on_commit(lambda: notify_invitation(invitation_id))
     return invitation
 
 
@@ -394,15 +496,16 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
     seed = secrets.randbits(63)  # fits a signed 64-bit column
     match = Match(options, names, seed)
     now = timezone.now()
+    to_move = decision_player(match.state)
     game = Game.objects.create(
         options=options.to_json(),
         names=names,
         seed=seed,
         status=Game.Status.SETUP,
         version=0,
-        to_move=decision_player(match.state),
+        to_move=to_move,
         to_move_since=now,
-        deadline=now + timedelta(days=invitation.move_days) if invitation.move_days else None,
+        deadline=clocks.deadline_for(users[to_move].pk, now, invitation.move_days),
         move_days=invitation.move_days,
         snapshot=to_json(match.state),
     )

@@ -10,7 +10,8 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guildhall_site.settings")
 
-app = Celery("guildhall_site")
+# DjangoTask adds delay_on_commit(): queue a task only once the transaction has committed.
+app = Celery("guildhall_site", task_cls="celery.contrib.django.task:DjangoTask")
 # Every setting named CELERY_* in settings.py configures Celery.
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

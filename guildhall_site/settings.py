@@ -293,6 +293,9 @@ EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", bool(_env("EMAIL_HOST")))
 EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Guildhall <noreply@localhost>")
 SERVER_EMAIL = envstr("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# Seconds before a notification the mail server refused is tried again; doubled at each try
+# up to an hour (notifications.delivery).
+NOTIFICATION_RETRY_SECONDS = envint("NOTIFICATION_RETRY_SECONDS", 60)
 # A developer without EMAIL_HOST reads the mails (sign-up links, turn notices) in the console.
 EMAIL_BACKEND = envstr(
     "EMAIL_BACKEND",

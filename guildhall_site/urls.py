@@ -16,6 +16,8 @@ urlpatterns = [
     # Our own account pages first: they share the accounts/ prefix with allauth's.
     path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    # One-click unsubscribe links of the emails (no login needed).
+    path("emails/", include("notifications.urls")),
     # The JSON API (docs/api.md), its OpenAPI schema and its documentation pages.
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

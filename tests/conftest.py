@@ -60,6 +60,13 @@ def pytest_configure(config: pytest.Config) -> None:
     # The production hasher takes a noticeable fraction of a second per password on purpose;
     # tests create many users and only need passwords to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Tasks run inline, as queued after each commit, whatever broker REDIS_URL names: a test
+    # sees their effects at once. The tests that start a real worker turn this off
+    # (tests/games/test_tasks_worker.py).
+    from guildhall_site.celery import app as celery_app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    celery_app.conf.task_always_eager = True
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -1,0 +1,185 @@
+"""Sending each notification exactly once: claim the row, send, mark it sent.
+
+``record`` creates the row of a notification (or finds it: the unique constraint makes
+deciding twice harmless). ``deliver`` then:
+
+1. claims the row with a conditional update (status queued or deferred, or a sending row
+   whose lease ran out), writing a fresh token and a lease: of two workers, only the one
+   whose update changed the row goes on, the other leaves it alone;
+2. reads the game again and decides whether the email is still due (``emails.prepare``):
+   the turn may have passed, the player may be looking at the game (deferred), or may have
+   unsubscribed (skipped);
+3. sends it through Django's email backend;
+4. marks it sent, with a conditional update on its own token.
+
+If the mail server is down or answers with a temporary error, the row goes back to
+queued with the next attempt after an exponential backoff, and the task retries (the move
+that caused the email was committed long before: it is never touched). A permanent refusal,
+or too many attempts, marks it failed.
+
+The remaining window, honestly: a worker that dies after the mail server accepted the email
+and before step 4 committed leaves a sending row, which is sent again once its lease has run
+out, with the same Message-ID (mail systems that deduplicate by Message-ID then show it
+once). That window is the few milliseconds between the server's "250 OK" and our UPDATE. A
+worker that dies anywhere else either had not sent the email (it is sent once, after the
+lease) or had marked it. A worker that is merely slow cannot lose its lease while it still
+sends: Celery kills tasks after CELERY_TASK_TIME_LIMIT, which is shorter than LEASE.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import random
+import smtplib
+import uuid
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from notifications import emails
+from notifications.models import Notification
+
+log = logging.getLogger(__name__)
+
+Status = Notification.Status
+
+# How long a worker holds a row it is sending. Longer than the task time limit (settings).
+LEASE = timedelta(minutes=10)
+# After this many failed attempts an email is given up (about four hours of backoff).
+MAX_ATTEMPTS = 10
+MAX_DELAY = 3600  # at most an hour between tries (below Redis's visibility timeout)
+
+
+class Outcome(enum.StrEnum):
+    SENT = "sent"
+    SKIPPED = "skipped"
+    DEFERRED = "deferred"
+    RETRY = "retry"  # the mail server failed: queued again for later
+    FAILED = "failed"
+    DONE = "done"  # already sent, skipped or failed before
+    BUSY = "busy"  # another worker holds it now
+
+
+def backoff(attempts: int) -> int:
+    """Seconds to wait before attempt ``attempts + 1``: 1, 2, 4 ... 60 minutes (with the
+    default NOTIFICATION_RETRY_SECONDS of 60), +-10%."""
+    base = settings.NOTIFICATION_RETRY_SECONDS
+    delay = min(MAX_DELAY, base * 2 ** max(0, attempts - 1))
+    return max(1, round(delay * random.uniform(0.9, 1.1)))
+
+
+def record(
+    kind: str, user, *, game=None, invitation=None, turn: int = 0, number: int = 0
+) -> tuple[Notification, bool]:
+    """The row of this notification, created queued if there is none yet; and whether it
+    was created now."""
+    key = {"kind": kind, "user": user, "game": game, "invitation": invitation}
+    key |= {"turn": turn, "number": number}
+    try:
+        with transaction.atomic():
+            return Notification.objects.get_or_create(**key)
+    except IntegrityError:
+        # Another worker created it between our read and our insert.
+        return Notification.objects.get(**key), False
+
+
+def _permanent(error: Exception) -> bool:
+    """A 5xx answer: the server will never take this email (unknown address...)."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
+
+
+def _finish(pk: int, token: uuid.UUID, **fields) -> bool:
+    """Leave a row we hold (only if we still hold it)."""
+    fields.setdefault("token", None)
+    fields.setdefault("lease_until", None)
+    return bool(Notification.objects.filter(pk=pk, token=token).update(**fields))
+
+
+def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
+    """Send notification ``pk`` if it is still due and nobody else holds it."""
+    now = now or timezone.now()
+    token = uuid.uuid4()
+    claimable = Q(status__in=[Status.QUEUED, Status.DEFERRED]) | Q(
+        status=Status.SENDING, lease_until__lte=now
+    )
+    claimed = (
+        Notification.objects.filter(pk=pk)
+        .filter(claimable)
+        .update(
+            status=Status.SENDING,
+            token=token,
+            lease_until=now + LEASE,
+            attempts=F("attempts") + 1,
+        )
+    )
+    if not claimed:
+        status = Notification.objects.filter(pk=pk).values_list("status", flat=True).first()
+        return Outcome.BUSY if status == Status.SENDING else Outcome.DONE
+    row = Notification.objects.select_related("user", "game", "invitation").get(pk=pk)
+    try:
+        decision = emails.prepare(row, now)
+    except Exception:
+        # A bug or a database hiccup: try again later rather than hold the row for nothing.
+        _finish(
+            pk,
+            token,
+            status=Status.QUEUED,
+            next_attempt_at=now + timedelta(seconds=backoff(row.attempts)),
+        )
+        raise
+    if isinstance(decision, emails.Skip):
+        _finish(pk, token, status=Status.SKIPPED, note=decision.reason[:200])
+        return Outcome.SKIPPED
+    if isinstance(decision, emails.Defer):
+        # Looking again is not an attempt at sending.
+        _finish(
+            pk,
+            token,
+            status=Status.DEFERRED,
+            next_attempt_at=decision.until,
+            attempts=F("attempts") - 1,
+            note=decision.reason[:200],
+        )
+        return Outcome.DEFERRED
+    message = decision
+    message.connection = connection
+    try:
+        message.send()
+    except (smtplib.SMTPException, OSError) as error:
+        if _permanent(error) or row.attempts >= MAX_ATTEMPTS:
+            log.error("Giving up on notification %s after %s attempts: %s", pk, row.attempts, error)
+            _finish(pk, token, status=Status.FAILED, note=str(error)[:200])
+            return Outcome.FAILED
+        log.warning("Notification %s: mail server trouble (%s), retrying later", pk, error)
+        delay = timedelta(seconds=backoff(row.attempts))
+        _finish(pk, token, status=Status.QUEUED, next_attempt_at=now + delay, note=str(error)[:200])
+        return Outcome.RETRY
+    # The mail server has the email: from here to the commit of this update is the window
+    # described at the top of this module.
+    if not _finish(pk, token, status=Status.SENT, sent_at=timezone.now(), note=""):
+        log.error("Notification %s was sent but its lease had been taken over", pk)
+    return Outcome.SENT
+
+
+def retry_delay(pks: list[int], now: datetime | None = None) -> int:
+    """Seconds until the earliest next attempt of these rows (a task's retry countdown)."""
+    now = now or timezone.now()
+    times = Notification.objects.filter(pk__in=pks, status=Status.QUEUED).values_list(
+        "next_attempt_at", flat=True
+    )
+    earliest = min((t for t in times if t is not None), default=None)
+    if earliest is None:
+        return settings.NOTIFICATION_RETRY_SECONDS
+    return max(1, int((earliest - now).total_seconds()))
+
+
+def message_id(row: Notification) -> str:
+    """The same for every attempt at one notification, so that a resend is recognisable."""
+    domain = settings.SITE_URL.split("://", 1)[1].split("/")[0].split(":")[0] or "localhost"
+    return f"<guildhall.{row.kind}.{row.pk}@{domain}>"

@@ -1,0 +1,377 @@
+"""What each notification says, and whether it is still due when its turn to be sent comes.
+
+``prepare(row, now)`` reads the game again and answers ``Skip`` (no longer due: the turn
+passed, the player unsubscribed...), ``Defer`` (the player is looking at the game: ask again
+later) or the email to send.
+
+Secrets: everything about a game comes from ``games.guildhall.views.view(state, seat)`` for
+the recipient's seat and from ``games.movelog.describe_move`` for the same seat, never from
+the state, the seed or the events themselves.
+
+Emails are rendered in the recipient's language and time zone. Each has a text and an HTML
+body (templates ``notifications/email/<kind>.txt`` and ``.html``), an absolute link to the
+game (``SITE_URL``), and a one-click unsubscribe link for its category, also given in the
+``List-Unsubscribe`` and ``List-Unsubscribe-Post`` headers (RFC 8058).
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from games import clocks, queries
+from games.board_views import Board
+from games.guildhall import from_json
+from games.guildhall.views import view
+from games.models import Game, Invitation, Move, Seat
+from games.movelog import describe_move
+from notifications import preferences
+from notifications.models import Notification
+
+Kind = Notification.Kind
+
+# A player seen on the game this recently may still have it open: the board polls every few
+# seconds and records it at most every 20 s (Seat.last_seen_at). Turn emails and reminders
+# wait until the player has been away this long (lichess's CorresAlarm skips the alarm of a
+# player who is looking at the game).
+ACTIVE_WINDOW = timedelta(minutes=5)
+# How many lines of "what happened" a turn email shows at most.
+LOG_LINES = 30
+
+WARNING_LEAD = {Kind.DEADLINE_24H: timedelta(hours=24), Kind.DEADLINE_1H: timedelta(hours=1)}
+WEEK = timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class Skip:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Defer:
+    until: datetime
+    reason: str
+
+
+def site_url(path: str) -> str:
+    return settings.SITE_URL + path
+
+
+def game_url(game_id: int) -> str:
+    return site_url(reverse("games:board", args=[game_id]))
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# The game as the recipient may see it --------------------------------------------------------
+
+
+def game_context(game: Game, seat: int | None) -> dict:
+    """What an email may say about ``game`` to the player of ``seat``: from their view."""
+    state = from_json(game.snapshot)
+    v = view(state, seat)
+    names = [p["name"] for p in v["players"]]
+    players = [
+        {"name": p["name"], "vp": p["vp"], "me": p["seat"] == seat, "seat": p["seat"]}
+        for p in v["players"]
+    ]
+    context = {
+        "game_id": game.pk,
+        "title": " vs ".join(names),
+        "opponents": [n for i, n in enumerate(names) if i != seat],
+        "players": players,
+        "url": game_url(game.pk),
+        "deadline": game.deadline,
+        "move_days": game.move_days,
+        "waiting_since": game.to_move_since,
+        "turn": v["turn"],
+        "phase": v["phase"],
+    }
+    decision = v["decision"]
+    if decision is not None and decision["player"] == seat:
+        context["prompt"] = Board(v).prompt()["text"]
+    elif decision is not None:
+        context["waiting_for"] = names[decision["player"]]
+    if v.get("result"):
+        context["result"] = [
+            {**row, "place": ordinal(row["rank"]), "me": row["seat"] == seat} for row in v["result"]
+        ]
+        mine = next((r for r in v["result"] if r["seat"] == seat), None)
+        context["my_place"] = ordinal(mine["rank"]) if mine else None
+    context["state"] = state  # for recent_moves; never given to a template
+    return context
+
+
+def recent_moves(game: Game, seat: int, state) -> list[str]:
+    """The log lines, for ``seat``, of the moves since that player's own last move."""
+    last_own = (
+        Move.objects.filter(game=game, seat=seat, automatic=False)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    moves = Move.objects.filter(game=game, number__gt=last_own or 0).order_by("-number")
+    lines: list[str] = []
+    for events in moves.values_list("events", flat=True)[:LOG_LINES]:
+        lines[:0] = describe_move(state, events, seat)
+    return lines[-LOG_LINES:]
+
+
+# Whether each kind is still due ---------------------------------------------------------------
+
+
+def _waiting(row: Notification) -> tuple[Game, Seat] | Skip:
+    """The game and seat of a notification about a player's wait, if that wait goes on."""
+    game = row.game
+    if game is None or game.status not in Game.ACTIVE:
+        return Skip("the game is over")
+    if game.turn_version != row.turn:
+        return Skip("the turn has passed")
+    seat = Seat.objects.filter(game=game, number=game.to_move).first()
+    if seat is None or seat.user_id != row.user_id:
+        return Skip("it is not this player's turn")
+    if seat.computer_plays:
+        return Skip("the computer plays this seat")
+    return game, seat
+
+
+def _active_until(seat: Seat, now: datetime) -> datetime | None:
+    seen = seat.last_seen_at
+    if seen is not None and seen > now - ACTIVE_WINDOW:
+        return seen + ACTIVE_WINDOW
+    return None
+
+
+def _away(row: Notification, now: datetime) -> Defer | None:
+    vacation = clocks.current_vacation(row.user, now)
+    if vacation is not None:
+        return Defer(vacation.end, "the player is on vacation")
+    return None
+
+
+def _check_turn(row, now):
+    waiting = _waiting(row)
+    if isinstance(waiting, Skip):
+        return waiting
+    game, seat = waiting
+    if seat.last_seen_at is not None and seat.last_seen_at >= game.to_move_since:
+        return Skip("the player has seen the game since the turn came to them")
+    if until := _active_until(seat, now):
+        return Defer(until, "the player was on the game a moment ago")
+    return {"game": game, "seat": seat}
+
+
+def _check_reminder(row, now):
+    waiting = _waiting(row)
+    if isinstance(waiting, Skip):
+        return waiting
+    game, seat = waiting
+    if row.kind == Kind.WEEKLY:
+        if game.move_days is not None:
+            return Skip("the game has a time limit")
+        due = game.to_move_since + WEEK * row.number
+    else:
+        due = game.to_move_since + timedelta(hours=row.user.reminder_after_hours)
+    if now < due:
+        return Defer(due, "not due yet")
+    if away := _away(row, now):
+        return away
+    if until := _active_until(seat, now):
+        return Defer(until, "the player is on the game")
+    return {"game": game, "seat": seat, "weeks": row.number}
+
+
+def _check_deadline(row, now):
+    waiting = _waiting(row)
+    if isinstance(waiting, Skip):
+        return waiting
+    game, seat = waiting
+    if game.deadline is None or game.deadline <= now:
+        return Skip("no time limit runs out")
+    lead = WARNING_LEAD[row.kind]
+    if game.deadline - lead > now + timedelta(minutes=1):
+        # A vacation pushed the deadline back since the sweep chose this warning.
+        return Defer(game.deadline - lead, "the deadline moved")
+    if until := _active_until(seat, now):
+        return Defer(min(until, game.deadline), "the player is on the game")
+    return {"game": game, "seat": seat, "hours_left": round(lead.total_seconds() / 3600)}
+
+
+def _seat_of(row) -> Seat | None:
+    return Seat.objects.filter(game=row.game, user=row.user).first()
+
+
+def _check_started(row, now):
+    seat = _seat_of(row)
+    if seat is None or row.game.status not in Game.ACTIVE:
+        return Skip("the game is not going on")
+    return {"game": row.game, "seat": seat}
+
+
+def _check_finished(row, now):
+    seat = _seat_of(row)
+    if seat is None or row.game.status in Game.ACTIVE:
+        return Skip("the game is not over")
+    return {"game": row.game, "seat": seat}
+
+
+def _check_abandoned(row, now):
+    seat = _seat_of(row)
+    if seat is None:
+        return Skip("not a player of this game")
+    return {"game": row.game, "seat": seat, "dropped": row.number}
+
+
+def _check_invitation(row, now):
+    invitation: Invitation = row.invitation
+    if invitation.status != Invitation.Status.OPEN:
+        return Skip("the invitation is no longer open")
+    if not invitation.invitees.filter(pk=row.user_id).exists():
+        return Skip("not invited")
+    if invitation.responses.filter(user=row.user).exists():
+        return Skip("already answered")
+    return {"invitation": invitation}
+
+
+def _check_digest(row, now):
+    rows = queries.games_to_play(row.user)
+    if not rows:
+        return Skip("no game is waiting")
+    return {"rows": rows}
+
+
+CHECKS = {
+    Kind.TURN: _check_turn,
+    Kind.REMINDER: _check_reminder,
+    Kind.WEEKLY: _check_reminder,
+    Kind.DEADLINE_24H: _check_deadline,
+    Kind.DEADLINE_1H: _check_deadline,
+    Kind.STARTED: _check_started,
+    Kind.FINISHED: _check_finished,
+    Kind.ABANDONED: _check_abandoned,
+    Kind.INVITATION: _check_invitation,
+    Kind.DIGEST: _check_digest,
+}
+
+
+# The emails ----------------------------------------------------------------------------------
+
+
+def _subject(row: Notification, c: dict) -> str:
+    kind = row.kind
+    if kind == Kind.STARTED:
+        return f"Your game {c['title']} has started"
+    if kind == Kind.TURN:
+        return f"Your turn in {c['title']}"
+    if kind == Kind.REMINDER:
+        return f"Reminder: {c['title']} is waiting for you"
+    if kind == Kind.WEEKLY:
+        weeks = c["weeks"]
+        return f"{c['title']} has waited for you for {weeks} week{'s' if weeks != 1 else ''}"
+    if kind in WARNING_LEAD:
+        hours = c["hours_left"]
+        return f"{hours} hour{'s' if hours != 1 else ''} left to move in {c['title']}"
+    if kind == Kind.FINISHED:
+        if c.get("cancelled"):
+            return f"{c['title']} was cancelled"
+        if c.get("my_place"):
+            return f"Game over: {c['title']} (you finished {c['my_place']})"
+        return f"Game over: {c['title']}"
+    if kind == Kind.ABANDONED:
+        return f"{c['dropped_name']} dropped out of {c['title']}"
+    if kind == Kind.INVITATION:
+        return f"{c['creator']} invites you to a {c['players']}-player game of Guildhall"
+    if kind == Kind.DIGEST:
+        n = len(c["games"])
+        return f"{n} game{'s are' if n != 1 else ' is'} waiting for your move"
+    raise ValueError(kind)
+
+
+def _context(row: Notification, found: dict) -> dict:
+    c: dict = {"kind": row.kind, "user": row.user, "name": row.user.name}
+    if "game" in found:
+        game, seat = found["game"], found["seat"].number
+        c |= game_context(game, seat)
+        state = c.pop("state")
+        c["cancelled"] = game.status == Game.Status.CANCELLED
+        if row.kind == Kind.TURN:
+            c["recent"] = recent_moves(game, seat, state)
+        if row.kind == Kind.ABANDONED:
+            c["dropped_name"] = state.names[found["dropped"]]
+        c |= {k: v for k, v in found.items() if k not in ("game", "seat")}
+    if "invitation" in found:
+        invitation = found["invitation"]
+        c |= {
+            "creator": invitation.creator.name,
+            "players": invitation.players,
+            "rules": invitation.get_rules_display(),
+            "advanced": invitation.advanced,
+            "move_days": invitation.move_days,
+            "others": [u.name for u in invitation.invitees.all() if u.pk != row.user_id],
+            "url": site_url(reverse("games:lobby")),
+        }
+    if "rows" in found:
+        games = []
+        for r in found["rows"]:
+            game = Game.objects.get(pk=r.game.pk)  # the list deferred the snapshot
+            g = game_context(game, r.seat.number)
+            g.pop("state")
+            games.append(g)
+        c["games"] = games
+        c["url"] = site_url(reverse("home"))
+    return c
+
+
+def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAlternatives:
+    """The email of ``row`` if it is still due now, else why not."""
+    user = row.user
+    if not preferences.wants(user, row.kind):
+        return Skip("the player does not want these emails")
+    found = CHECKS[row.kind](row, now)
+    if isinstance(found, Skip | Defer):
+        return found
+    category = preferences.CATEGORY[row.kind]
+    unsubscribe = preferences.unsubscribe_url(user, category)
+    with translation.override(user.language), timezone.override(_zone(user.time_zone)):
+        c = _context(row, found)
+        c |= {
+            "unsubscribe_url": unsubscribe,
+            "unsubscribe_what": preferences.DESCRIPTION[category],
+            "settings_url": site_url(reverse("accounts:edit_profile")),
+            "site_url": settings.SITE_URL,
+        }
+        subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + _subject(row, c)
+        text = render_to_string(f"notifications/email/{row.kind}.txt", c)
+        html = render_to_string(f"notifications/email/{row.kind}.html", c)
+    from notifications.delivery import message_id
+
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        to=[user.email],
+        headers={
+            "Message-ID": message_id(row),
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def _zone(name: str):
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

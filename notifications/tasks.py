@@ -1,0 +1,58 @@
+"""Celery tasks that send notifications already recorded, and the sweep that finds the ones
+whose task never came: deferred ones now due, retries that were lost, rows whose worker died.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from celery import shared_task
+from django.db.models import Q
+from django.utils import timezone
+
+from notifications import delivery
+from notifications.models import Notification
+
+log = logging.getLogger(__name__)
+
+Status = Notification.Status
+
+# A queued row this long past its time had its task lost (a broker restart, eager mode
+# without a worker): the sweep sends it again. Long enough for the normal retry to come first.
+STALLED_AFTER = timedelta(minutes=5)
+SWEEP_BATCH = 2000
+
+
+def deliver_all(task, pks: list[int]) -> list[str]:
+    """Deliver these rows; if the mail server failed for any, retry the task after the
+    backoff (in a worker; run inline, the sweep retries them later instead, so that a request
+    never waits for a mail server)."""
+    outcomes = [delivery.deliver(pk) for pk in pks]
+    failed = [pk for pk, o in zip(pks, outcomes, strict=True) if o is delivery.Outcome.RETRY]
+    if failed and not task.request.is_eager and not task.request.called_directly:
+        raise task.retry(countdown=delivery.retry_delay(failed), max_retries=None)
+    return [str(o) for o in outcomes]
+
+
+@shared_task(bind=True)
+def send_notification(self, notification_id: int) -> list[str]:
+    return deliver_all(self, [notification_id])
+
+
+@shared_task
+def sweep_notifications() -> int:
+    now = timezone.now()
+    stalled = now - STALLED_AFTER
+    due = Notification.objects.filter(
+        Q(status=Status.DEFERRED, next_attempt_at__lte=now)
+        | Q(status=Status.QUEUED, next_attempt_at__lte=stalled)
+        | Q(status=Status.QUEUED, next_attempt_at__isnull=True, created__lte=stalled)
+        | Q(status=Status.SENDING, lease_until__lte=now)
+    ).values_list("pk", flat=True)[:SWEEP_BATCH]
+    pks = list(due)
+    for pk in pks:
+        send_notification.delay(pk)
+    if pks:
+        log.info("Notification sweep: %s emails to look at again", len(pks))
+    return len(pks)

@@ -1,0 +1,1 @@
+from tests.mailserver import smtp, smtp_down  # noqa: F401 (fixtures)

@@ -1,0 +1,49 @@
+"""Helpers for the notification tests: games started in a known seat order, whole turns."""
+
+from __future__ import annotations
+
+import random
+
+from django.conf import settings
+
+from games import services
+from games.guildhall.engine import decision_player
+from games.models import Game, Seat
+from notifications.models import Notification
+from tests.games.helpers import random_action
+
+
+class InOrder:
+    """Seats in the order people joined: the creator plays first."""
+
+    def shuffle(self, items):
+        pass
+
+
+def seat_user(game: Game, number: int):
+    return Seat.objects.get(game=game, number=number).user
+
+
+def play_turn(game: Game, rand: random.Random | None = None, limit: int = 500) -> Game:
+    """The player to move plays random legal steps until someone else decides (or the end)."""
+    rand = rand or random.Random(1)
+    player = game.to_move
+    user = seat_user(game, player)
+    for _ in range(limit):
+        game = services.do_submit_action(game.pk, user, random_action(game, rand), game.version)
+        state = services.game_state(game)
+        if game.status not in Game.ACTIVE or decision_player(state) != player:
+            return game
+    raise AssertionError("the turn did not end")
+
+
+def sent(kind: str | None = None, **filters) -> list[Notification]:
+    rows = Notification.objects.filter(status=Notification.Status.SENT, **filters)
+    if kind:
+        rows = rows.filter(kind=kind)
+    return list(rows)
+
+
+def site_path(url: str) -> str:
+    assert url.startswith(settings.SITE_URL), url
+    return url[len(settings.SITE_URL) :]
