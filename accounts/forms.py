@@ -15,18 +15,31 @@ class ProfileForm(forms.ModelForm):
             "language",
             "turn_emails",
             "reminder_after_hours",
+            "weekly_reminders",
+            "deadline_emails",
+            "game_emails",
+            "invitation_emails",
         ]
         widgets = {
             # A text box with suggestions rather than a select of 600 zones: easier on a phone.
             "time_zone": forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off"}),
         }
 
+    EMAIL_FIELDS = [
+        "turn_emails",
+        "reminder_after_hours",
+        "weekly_reminders",
+        "deadline_emails",
+        "game_emails",
+        "invitation_emails",
+    ]
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.is_guest:
             # A guest has no address to send to; they get these once they save their account.
-            del self.fields["turn_emails"]
-            del self.fields["reminder_after_hours"]
+            for name in self.EMAIL_FIELDS:
+                del self.fields[name]
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data["time_zone"].strip()

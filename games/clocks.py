@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Subquery
@@ -115,7 +116,7 @@ def do_start_vacation(user, days: int, now: datetime | None = None) -> Vacation:
     end = now + timedelta(days=days)
     with transaction.atomic():
         # One vacation at a time per user: lock the user's row while checking.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if Vacation.objects.filter(user=user, end__gt=now).exists():
             raise ValidationError("You are already on vacation")
         for year in range(now.astimezone(UTC).year, end.astimezone(UTC).year + 1):

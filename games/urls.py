@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import board_views, views
+from games import board_views, vacation_views, views
 
 app_name = "games"
 
@@ -13,6 +13,8 @@ urlpatterns = [
     path("games/<int:game_id>/concede/", views.concede, name="concede"),
     path("games/<int:game_id>/cancel-vote/", views.vote_cancel, name="vote_cancel"),
     path("games/next/", views.next_game, name="next"),
+    path("vacation/start/", vacation_views.start, name="vacation_start"),
+    path("vacation/stop/", vacation_views.stop, name="vacation_stop"),
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/new/", views.create_invitation, name="invitation_new"),
     path("invitations/<int:invitation_id>/accept/", views.accept_invitation, name="accept"),

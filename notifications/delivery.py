@@ -49,6 +49,8 @@ Status = Notification.Status
 
 # How long a worker holds a row it is sending. Longer than the task time limit (settings).
 LEASE = timedelta(minutes=10)
+# How early a retry may come before its row's next attempt is due (clocks, countdowns).
+EARLY = timedelta(seconds=5)
 # After this many failed attempts an email is given up (about four hours of backoff).
 MAX_ATTEMPTS = 10
 MAX_DELAY = 3600  # at most an hour between tries (below Redis's visibility timeout)
@@ -105,7 +107,10 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
     """Send notification ``pk`` if it is still due and nobody else holds it."""
     now = now or timezone.now()
     token = uuid.uuid4()
-    claimable = Q(status__in=[Status.QUEUED, Status.DEFERRED]) | Q(
+    # A queued or deferred row waits for its time (a duplicate task must not hammer a mail
+    # server that is down); the slack lets a Celery retry that runs a moment early through.
+    waited = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now + EARLY)
+    claimable = Q(waited, status__in=[Status.QUEUED, Status.DEFERRED]) | Q(
         status=Status.SENDING, lease_until__lte=now
     )
     claimed = (
@@ -120,7 +125,7 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
     )
     if not claimed:
         status = Notification.objects.filter(pk=pk).values_list("status", flat=True).first()
-        return Outcome.BUSY if status == Status.SENDING else Outcome.DONE
+        return Outcome.DONE if status in Notification.DONE else Outcome.BUSY
     row = Notification.objects.select_related("user", "game", "invitation").get(pk=pk)
     try:
         decision = emails.prepare(row, now)

@@ -31,8 +31,15 @@ class Inbox:
         self.port = port
         self.messages: list[EmailMessage] = []
         self.envelopes: list = []
+        self.refuse: set[str] = set()  # addresses answered with a permanent 550
         self._controller: Controller | None = None
         self._changed = threading.Condition()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return "550 5.1.1 No such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):  # aiosmtpd's handler hook
         message = email.message_from_bytes(envelope.content, policy=policy.default)

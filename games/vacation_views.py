@@ -1,0 +1,48 @@
+"""Starting and stopping a vacation, from the settings page (games.clocks does the work)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.views.decorators.http import require_POST
+
+from games import clocks
+
+
+def _back() -> HttpResponse:
+    response = redirect("accounts:edit_profile")
+    response["Location"] += "#vacation"
+    return response
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest) -> HttpResponse:
+    try:
+        days = int(request.POST.get("days", ""))
+        vacation = clocks.do_start_vacation(request.user, days)
+    except ValueError:
+        messages.error(request, "Give the number of days of your vacation.")
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages) + ".")
+    else:
+        messages.success(
+            request,
+            f"Enjoy your vacation! Your clocks stand still until "
+            f"{date_format(timezone.localtime(vacation.end), 'j F, H:i')}, unless you come "
+            "back earlier.",
+        )
+    return _back()
+
+
+@login_required
+@require_POST
+def stop(request: HttpRequest) -> HttpResponse:
+    if clocks.do_stop_vacation(request.user) is None:
+        messages.info(request, "You were not on vacation.")
+    else:
+        messages.success(request, "Welcome back! Your clocks run again.")
+    return _back()
