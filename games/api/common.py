@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
@@ -46,6 +47,23 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
+def _messages(detail) -> list[str]:
+    """A field's messages as a flat list; those of list items and nested fields say where
+    (``0: Ensure this field has no more than 150 characters.``)."""
+    if isinstance(detail, dict):
+        return [f"{key}: {m}" for key, value in detail.items() for m in _messages(value)]
+    if isinstance(detail, list):
+        out = []
+        for i, item in enumerate(detail):
+            out += (
+                [f"{i}: {m}" for m in _messages(item)]
+                if isinstance(item, dict)
+                else (_messages(item))
+            )
+        return out
+    return [str(detail)]
+
+
 def exception_handler(exc, context):
     """DRF's handler, with the service and engine errors, and every body as code + message."""
     if isinstance(exc, StaleVersion):
@@ -72,6 +90,7 @@ def exception_handler(exc, context):
     detail = exc.detail if isinstance(exc, exceptions.APIException) else response.data
     if isinstance(exc, exceptions.ValidationError):
         fields = detail if isinstance(detail, dict) else {"non_field_errors": detail}
+        fields = {name: _messages(value) for name, value in fields.items()}
         response.data = {"code": "invalid", "message": _first_message(detail), "fields": fields}
     elif isinstance(exc, exceptions.Throttled):
         wait = math.ceil(exc.wait or 1)
@@ -91,6 +110,7 @@ def _response(code: str, message: str, status: int, **extra) -> Response:
     return Response({"code": code, "message": message, **extra}, status=status)
 
 
+@csrf_exempt  # whatever the method: there is nothing here to protect
 def not_found(request, *args, **kwargs) -> JsonResponse:
     """Any path under /api/ that names no endpoint: JSON, like every other API answer."""
     return error("not_found", "There is no such API endpoint: see /api/docs/", 404)
@@ -154,6 +174,8 @@ class ApiView(GenericAPIView):
     request throttle."""
 
     throttle_classes = [ApiThrottle]
+    # No OPTIONS description of the views: the OpenAPI schema is the description.
+    metadata_class = None
 
     def initial(self, request, *args, **kwargs) -> None:
         check_body_size(request)
@@ -161,9 +183,39 @@ class ApiView(GenericAPIView):
 
 
 class Pagination(PageNumberPagination):
+    """``?page=`` from 1 and ``?page_size=`` up to 200, both checked: a page that does not
+    exist, or a value that is not such a number, is a 400 (not silently the first page)."""
+
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+    last_page_strings = ()
+
+    def paginate_queryset(self, queryset, request, view=None):
+        limits = {self.page_query_param: None, self.page_size_query_param: self.max_page_size}
+        for name, most in limits.items():
+            value = request.query_params.get(name)
+            if value is not None and not _whole_number(value, most):
+                top = f" up to {most}" if most else ""
+                raise exceptions.ValidationError({name: [f"Must be a whole number from 1{top}."]})
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except exceptions.NotFound:
+            raise exceptions.ValidationError({"page": ["There is no such page."]}) from None
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["maximum"] = self.max_page_size
+        return parameters
+
+
+def _whole_number(value: str, most: int | None) -> bool:
+    if not value.isdigit() or len(value) > 9:
+        return False
+    return 1 <= int(value) <= (most or 10**9)
 
 
 # Strict JSON fields ------------------------------------------------------------------------

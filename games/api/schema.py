@@ -375,7 +375,7 @@ class ErrorSerializer(serializers.Serializer):
         required=False, help_text="stale_version: the game's current version."
     )
     fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.JSONField()),
+        child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="invalid: the messages of each invalid field.",
     )
