@@ -44,9 +44,7 @@ class TestTwice:
         assert turn_row(bobs_turn, bob).status == Status.SENT
 
     def test_sending_a_row_twice_sends_it_once(self, bobs_turn, bob, smtp):
-        row, created = delivery.record(
-            Kind.TURN, bob, game=bobs_turn, turn=bobs_turn.turn_version
-        )
+        row, created = delivery.record(Kind.TURN, bob, game=bobs_turn, turn=bobs_turn.turn_version)
         assert created
 
         send_notification.delay(row.pk)

@@ -1,0 +1,109 @@
+"""End to end with a real Celery worker on the real Redis (REDIS_URL) and a real SMTP server.
+
+Skipped where there is no Redis; under CI=true a missing Redis stops the run before any test
+(tests/conftest.py), so these always run in CI.
+"""
+
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings as django_settings
+
+import games.tasks  # noqa: F401 (the worker must know the tasks before it starts)
+import notifications.tasks  # noqa: F401
+from games import services
+from games.models import Game
+from guildhall_site.celery import app
+from notifications.models import Notification
+from tests import mailserver
+from tests.games.helpers import start_game
+from tests.notifications.helpers import InOrder, play_turn
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not django_settings.REDIS_URL, reason="needs Redis: set REDIS_URL"),
+]
+
+smtp = mailserver.smtp  # the fixtures
+smtp_down = mailserver.smtp_down
+Kind = Notification.Kind
+
+
+@pytest.fixture(autouse=True)
+def _seats_in_order(monkeypatch):
+    monkeypatch.setattr(services, "seat_random", InOrder())
+
+
+@pytest.fixture
+def worker(settings):
+    """A worker thread consuming from Redis; tasks are really queued, not run inline."""
+    saved = {
+        "task_always_eager": app.conf.task_always_eager,
+        "broker_url": app.conf.broker_url,
+        "broker_transport_options": app.conf.broker_transport_options,
+    }
+    app.close()  # forget connections to the broker of the other tests
+    app.conf.update(
+        task_always_eager=False,
+        broker_url=settings.REDIS_URL,
+        broker_transport_options={},
+    )
+    with app.connection_for_write() as connection:
+        app.control.purge(connection=connection)
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=20):
+        yield app
+    app.close()
+    app.conf.update(saved)
+
+
+def wait_until(condition, timeout: float = 20):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+class TestWorker:
+    def test_a_move_emails_the_next_player_through_the_worker(self, worker, alice, bob, smtp):
+        game = start_game(alice, bob)  # queued on commit: "game started" to both
+        smtp.wait_for(2)
+
+        play_turn(game)  # Alice sets up: "your turn" to Bob
+
+        messages = smtp.wait_for(3)
+        assert [m["To"] for m in messages[2:]] == [bob.email]
+        assert messages[2]["Subject"] == "[Guildhall] Your turn in Alice vs Bob"
+        wait_until(  # marked sent just after the mail server took it
+            lambda: Notification.objects.filter(
+                kind=Kind.TURN, user=bob, status=Notification.Status.SENT
+            ).exists()
+        )
+
+    def test_a_mail_server_that_is_down_makes_the_task_retry(
+        self, worker, alice, bob, smtp_down, settings
+    ):
+        settings.NOTIFICATION_RETRY_SECONDS = 1
+        game = start_game(alice, bob, move_days=3)
+
+        game = play_turn(game)  # committed whatever the mail server does
+
+        assert Game.objects.get(pk=game.pk).to_move == 1
+        wait_until(
+            lambda: (
+                Notification.objects.filter(kind=Kind.TURN, user=bob, attempts__gte=1)
+                .exclude(status=Notification.Status.SENDING)
+                .exists()
+            )
+        )
+        smtp_down.start()  # the server comes back; the task's retry delivers
+        wait_until(
+            lambda: Notification.objects.filter(
+                kind=Kind.TURN, user=bob, status=Notification.Status.SENT
+            ).exists()
+        )
+        row = Notification.objects.get(kind=Kind.TURN, user=bob)
+        assert row.attempts >= 2
+        assert [m["To"] for m in smtp_down.messages if "Your turn" in m["Subject"]] == [bob.email]
