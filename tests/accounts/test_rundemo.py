@@ -1,3 +1,6 @@
+import os
+import signal
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.core.management import CommandError, call_command
@@ -21,10 +24,58 @@ def runserver_calls(monkeypatch):
     return calls
 
 
+@pytest.fixture(autouse=True)
+def worker_calls(monkeypatch):
+    """Record the worker rundemo would start; put back what it changes in this process."""
+    from guildhall_site.celery import app
+
+    calls = []
+
+    class FakeProcess:
+        def __init__(self, command, **options):
+            calls.append(command)
+
+        def terminate(self):
+            calls.append("terminated")
+
+        def wait(self, timeout=None):
+            return 0
+
+    monkeypatch.setattr(rundemo.subprocess, "Popen", FakeProcess)
+    environ = dict(os.environ)
+    eager = app.conf.task_always_eager
+    sigterm = signal.getsignal(signal.SIGTERM)
+    yield calls
+    signal.signal(signal.SIGTERM, sigterm)
+    os.environ.clear()
+    os.environ.update(environ)
+    app.conf.task_always_eager = eager
+
+
 class TestRundemo:
     @pytest.fixture(autouse=True)
     def _debug(self, settings):
         settings.DEBUG = True
+
+    def test_it_starts_a_worker_with_beat_on_the_filesystem_broker(
+        self, db, runserver_calls, worker_calls, settings
+    ):
+        from guildhall_site.celery import app
+
+        settings.REDIS_URL = None
+        call_command("rundemo", verbosity=0)
+
+        [command, stopped] = worker_calls
+        assert command[1:5] == ["-m", "celery", "--app", "guildhall_site"]
+        assert "worker" in command and "--beat" in command
+        assert stopped == "terminated"  # when the server stops
+        assert os.environ["CELERY_BROKER_URL"] == "filesystem://"
+        assert app.conf.task_always_eager is False
+
+    def test_no_worker_on_request(self, db, runserver_calls, worker_calls):
+        call_command("rundemo", "--no-worker", verbosity=0)
+
+        assert worker_calls == []
 
     def test_it_creates_verified_demo_users_and_serves(self, db, runserver_calls, capsys):
         call_command("rundemo", verbosity=0)

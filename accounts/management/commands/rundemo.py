@@ -1,4 +1,8 @@
 import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -14,7 +18,8 @@ DEMO_PASSWORD = "guildhall-demo"
 class Command(BaseCommand):
     help = (
         "Set up a local database with two demo players (alice and bob) and start the "
-        "development server. Needs nothing but Python: SQLite, no Redis, emails to the console."
+        "development server, with a Celery worker and beat beside it. Needs nothing but "
+        "Python: SQLite, kombu's filesystem transport instead of Redis, emails to the console."
     )
 
     def add_arguments(self, parser):
@@ -22,16 +27,33 @@ class Command(BaseCommand):
             "addrport", nargs="?", default="127.0.0.1:8000", help="Where to listen."
         )
         parser.add_argument("--noreload", action="store_true", help="Do not watch the code.")
+        parser.add_argument(
+            "--no-worker",
+            action="store_true",
+            help="Start no Celery worker: tasks then run inline in the web server, and "
+            "nothing runs on a schedule (no time-outs, reminders or digests).",
+        )
 
-    def handle(self, *args, addrport: str, noreload: bool, **options):
+    def handle(self, *args, addrport: str, noreload: bool, no_worker: bool, **options):
         if not settings.DEBUG:
             # Known passwords on a public site would be an open door.
             raise CommandError("rundemo is for development only: it needs DEBUG=true")
+        worker = None
         # The autoreloader runs this command again in a child process (marked by RUN_MAIN),
         # and again after each code change: the set-up is done once, by the first process.
         if os.environ.get(autoreload.DJANGO_AUTORELOAD_ENV) != "true":
             self.set_up(addrport, verbosity=options["verbosity"])
-        call_command("runserver", addrport, use_reloader=not noreload)
+            if not no_worker:
+                worker = self.start_worker()
+                # A plain "kill" must stop the worker too: turn SIGTERM into the Ctrl-C that
+                # runs the clean-up below.
+                signal.signal(signal.SIGTERM, signal.default_int_handler)
+        try:
+            call_command("runserver", addrport, use_reloader=not noreload)
+        finally:
+            if worker is not None:
+                worker.terminate()
+                worker.wait(20)
 
     def set_up(self, addrport: str, verbosity: int) -> None:
         call_command("migrate", interactive=False, verbosity=verbosity)
@@ -45,3 +67,43 @@ class Command(BaseCommand):
                 f"at http://{addrport}/"
             )
         )
+
+    def start_worker(self) -> subprocess.Popen:
+        """One Celery worker with beat embedded (-B), as a child process.
+
+        Without REDIS_URL the broker is kombu's filesystem transport: each message is a file
+        in .celery/messages, put there by the web server and taken by the worker. That needs
+        no server and is safe on one machine, where all processes share the folder; it is
+        what CELERY_BROKER_URL=filesystem:// selects in settings.py. Beat keeps its schedule
+        in a file (.celery/beat-schedule); run exactly one beat, which -B does here.
+        """
+        from guildhall_site.celery import app as celery_app
+
+        if not settings.REDIS_URL:
+            # For the children (the reloader's server, the worker) and for this process,
+            # which serves itself under --noreload: queue tasks instead of running them.
+            os.environ["CELERY_BROKER_URL"] = "filesystem://"
+            folders = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+            for key in ("data_folder_in", "control_folder"):
+                Path(folders[key]).mkdir(parents=True, exist_ok=True)
+        os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+        celery_app.conf.task_always_eager = False
+        schedule = Path(settings.BASE_DIR) / ".celery" / "beat-schedule"
+        schedule.parent.mkdir(parents=True, exist_ok=True)
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "--app",
+            "guildhall_site",
+            "worker",
+            "--beat",
+            "--schedule",
+            str(schedule),
+            "--pool",
+            "solo",  # one task at a time: SQLite takes one writer at a time anyway
+            "--loglevel",
+            "INFO",
+        ]
+        self.stdout.write("Starting a Celery worker with beat: " + " ".join(command[2:]))
+        return subprocess.Popen(command, env=os.environ.copy(), cwd=settings.BASE_DIR)
