@@ -11,6 +11,8 @@ import random
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis import checks as st_checks
 from schemathesis.specs.openapi import checks as openapi_checks
@@ -35,7 +37,19 @@ CHECKS = [
 
 
 @pytest.fixture
-def world(db, settings, alice, bob, charlie) -> dict:
+def in_test_transaction():
+    """Requests through the real WSGI app, as Django's test client makes them: without
+    closing the database connection at the end of each request, which (inside the test's
+    transaction) would close the test's own connection on PostgreSQL."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def world(db, in_test_transaction, settings, alice, bob, charlie) -> dict:
     """alice plays a game under way and a finished one, and sees invitations."""
     settings.API_THROTTLE_RATES = {
         "api": "1000000/minute",
