@@ -194,17 +194,19 @@ CELERY_TASK_ALWAYS_EAGER = envbool(
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# The filesystem transport's folder (and beat's schedule file under rundemo).
+FILESYSTEM_BROKER_DIR = Path(envstr("CELERY_FILESYSTEM_BROKER_DIR", str(BASE_DIR / ".celery")))
+FILESYSTEM_BROKER_OPTIONS = {
+    # One folder both ways: every process of the machine puts and takes messages there.
+    "data_folder_in": str(FILESYSTEM_BROKER_DIR / "messages"),
+    "data_folder_out": str(FILESYSTEM_BROKER_DIR / "messages"),
+    "control_folder": str(FILESYSTEM_BROKER_DIR / "control"),
+}
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    _broker_dir = Path(envstr("CELERY_FILESYSTEM_BROKER_DIR", str(BASE_DIR / ".celery")))
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        # One folder both ways: every process of the machine puts and takes messages there.
-        "data_folder_in": str(_broker_dir / "messages"),
-        "data_folder_out": str(_broker_dir / "messages"),
-        "control_folder": str(_broker_dir / "control"),
-    }
+    CELERY_BROKER_TRANSPORT_OPTIONS = FILESYSTEM_BROKER_OPTIONS
     if not CELERY_TASK_ALWAYS_EAGER:
-        (_broker_dir / "messages").mkdir(parents=True, exist_ok=True)
-        (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
+        for _folder in ("data_folder_in", "control_folder"):
+            Path(FILESYSTEM_BROKER_OPTIONS[_folder]).mkdir(parents=True, exist_ok=True)
 # A task's message is acknowledged when the task has finished, not when it starts: a worker
 # that dies mid-task leaves it to be delivered again. Every task is safe to run twice.
 CELERY_TASK_ACKS_LATE = True

@@ -83,12 +83,12 @@ class Command(BaseCommand):
             # For the children (the reloader's server, the worker) and for this process,
             # which serves itself under --noreload: queue tasks instead of running them.
             os.environ["CELERY_BROKER_URL"] = "filesystem://"
-            folders = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+            folders = settings.FILESYSTEM_BROKER_OPTIONS
             for key in ("data_folder_in", "control_folder"):
                 Path(folders[key]).mkdir(parents=True, exist_ok=True)
         os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
         celery_app.conf.task_always_eager = False
-        schedule = Path(settings.BASE_DIR) / ".celery" / "beat-schedule"
+        schedule = Path(settings.FILESYSTEM_BROKER_DIR) / "beat-schedule"
         schedule.parent.mkdir(parents=True, exist_ok=True)
         command = [
             sys.executable,
