@@ -100,9 +100,11 @@ def notify_game_over(self, game_id: int):
 
 @shared_task(bind=True)
 def notify_abandoned(self, game_id: int, seat: int):
-    """Tell the other players that ``seat`` ran out of time too often and left the game."""
+    """Tell the other players that ``seat`` ran out of time too often and left the game.
+
+    Not when that ended the game (two players): the "game over" email says it all."""
     game = Game.objects.filter(pk=game_id).defer("snapshot", "seed").first()
-    if game is None:
+    if game is None or not game.is_active:
         return None
     rows = [
         record(Kind.ABANDONED, s.user, game=game, number=seat)[0]

@@ -109,19 +109,27 @@ class TestTimeOut:
 
 
 class TestAbandon:
-    def test_three_timeouts_in_a_row_in_two_player_game_lose_it(self, clock, alice, bob, smtp):
+    def test_three_timeouts_in_a_row_in_two_player_game_lose_it(
+        self, clock, alice, bob, smtp, django_capture_on_commit_callbacks
+    ):
         game = start_game(alice, bob, move_days=1)
         for _ in range(2):
             game = expire(clock, game)  # Alice runs out of time
             game = play_turn(game, random.Random(3))  # Bob plays
         assert seat(game, 0).consecutive_timeouts == 2
 
-        game = expire(clock, game)
+        with django_capture_on_commit_callbacks(execute=True):
+            game = expire(clock, game)
 
         alice_seat = seat(game, 0)
         assert alice_seat.abandoned and alice_seat.consecutive_timeouts == 3
         assert game.status == Game.Status.FINISHED
         assert (alice_seat.rank, seat(game, 1).rank) == (2, 1)
+        # One email each: the result (no separate "dropped out" for a game that it ended).
+        assert sorted(m["Subject"] for m in smtp.messages) == [
+            "[Guildhall] Game over: Alice vs Bob (you finished 1st)",
+            "[Guildhall] Game over: Alice vs Bob (you finished 2nd)",
+        ]
 
     def test_with_three_players_the_computer_plays_on_and_the_others_are_told(
         self, clock, alice, bob, charlie, smtp, django_capture_on_commit_callbacks
