@@ -321,6 +321,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "games.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.common.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # How many proxies in front of the site append to X-Forwarded-For: throttles count per
+    # client address, which a client could forge if X-Forwarded-For were trusted blindly.
+    "NUM_PROXIES": envint("API_NUM_PROXIES", 0),
 }
 # Tokens are django-rest-knox tokens stored as accounts.ApiToken (hashed, named, last use).
 KNOX_TOKEN_MODEL = "accounts.ApiToken"
