@@ -154,8 +154,11 @@ def check(st: State) -> None:
         raise PositionError("played is a bitmask of the 6 professions")
     if st.phase == "setup" and st.stage != "discard":
         raise PositionError("the setup stage is 'discard'")
-    if st.phase != "setup" and st.stage not in ("actions", "end"):
+    if st.phase == "play" and st.stage not in ("actions", "end"):
         raise PositionError("stage must be 'actions' or 'end'")
+    if st.phase == "over" and st.stage not in ("discard", "actions", "end"):
+        # A game may end in setup (a resignation) or in play.
+        raise PositionError("stage must be 'discard', 'actions' or 'end'")
     if len(set(st.resigned)) != len(st.resigned) or any(not 0 <= q < n for q in st.resigned):
         raise PositionError("resigned must list distinct seat numbers")
     if st.last_actor is not None and (type(st.last_actor) is not int or st.last_actor >= n):

@@ -78,3 +78,13 @@ def test_malformed_positions():
     assert broken(lambda d: d.pop("frames"))
     with pytest.raises(PositionError):
         from_json([1, 2])
+
+
+def test_a_game_resigned_during_setup_reads_back():
+    from games.guildhall import Options, apply, new_game
+
+    st = new_game(Options(players=2), ["Ann", "Bob"], 3)
+    apply(st, {"kind": "resign"}, player=0)
+    assert st.phase == "over"
+    data = to_json(st)
+    assert to_json(from_json(json.loads(json.dumps(data)))) == data
