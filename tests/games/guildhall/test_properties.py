@@ -106,7 +106,11 @@ def test_every_invariant_after_every_action(g):
                 else:
                     raise AssertionError(f"illegal action accepted: {action}")
                 assert to_json(match.state) == before
-        match.apply(choose(st, rand, legal))
+        staying = [q for q in range(g["players"]) if q not in st.resigned]
+        if rand.random() < 0.003 and len(staying) > 1:
+            match.apply({"kind": "resign"}, rand.choice(staying))  # at any moment, even setup
+        else:
+            match.apply(choose(st, rand, legal))
         n += 1
         st = match.state
         check(st)
