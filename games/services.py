@@ -29,7 +29,7 @@ from games import clocks
 from games.guildhall import IllegalAction, Options, State, from_json, to_json
 from games.guildhall.engine import decision_player, undo_player
 from games.guildhall.match import Match
-from games.guildhall.random_player import choose
+from games.guildhall.bot import choose
 from games.models import Game, Invitation, InvitationResponse, Move, Seat
 
 # The computer plays a resigned or abandoned seat's decisions at once; a game needs a few
@@ -329,7 +329,7 @@ ABANDONED_EVENT = "abandoned"
 
 def do_time_out(game_id: int, version: int, now: datetime | None = None) -> Game | None:
     """The player to move in game ``game_id``, seen at ``version``, ran out of time: the
-    computer plays their whole turn (``random_player.choose``, seeded by the game and the
+    computer plays their whole turn (``guildhall.bot.choose``, seeded by the game and the
     version, so a retry plays the same), as automatic moves marked by a ``timeout`` event.
     The third timeout in a row abandons the seat instead: it resigns and the computer plays it
     on. Returns the game, or None when there was nothing to do (the player moved, another
