@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from knox.models import AuthToken as KnoxAuthToken
 
-from accounts.models import User
+from accounts.models import ApiToken, User
 
 
 @admin.register(User)
@@ -24,3 +25,25 @@ class UserAdmin(BaseUserAdmin):
             },
         ),
     ]
+
+
+# knox registers its own token model, which accounts.ApiToken replaces (it has no table here).
+if admin.site.is_registered(KnoxAuthToken):
+    admin.site.unregister(KnoxAuthToken)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """API tokens can be seen and revoked (deleted) here; only their owners make them."""
+
+    list_display = ["name", "token_key", "user", "created", "last_used"]
+    search_fields = ["token_key", "name", "user__username"]
+    # The digest (the primary key, so in the links) is a hash: not worth a column.
+    fields = ["name", "token_key", "user", "created", "last_used"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

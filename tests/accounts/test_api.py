@@ -277,3 +277,12 @@ class TestTokenPage:
     def test_the_page_needs_a_login(self, db):
         response = Client().get(reverse("accounts:api_tokens"))
         assert response.status_code == 302
+
+
+class TestAdmin:
+    def test_tokens_are_listed_and_knoxs_own_model_is_gone(self, admin_client, alice):
+        row, _secret = do_create_token(alice, "Bot")
+        page = admin_client.get(reverse("admin:accounts_apitoken_changelist"))
+        assert page.status_code == 200 and row.token_key.encode() in page.content
+        index = admin_client.get(reverse("admin:index")).content.decode()
+        assert "/admin/knox/" not in index
