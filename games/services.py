@@ -27,9 +27,9 @@ from django.utils import timezone
 from accounts.models import User
 from games import clocks
 from games.guildhall import IllegalAction, Options, State, from_json, to_json
+from games.guildhall.bot import choose
 from games.guildhall.engine import decision_player, undo_player
 from games.guildhall.match import Match
-from games.guildhall.bot import choose
 from games.models import Game, Invitation, InvitationResponse, Move, Seat
 
 # The computer plays a resigned or abandoned seat's decisions at once; a game needs a few
