@@ -2,7 +2,7 @@
 (turns whose time ran out, reminders and deadline warnings, daily digests).
 
 Every task takes ids, reads the rows again when it runs, and is safe to run twice: emails go
-through ``notifications.delivery`` (one row per notification, claimed before sending), and
+through ``games.notifications.delivery`` (one row per notification, claimed before sending), and
 time-outs through ``services.do_time_out`` (claimed with a conditional update).
 """
 
@@ -19,11 +19,11 @@ from django.utils import timezone
 from accounts.models import User
 from games import queries, services
 from games.models import Game, Invitation, Seat
-from notifications import preferences
-from notifications.delivery import record
-from notifications.emails import WARNING_LEAD, WEEK, _zone
-from notifications.models import Notification
-from notifications.tasks import deliver_all, send_notification
+from games.notifications import preferences
+from games.notifications.delivery import record
+from games.notifications.emails import WARNING_LEAD, WEEK, _zone
+from games.notifications.models import Notification
+from games.notifications.tasks import deliver_all, send_notification
 
 log = logging.getLogger(__name__)
 

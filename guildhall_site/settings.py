@@ -103,7 +103,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
-    "notifications",
+    "games.notifications",
 ]
 
 MIDDLEWARE = [
@@ -179,7 +179,7 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Celery (guildhall_site/celery.py; tasks in games/tasks.py and notifications/tasks.py; see
+# Celery (guildhall_site/celery.py; tasks in games/tasks.py and games/notifications/tasks.py; see
 # docs/notifications.md). The broker is Redis when REDIS_URL is set. Without it, tasks run
 # inline in the process that queues them, after the commit (CELERY_TASK_ALWAYS_EAGER), so that
 # runserver and the tests need no other process; nothing runs on a schedule then (no time-outs,
@@ -213,7 +213,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A task still running after this is killed. Shorter than the lease of an email being sent
-# (notifications.delivery.LEASE), so no other worker takes over an email still being sent.
+# (games.notifications.delivery.LEASE), so no other worker takes over an email still being sent.
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_IGNORE_RESULT = True
@@ -236,7 +236,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 890},
     },
     "retry-and-deferred-emails": {
-        "task": "notifications.tasks.sweep_notifications",
+        "task": "games.notifications.tasks.sweep_notifications",
         "schedule": 60.0,
         "options": {"expires": 55},
     },
@@ -296,7 +296,7 @@ EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Guildhall <noreply@localhost>")
 SERVER_EMAIL = envstr("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # Seconds before a notification the mail server refused is tried again; doubled at each try
-# up to an hour (notifications.delivery).
+# up to an hour (games.notifications.delivery).
 NOTIFICATION_RETRY_SECONDS = envint("NOTIFICATION_RETRY_SECONDS", 60)
 # A developer without EMAIL_HOST reads the mails (sign-up links, turn notices) in the console.
 EMAIL_BACKEND = envstr(

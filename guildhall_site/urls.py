@@ -13,7 +13,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     # One-click unsubscribe links of the emails (no login needed).
-    path("emails/", include("notifications.urls")),
+    path("emails/", include("games.notifications.urls")),
     # The JSON API (docs/api.md), its OpenAPI schema and its documentation page (Swagger UI from
     # our static files: drf-spectacular's Redoc page loads fonts from Google, so it is left out).
     path("api/v1/", include("games.api.urls")),

@@ -16,8 +16,8 @@ from games.movelog import TIMEOUT_LINE
 from games.tasks import sweep_timeouts
 from tests import mailserver
 from tests.games.helpers import start_game
+from tests.games.notifications.helpers import InOrder, play_turn
 from tests.mailserver import text_of
-from tests.notifications.helpers import InOrder, play_turn
 
 T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 smtp = mailserver.smtp  # the fixture

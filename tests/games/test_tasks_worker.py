@@ -10,15 +10,15 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings as django_settings
 
+import games.notifications.tasks  # noqa: F401
 import games.tasks  # noqa: F401 (the worker must know the tasks before it starts)
-import notifications.tasks  # noqa: F401
 from games import services
 from games.models import Game
+from games.notifications.models import Notification
 from guildhall_site.celery import app
-from notifications.models import Notification
 from tests import mailserver
 from tests.games.helpers import start_game
-from tests.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import InOrder, play_turn
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

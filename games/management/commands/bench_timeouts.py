@@ -34,7 +34,7 @@ from games.guildhall.engine import decision_player
 from games.guildhall.match import Match
 from games.guildhall.random_player import choose
 from games.models import Game, Seat
-from notifications.models import Notification
+from games.notifications.models import Notification
 
 
 class Command(BaseCommand):
@@ -138,8 +138,8 @@ class Command(BaseCommand):
         settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
         settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
         settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+        import games.notifications.tasks  # noqa: F401
         import games.tasks  # noqa: F401 (registered before the worker starts)
-        import notifications.tasks  # noqa: F401
 
         try:
             with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=60):

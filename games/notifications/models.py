@@ -3,7 +3,7 @@
 A row is keyed by kind, player, game (or invitation) and turn, under a unique constraint, so
 that deciding twice to send the same notification (a task run twice, two sweeps) finds the
 same row. The row is claimed before the email is sent and marked sent after
-(``notifications.delivery``).
+(``games.notifications.delivery``).
 """
 
 from __future__ import annotations

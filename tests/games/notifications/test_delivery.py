@@ -8,13 +8,13 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game
+from games.notifications import delivery
+from games.notifications.delivery import Outcome
+from games.notifications.models import Notification
+from games.notifications.tasks import send_notification, sweep_notifications
 from games.tasks import notify_turn
-from notifications import delivery
-from notifications.delivery import Outcome
-from notifications.models import Notification
-from notifications.tasks import send_notification, sweep_notifications
 from tests.games.helpers import start_game
-from tests.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import InOrder, play_turn
 
 Kind = Notification.Kind
 Status = Notification.Status

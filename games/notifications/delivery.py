@@ -40,8 +40,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from notifications import emails
-from notifications.models import Notification
+from games.notifications import emails
+from games.notifications.models import Notification
 
 log = logging.getLogger(__name__)
 

@@ -32,8 +32,8 @@ from games.guildhall import from_json
 from games.guildhall.views import view
 from games.models import Game, Invitation, Move, Seat
 from games.movelog import describe_move
-from notifications import preferences
-from notifications.models import Notification
+from games.notifications import preferences
+from games.notifications.models import Notification
 
 Kind = Notification.Kind
 
@@ -353,7 +353,7 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAltern
         subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + _subject(row, c)
         text = render_to_string(f"notifications/email/{row.kind}.txt", c)
         html = render_to_string(f"notifications/email/{row.kind}.html", c)
-    from notifications.delivery import message_id
+    from games.notifications.delivery import message_id
 
     message = EmailMultiAlternatives(
         subject=subject,

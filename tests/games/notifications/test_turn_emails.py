@@ -7,10 +7,10 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Seat
-from notifications.models import Notification
+from games.notifications.models import Notification
 from tests.games.helpers import start_game
+from tests.games.notifications.helpers import InOrder, play_turn, seat_user
 from tests.mailserver import html_of, links, text_of
-from tests.notifications.helpers import InOrder, play_turn, seat_user
 
 Kind = Notification.Kind
 
@@ -140,7 +140,7 @@ class TestPlayerLookingAtTheGame:
     ):
         import time_machine
 
-        from notifications.tasks import sweep_notifications
+        from games.notifications.tasks import sweep_notifications
 
         Seat.objects.filter(game=game, user=bob).update(last_seen_at=timezone.now())
 

@@ -9,11 +9,11 @@ import pytest
 from games import services
 from games.guildhall.builder import build
 from games.models import Game, Move, Seat
-from notifications import delivery
-from notifications.models import Notification
+from games.notifications import delivery
+from games.notifications.models import Notification
 from tests.games.helpers import start_game
+from tests.games.notifications.helpers import InOrder, play_turn
 from tests.games.test_board_views import game_from_state
-from tests.notifications.helpers import InOrder, play_turn
 
 Kind = Notification.Kind
 

@@ -13,7 +13,7 @@ from django.core import signing
 from django.urls import reverse
 
 from accounts.models import User
-from notifications.models import Notification
+from games.notifications.models import Notification
 
 Kind = Notification.Kind
 

@@ -7,11 +7,11 @@ import time_machine
 
 from games import clocks, services
 from games.models import Seat
+from games.notifications.models import Notification
 from games.tasks import send_daily_digests, sweep_reminders
-from notifications.models import Notification
 from tests.games.helpers import start_game
+from tests.games.notifications.helpers import InOrder, play_turn
 from tests.mailserver import text_of
-from tests.notifications.helpers import InOrder, play_turn
 
 Kind = Notification.Kind
 T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
@@ -64,7 +64,7 @@ class TestReminder:
         assert smtp.messages == []
 
     def test_it_waits_while_the_player_is_on_the_game(self, clock, alice, bob, smtp):
-        from notifications.tasks import sweep_notifications
+        from games.notifications.tasks import sweep_notifications
 
         alice.reminder_after_hours = 2
         alice.save()
@@ -80,7 +80,7 @@ class TestReminder:
         assert [m["To"] for m in smtp.messages] == [alice.email]
 
     def test_none_during_a_vacation(self, clock, alice, bob, smtp):
-        from notifications.tasks import sweep_notifications
+        from games.notifications.tasks import sweep_notifications
 
         alice.reminder_after_hours = 2
         alice.save()

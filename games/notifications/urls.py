@@ -1,6 +1,6 @@
 from django.urls import path
 
-from notifications import views
+from games.notifications import views
 
 app_name = "notifications"
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from notifications.models import Notification
+from games.notifications.models import Notification
 
 
 @admin.register(Notification)

@@ -11,8 +11,8 @@ from celery import shared_task
 from django.db.models import Q
 from django.utils import timezone
 
-from notifications import delivery
-from notifications.models import Notification
+from games.notifications import delivery
+from games.notifications.models import Notification
 
 log = logging.getLogger(__name__)
 

@@ -5,10 +5,10 @@ from django.test import Client
 
 from accounts.models import User
 from games import services
-from notifications import preferences
+from games.notifications import preferences
 from tests.games.helpers import start_game
+from tests.games.notifications.helpers import InOrder, play_turn, site_path
 from tests.mailserver import html_of, text_of
-from tests.notifications.helpers import InOrder, play_turn, site_path
 
 
 @pytest.fixture(autouse=True)

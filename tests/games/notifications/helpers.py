@@ -9,7 +9,7 @@ from django.conf import settings
 from games import services
 from games.guildhall.engine import decision_player
 from games.models import Game, Seat
-from notifications.models import Notification
+from games.notifications.models import Notification
 from tests.games.helpers import random_action
 
 
