@@ -3,7 +3,7 @@ action, its move log, and invitations.
 
 Thin views over ``games.services`` (every change) and ``games.queries`` (lists), like the
 board's (``games.board_views``): a game leaves only through ``view(state, seat)`` and the
-log only through ``describe_all(state, events, seat)``. Errors raised by the services
+log only through ``movelog.describe_move(state, events, seat)``. Errors raised by the services
 (``StaleVersion``, ``IllegalAction``, ``NotYourTurn``, ``Http404``...) become JSON in
 ``games.api.common.exception_handler``.
 """
@@ -39,9 +39,9 @@ from games.api.serializers import (
 from games.forms import InvitationForm
 from games.guildhall import IllegalAction
 from games.guildhall.engine import check_shape
-from games.guildhall.log import describe_all
 from games.guildhall.views import view
 from games.models import Game, Invitation, Move, Seat
+from games.movelog import describe_move
 
 # Reading a game through the API counts as having it open (as the board's poll does), so
 # that a turn email is not sent to a player looking at the game; written at most this often.
@@ -330,14 +330,14 @@ class MovesView(ApiView):
             moves = moves.filter(number__gt=int(after))
         page = self.paginate_queryset(moves.values("number", "seat", "automatic", "created"))
         # The events hold secrets (cards drawn): they are read for this page only, and
-        # leave only as describe_all's lines for this viewer.
+        # leave only as describe_move's lines for this viewer.
         events = dict(
             Move.objects.filter(game=game, number__in=[m["number"] for m in page]).values_list(
                 "number", "events"
             )
         )
         state = services.game_state(game)
-        rows = [{**m, "lines": describe_all(state, events[m["number"]], seat)} for m in page]
+        rows = [{**m, "lines": describe_move(state, events[m["number"]], seat)} for m in page]
         return self.get_paginated_response(MoveSerializer(rows, many=True).data)
 
 

@@ -465,6 +465,23 @@ class TestMoveLog:
         move = Move.objects.get(game=game, number=1)
         assert first["results"][0]["lines"] == describe_all(state, move.events, seat)
 
+    def test_a_turn_played_by_the_computer_says_so(self, apis, alice, bob):
+        from datetime import timedelta
+
+        import time_machine
+
+        from games.movelog import TIMEOUT_LINE
+
+        game = start_game(alice, bob, move_days=1)
+        with time_machine.travel(game.deadline + timedelta(seconds=1), tick=False):
+            assert services.do_time_out(game.pk, game.version) is not None
+        lines = [
+            line
+            for move in apis["alice"].get(game_url(game.pk, "moves")).json()["results"]
+            for line in move["lines"]
+        ]
+        assert TIMEOUT_LINE in lines
+
     def test_a_bad_after_is_refused(self, apis, game):
         response = apis["alice"].get(game_url(game.pk, "moves"), after="x")
         assert response.status_code == 400
