@@ -28,7 +28,7 @@ from .cards import (
     vp_cards_for,
 )
 from .options import Options
-from .positions import from_json, to_json
+from .positions import from_json
 from .state import State
 
 
@@ -157,4 +157,4 @@ def build(
     return from_json(data)
 
 
-__all__ = ["build", "to_json"]
+__all__ = ["build"]

@@ -10,7 +10,7 @@ import statistics
 import time
 
 from .engine import apply, legal_actions, new_game
-from .errors import IllegalAction, PositionError
+from .errors import PositionError
 from .options import Options
 from .positions import check, from_json, to_json
 from .random_player import choose
@@ -200,4 +200,4 @@ def _time_clone(samples) -> float:
     return (time.perf_counter() - start) / (reps * len(samples)) * 1e6
 
 
-__all__ = ["IllegalAction", "bench", "invariants", "leaks", "run"]
+__all__ = ["bench", "invariants", "leaks", "run"]
