@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from .engine import looking_through_pile
 from .rng import MASK
 from .state import State
 
@@ -26,7 +27,7 @@ def determinize(st: State, seat: int, rand: random.Random) -> State:
             if c not in known:
                 hidden.append(c)
                 slots.append((ps.hand, i))
-    if s.options.advanced and not _looking(s, seat):
+    if s.options.advanced and looking_through_pile(s) != seat:
         for i in range(len(s.discard) - 1):
             hidden.append(s.discard[i])
             slots.append((s.discard, i))
@@ -40,10 +41,3 @@ def determinize(st: State, seat: int, rand: random.Random) -> State:
     rand.shuffle(s.vp_deck)
     s.rng = rand.getrandbits(64) & MASK
     return s
-
-
-def _looking(st: State, seat: int) -> bool:
-    fr = st.frames[-1] if st.frames else None
-    return bool(
-        fr and fr["type"] == "ability" and fr["ability"] == "historian" and fr["player"] == seat
-    )

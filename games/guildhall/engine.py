@@ -182,6 +182,15 @@ def decision_player(st: State) -> int | None:
     return st.frames[-1]["player"] if st.frames else st.current
 
 
+def looking_through_pile(st: State) -> int | None:
+    """The seat whose Historian is choosing from the discard pile now (it sees the whole
+    pile, even a hidden one), or None."""
+    fr = st.frames[-1] if st.frames else None
+    if fr and fr["type"] == "ability" and fr["ability"] == "historian":
+        return fr["player"]
+    return None
+
+
 def legal_actions(st: State) -> list[dict]:
     if st.phase == "over":
         return []

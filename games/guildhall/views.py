@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
-from .engine import decision, legal_actions, undo_player
+from .engine import decision, legal_actions, looking_through_pile, undo_player
 from .guildhall_math import professions_in
 from .state import State
 
@@ -43,7 +43,7 @@ def view(st: State, viewer: int | None) -> dict:
 
     d = decision(st)
     deciding = d is not None and d["player"] == viewer
-    looking = deciding and _looking_through_pile(st)
+    looking = viewer is not None and looking_through_pile(st) == viewer
 
     players = []
     for q, ps in enumerate(st.players):
@@ -103,11 +103,6 @@ def view(st: State, viewer: int | None) -> dict:
         v["unseen"] = unseen
         v["unseen_count"] = sum(u["count"] for u in unseen)
     return v
-
-
-def _looking_through_pile(st: State) -> bool:
-    fr = st.frames[-1] if st.frames else None
-    return bool(fr and fr["type"] == "ability" and fr["ability"] == "historian")
 
 
 def _decision_view(d: dict | None, deciding: bool) -> dict | None:
