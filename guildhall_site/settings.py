@@ -161,6 +161,19 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default has several writers (the web server's threads, the Celery worker):
+    # - WAL lets readers go on while one writes;
+    # - IMMEDIATE makes every transaction take the write lock when it begins. A deferred one
+    #   starts as a reader and fails at once with "database is locked" when it tries to write
+    #   after another writer committed; an immediate one waits its turn instead;
+    # - the timeout (seconds) is how long a writer waits for the lock before giving up.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": envint("SQLITE_TIMEOUT", 30),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery --------------------------------------------------------------------

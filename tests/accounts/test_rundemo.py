@@ -54,8 +54,11 @@ def worker_calls(monkeypatch):
 
 class TestRundemo:
     @pytest.fixture(autouse=True)
-    def _debug(self, settings):
+    def _debug(self, settings, monkeypatch):
         settings.DEBUG = True
+        # rundemo sets it for its server and worker; the fixture puts it back afterwards.
+        settings.SITE_URL = "http://127.0.0.1:8000"
+        monkeypatch.delenv("SITE_URL", raising=False)
 
     def test_it_starts_a_worker_with_beat_on_the_filesystem_broker(
         self, db, runserver_calls, worker_calls, settings
@@ -110,3 +113,38 @@ class TestRundemo:
 
         assert not EmailAddress.objects.exists()
         assert len(runserver_calls) == 1
+
+    def test_emails_link_to_the_address_it_serves(self, db, runserver_calls, settings):
+        call_command("rundemo", "0.0.0.0:8123", verbosity=0)
+
+        assert os.environ["SITE_URL"] == settings.SITE_URL == "http://127.0.0.1:8123"
+        assert runserver_calls[0][0] == ("0.0.0.0:8123",)
+
+    def test_an_explicit_site_url_wins(self, db, runserver_calls, settings, monkeypatch):
+        monkeypatch.setenv("SITE_URL", "https://games.example.org")
+        settings.SITE_URL = "https://games.example.org"
+
+        call_command("rundemo", "8123", verbosity=0)
+
+        assert settings.SITE_URL == "https://games.example.org"
+
+    def test_it_refuses_an_address_runserver_would_refuse(self, db, runserver_calls):
+        with pytest.raises(CommandError):
+            call_command("rundemo", "localhost:http", verbosity=0)
+
+        assert runserver_calls == []
+
+
+@pytest.mark.parametrize(
+    ("addrport", "url"),
+    [
+        ("8001", "http://127.0.0.1:8001"),
+        ("127.0.0.1:8000", "http://127.0.0.1:8000"),
+        ("0.0.0.0:80", "http://127.0.0.1:80"),
+        ("[::]:8000", "http://[::1]:8000"),
+        ("[::1]:9000", "http://[::1]:9000"),
+        ("guildhall.local:8000", "http://guildhall.local:8000"),
+    ],
+)
+def test_site_url(addrport, url):
+    assert rundemo.site_url(addrport) == url

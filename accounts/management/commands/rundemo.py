@@ -7,24 +7,41 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.core.management.commands.runserver import naiveip_re
 from django.utils import autoreload
 
 from accounts.services import do_ensure_demo_user
 
 DEMO_USERS = ["alice", "bob"]
 DEMO_PASSWORD = "guildhall-demo"
+# Where a browser on this machine reaches a server listening on every address.
+_WILDCARDS = {"0.0.0.0": "127.0.0.1", "[::]": "[::1]", "0": "127.0.0.1"}
+
+
+def site_url(addrport: str) -> str:
+    """The address that links in emails must point to when the server listens on
+    ``addrport`` (runserver's syntax: PORT, ADDR:PORT, [IPv6]:PORT)."""
+    match = naiveip_re.match(addrport)
+    if match is None:
+        raise CommandError(f"{addrport!r} is not a port or address:port")
+    addr = match["addr"] or "127.0.0.1"
+    return f"http://{_WILDCARDS.get(addr, addr)}:{match['port']}"
 
 
 class Command(BaseCommand):
     help = (
         "Set up a local database with two demo players (alice and bob) and start the "
         "development server, with a Celery worker and beat beside it. Needs nothing but "
-        "Python: SQLite, kombu's filesystem transport instead of Redis, emails to the console."
+        "Python: SQLite, kombu's filesystem transport instead of Redis, emails to the console. "
+        "Links in emails point to ADDR:PORT unless SITE_URL is set."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "addrport", nargs="?", default="127.0.0.1:8000", help="Where to listen."
+            "addrport",
+            nargs="?",
+            default="127.0.0.1:8000",
+            help="Where to listen: PORT or ADDR:PORT (default 127.0.0.1:8000).",
         )
         parser.add_argument("--noreload", action="store_true", help="Do not watch the code.")
         parser.add_argument(
@@ -39,6 +56,10 @@ class Command(BaseCommand):
             # Known passwords on a public site would be an open door.
             raise CommandError("rundemo is for development only: it needs DEBUG=true")
         worker = None
+        if not os.environ.get("SITE_URL"):
+            # The links of emails, in this process and in the children (the reloader's
+            # server, the worker), which read it from the environment.
+            os.environ["SITE_URL"] = settings.SITE_URL = site_url(addrport)
         # The autoreloader runs this command again in a child process (marked by RUN_MAIN),
         # and again after each code change: the set-up is done once, by the first process.
         if os.environ.get(autoreload.DJANGO_AUTORELOAD_ENV) != "true":
@@ -64,7 +85,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Log in as {' or '.join(DEMO_USERS)} with the password {DEMO_PASSWORD!r} "
-                f"at http://{addrport}/"
+                f"at {settings.SITE_URL}/"
             )
         )
 
