@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -23,12 +23,14 @@ from games.notifications import preferences
 from games.notifications.delivery import record
 from games.notifications.emails import WARNING_LEAD, WEEK, _zone
 from games.notifications.models import Notification
-from games.notifications.tasks import deliver_all, send_notification
+from games.notifications.tasks import NOTIFY_TASK, deliver_all, send_notification
 
 log = logging.getLogger(__name__)
 
 Kind = Notification.Kind
 
+# The fields of a game that hold its secrets, left unread where they are not needed.
+SECRETS = ("snapshot", "seed")
 # At most this many expired turns per sweep (the next sweep, a minute later, goes on).
 TIMEOUT_BATCH = 1000
 # Daily digests go out from this hour of the user's own day.
@@ -53,78 +55,105 @@ def _people(game: Game):
 
 
 # Notifications of one game -------------------------------------------------------------------
+#
+# Each ``*_notifications`` function records the rows that an event calls for, as (row, created)
+# pairs: recording again finds the rows already there. The tasks queued after a commit call
+# them, and so does ``sweep_unqueued_notifications`` for an event whose task was never queued.
+
+Recorded = list[tuple[Notification, bool]]
 
 
-@shared_task(bind=True)
-def notify_turn(self, game_id: int):
-    """Tell the player to move that it is their turn (once per turn, not per step)."""
-    game = Game.objects.filter(pk=game_id).defer("snapshot", "seed").first()
-    if game is None or not game.is_active or game.to_move is None:
-        return None
+def turn_notifications(game: Game) -> Recorded:
+    """The player to move hears that it is their turn (once per turn, not per step)."""
+    if not game.is_active or game.to_move is None:
+        return []
     seat = Seat.objects.select_related("user").filter(game=game, number=game.to_move).first()
     if seat is None or seat.computer_plays or not preferences.wants(seat.user, Kind.TURN):
-        return None
+        return []
     if game.turn_version == 0 and preferences.wants(seat.user, Kind.STARTED):
-        return None  # the "game started" email tells the first player to begin
-    row, _ = record(Kind.TURN, seat.user, game=game, turn=game.turn_version)
-    return deliver_all(self, [row.pk])
+        return []  # the "game started" email tells the first player to begin
+    return [record(Kind.TURN, seat.user, game=game, turn=game.turn_version)]
 
 
-@shared_task(bind=True)
-def notify_game_started(self, game_id: int):
-    game = Game.objects.filter(pk=game_id).defer("snapshot", "seed").first()
-    if game is None:
-        return None
-    rows = [
-        record(Kind.STARTED, s.user, game=game)[0]
+def started_notifications(game: Game) -> Recorded:
+    return [
+        record(Kind.STARTED, s.user, game=game)
         for s in _people(game)
         if preferences.wants(s.user, Kind.STARTED)
     ]
-    return deliver_all(self, [r.pk for r in rows])
 
 
-@shared_task(bind=True)
-def notify_game_over(self, game_id: int):
+def finished_notifications(game: Game) -> Recorded:
     """The result to every player (resigned and abandoned ones too), or the cancellation."""
-    game = Game.objects.filter(pk=game_id).defer("snapshot", "seed").first()
-    if game is None or game.is_active:
-        return None
-    seats = game.seats.select_related("user")
-    rows = [
-        record(Kind.FINISHED, s.user, game=game)[0]
-        for s in seats
+    if game.is_active:
+        return []
+    return [
+        record(Kind.FINISHED, s.user, game=game)
+        for s in game.seats.select_related("user")
         if preferences.wants(s.user, Kind.FINISHED)
     ]
-    return deliver_all(self, [r.pk for r in rows])
 
 
-@shared_task(bind=True)
-def notify_abandoned(self, game_id: int, seat: int):
-    """Tell the other players that ``seat`` ran out of time too often and left the game.
+def abandoned_notifications(game: Game, seat: int) -> Recorded:
+    """The other players hear that ``seat`` ran out of time too often and left the game.
 
     Not when that ended the game (two players): the "game over" email says it all."""
-    game = Game.objects.filter(pk=game_id).defer("snapshot", "seed").first()
-    if game is None or not game.is_active:
-        return None
-    rows = [
-        record(Kind.ABANDONED, s.user, game=game, number=seat)[0]
+    if not game.is_active:
+        return []
+    return [
+        record(Kind.ABANDONED, s.user, game=game, number=seat)
         for s in _people(game)
         if s.number != seat and preferences.wants(s.user, Kind.ABANDONED)
     ]
-    return deliver_all(self, [r.pk for r in rows])
 
 
-@shared_task(bind=True)
-def notify_invitation(self, invitation_id: int):
-    invitation = Invitation.objects.filter(pk=invitation_id).first()
-    if invitation is None or invitation.status != Invitation.Status.OPEN:
-        return None
-    rows = [
-        record(Kind.INVITATION, user, invitation=invitation)[0]
+def invitation_notifications(invitation: Invitation) -> Recorded:
+    if invitation.status != Invitation.Status.OPEN:
+        return []
+    return [
+        record(Kind.INVITATION, user, invitation=invitation)
         for user in invitation.invitees.all()
         if preferences.wants(user, Kind.INVITATION)
     ]
-    return deliver_all(self, [r.pk for r in rows])
+
+
+def _game(game_id: int) -> Game | None:
+    return Game.objects.filter(pk=game_id).defer(*SECRETS).first()
+
+
+def _deliver(task, recorded: Recorded | None):
+    """Deliver every row, new or not: a task run again tries again what is not done yet."""
+    return None if recorded is None else deliver_all(task, [row.pk for row, _ in recorded])
+
+
+@shared_task(**NOTIFY_TASK)
+def notify_turn(self, game_id: int):
+    game = _game(game_id)
+    return _deliver(self, game and turn_notifications(game))
+
+
+@shared_task(**NOTIFY_TASK)
+def notify_game_started(self, game_id: int):
+    game = _game(game_id)
+    return _deliver(self, game and started_notifications(game))
+
+
+@shared_task(**NOTIFY_TASK)
+def notify_game_over(self, game_id: int):
+    game = _game(game_id)
+    return _deliver(self, game and finished_notifications(game))
+
+
+@shared_task(**NOTIFY_TASK)
+def notify_abandoned(self, game_id: int, seat: int):
+    game = _game(game_id)
+    return _deliver(self, game and abandoned_notifications(game, seat))
+
+
+@shared_task(**NOTIFY_TASK)
+def notify_invitation(self, invitation_id: int):
+    invitation = Invitation.objects.filter(pk=invitation_id).first()
+    return _deliver(self, invitation and invitation_notifications(invitation))
 
 
 # Sweeps --------------------------------------------------------------------------------------
@@ -231,6 +260,90 @@ def sweep_reminders() -> int:
         rows.append(record(Kind.WEEKLY, seat.user, game=game, turn=game.turn_version, number=week))
     new = [row for row, created in rows if created]
     _queue(new)
+    return len(new)
+
+
+# An event's own task has had its chance after this. The sweep looks at events this recent
+# only: an email about a turn days old would be noise, and the reminders take over.
+UNQUEUED_AFTER = timedelta(minutes=2)
+UNQUEUED_WITHIN = timedelta(days=2)
+
+
+def _no_row(kind: str, **key) -> Exists:
+    return ~Exists(Notification.objects.filter(kind=kind, **key))
+
+
+@shared_task
+def sweep_unqueued_notifications(now: datetime | None = None) -> int:
+    """Record and queue the notifications of recent events that have no row yet.
+
+    A change's notifications are queued after its commit; if the broker cannot be reached
+    then, the change stands and ``enqueue_on_commit`` only logs (a process that dies between
+    the commit and the queuing, likewise). Nothing else would remember them: this sweep finds
+    them again from the games' state (whose turn it is and since when, which games started or
+    ended, which seats were abandoned, which invitations are open) and does what the lost task
+    would have done. The queries select only events with someone who wants the email and has
+    no row for it, so a sweep after which nothing was lost finds nothing.
+    """
+    now = now or timezone.now()
+    window = (now - UNQUEUED_WITHIN, now - UNQUEUED_AFTER)
+    game = OuterRef("game")
+    people = Seat.objects.filter(resigned=False, abandoned=False)
+    recorded: Recorded = []
+
+    turns = (
+        people.filter(
+            game__status__in=Game.ACTIVE,
+            game__to_move=F("number"),
+            game__to_move_since__range=window,
+        )
+        .filter(preferences.wanting(Kind.TURN, "user__"))
+        .filter(_not_recorded(Kind.TURN))
+        # The first player of a new game hears it from the "game started" email.
+        .exclude(Q(game__turn_version=0) & preferences.wanting(Kind.STARTED, "user__"))
+    )
+    for g in Game.objects.filter(Exists(turns.filter(game=OuterRef("pk")))).defer(*SECRETS):
+        recorded += turn_notifications(g)
+
+    started = people.filter(game__created__range=window).filter(
+        preferences.wanting(Kind.STARTED, "user__"),
+        _no_row(Kind.STARTED, game=game, user=OuterRef("user")),
+    )
+    for g in Game.objects.filter(Exists(started.filter(game=OuterRef("pk")))).defer(*SECRETS):
+        recorded += started_notifications(g)
+
+    finished = Seat.objects.filter(
+        game__status__in=[Game.Status.FINISHED, Game.Status.CANCELLED],
+        game__finished__range=window,
+    ).filter(
+        preferences.wanting(Kind.FINISHED, "user__"),
+        _no_row(Kind.FINISHED, game=game, user=OuterRef("user")),
+    )
+    for g in Game.objects.filter(Exists(finished.filter(game=OuterRef("pk")))).defer(*SECRETS):
+        recorded += finished_notifications(g)
+
+    # A seat keeps no time of its abandoning; the turn that came after it is as recent. These
+    # are few: each is simply recorded again (finding the rows already there).
+    abandoned = Seat.objects.filter(
+        abandoned=True, game__status__in=Game.ACTIVE, game__to_move_since__gte=window[0]
+    ).select_related("game")
+    for seat in abandoned.defer(*queries.SECRET_FIELDS):
+        recorded += abandoned_notifications(seat.game, seat.number)
+
+    invitees = User.objects.filter(invitations_received=OuterRef("pk")).filter(
+        preferences.wanting(Kind.INVITATION),
+        _no_row(Kind.INVITATION, user=OuterRef("pk"), invitation=OuterRef(OuterRef("pk"))),
+    )
+    invitations = Invitation.objects.filter(
+        Exists(invitees), status=Invitation.Status.OPEN, created__range=window
+    )
+    for invitation in invitations:
+        recorded += invitation_notifications(invitation)
+
+    new = [row for row, created in recorded if created]
+    _queue(new)
+    if new:
+        log.warning("%s notifications had not been queued: queued now", len(new))
     return len(new)
 
 

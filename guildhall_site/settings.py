@@ -185,8 +185,12 @@ REDIS_URL = _env("REDIS_URL")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Redis, or this process's own cache while Redis cannot be reached: the throttles
+            # and login rate limits kept there must not fail every request in an outage.
+            "BACKEND": "guildhall_site.cache.RedisWithLocalFallback",
             "LOCATION": REDIS_URL,
+            # Seconds: a Redis that stopped answering costs a request this much, once.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 else:
@@ -252,6 +256,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.notifications.tasks.sweep_notifications",
         "schedule": 60.0,
         "options": {"expires": 55},
+    },
+    # Notifications whose task could not be queued (the broker was down at the commit).
+    "unqueued-emails": {
+        "task": "games.tasks.sweep_unqueued_notifications",
+        "schedule": 120.0,
+        "options": {"expires": 110},
     },
 }
 

@@ -67,6 +67,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
     celery_app.conf.task_always_eager = True
+    # pytest-django runs SQLite in memory, where connections share one cache and a lock is a
+    # table lock that no busy timeout waits for: transactions that take the write lock when
+    # they begin (settings.py, for the file database of the site) would only make the threads
+    # of the worker tests collide. tests/guildhall_site/test_embedded_default.py plays on the
+    # file database with the site's own settings.
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database["OPTIONS"].pop("transaction_mode", None)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

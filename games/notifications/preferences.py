@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core import signing
+from django.db.models import Q
 from django.urls import reverse
 
 from accounts.models import User
@@ -50,25 +51,47 @@ DESCRIPTION = {
 _SALT = "notifications.unsubscribe"
 
 
+# The preference that decides each kind: the field of ``accounts.User`` and the value that
+# says yes (SET: any value but None). ``wants`` reads it for one user, ``wanting`` in a query.
+SET = object()
+_WANTS = {
+    Kind.TURN: ("turn_emails", User.TurnEmails.EACH_TURN),
+    Kind.DIGEST: ("turn_emails", User.TurnEmails.DAILY_DIGEST),
+    Kind.REMINDER: ("reminder_after_hours", SET),
+    Kind.WEEKLY: ("weekly_reminders", True),
+    Kind.DEADLINE_24H: ("deadline_emails", True),
+    Kind.DEADLINE_1H: ("deadline_emails", True),
+    Kind.STARTED: ("game_emails", True),
+    Kind.FINISHED: ("game_emails", True),
+    Kind.ABANDONED: ("game_emails", True),
+    Kind.INVITATION: ("invitation_emails", True),
+}
+
+
+def _preference(kind: str) -> tuple[str, object]:
+    try:
+        return _WANTS[kind]
+    except KeyError:
+        raise ValueError(f"unknown kind {kind!r}") from None
+
+
 def wants(user: User, kind: str) -> bool:
     """Does ``user`` want emails of this kind at all (whatever the game's state)?"""
+    field, yes = _preference(kind)
     if not user.can_receive_email or not user.is_active:
         return False
-    if kind == Kind.TURN:
-        return user.turn_emails == User.TurnEmails.EACH_TURN
-    if kind == Kind.DIGEST:
-        return user.turn_emails == User.TurnEmails.DAILY_DIGEST
-    if kind == Kind.REMINDER:
-        return user.reminder_after_hours is not None
-    if kind == Kind.WEEKLY:
-        return user.weekly_reminders
-    if CATEGORY[kind] == DEADLINES:
-        return user.deadline_emails
-    if CATEGORY[kind] == GAMES:
-        return user.game_emails
-    if kind == Kind.INVITATION:
-        return user.invitation_emails
-    raise ValueError(f"unknown kind {kind!r}")
+    value = getattr(user, field)
+    return value is not None if yes is SET else value == yes
+
+
+def wanting(kind: str, prefix: str = "") -> Q:
+    """``wants`` as a condition on users; ``prefix`` reaches them from another model
+    ("user__" from a seat)."""
+    field, yes = _preference(kind)
+    lookup = {f"{prefix}{field}__isnull": False} if yes is SET else {prefix + field: yes}
+    # can_receive_email and is_active, as in wants()
+    able = {f"{prefix}is_guest": False, f"{prefix}is_active": True}
+    return Q(**able, **lookup) & ~Q(**{f"{prefix}email": ""})
 
 
 def unsubscribe(user: User, category: str) -> None:

@@ -24,6 +24,12 @@ STALLED_AFTER = timedelta(minutes=5)
 SWEEP_BATCH = 2000
 
 
+# The options of every task that sends emails. No limit on retries (Celery's default is 3, and
+# ``retry(max_retries=None)`` means that default): a task retries after the backoff for as long
+# as one of its rows is to be tried again, which delivery.deliver decides (MAX_ATTEMPTS).
+NOTIFY_TASK = {"bind": True, "max_retries": None}
+
+
 def deliver_all(task, pks: list[int]) -> list[str]:
     """Deliver these rows; if the mail server failed for any, retry the task after the
     backoff (in a worker; run inline, the sweep retries them later instead, so that a request
@@ -31,11 +37,11 @@ def deliver_all(task, pks: list[int]) -> list[str]:
     outcomes = [delivery.deliver(pk) for pk in pks]
     failed = [pk for pk, o in zip(pks, outcomes, strict=True) if o is delivery.Outcome.RETRY]
     if failed and not task.request.is_eager and not task.request.called_directly:
-        raise task.retry(countdown=delivery.retry_delay(failed), max_retries=None)
+        raise task.retry(countdown=delivery.retry_delay(failed))
     return [str(o) for o in outcomes]
 
 
-@shared_task(bind=True)
+@shared_task(**NOTIFY_TASK)
 def send_notification(self, notification_id: int) -> list[str]:
     return deliver_all(self, [notification_id])
 

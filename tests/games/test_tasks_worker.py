@@ -107,3 +107,17 @@ class TestWorker:
         row = Notification.objects.get(kind=Kind.TURN, user=bob)
         assert row.attempts >= 2
         assert [m["To"] for m in smtp_down.messages if "Your turn" in m["Subject"]] == [bob.email]
+
+    def test_retries_go_on_past_celerys_default_limit(
+        self, worker, alice, bob, smtp_down, settings
+    ):
+        # Celery stops a task after 3 retries unless told otherwise; a mail server down for a
+        # while must not leave the email to wait for the next sweep. One task, one email.
+        settings.NOTIFICATION_RETRY_SECONDS = 0  # a second between tries (the minimum)
+        services.do_create_invitation(alice, invitees=[bob])
+
+        invitation = Notification.objects.filter(kind=Kind.INVITATION, user=bob)
+        wait_until(lambda: invitation.filter(attempts__gte=6).exists(), timeout=30)
+        smtp_down.start()
+        wait_until(lambda: invitation.filter(status=Notification.Status.SENT).exists())
+        assert [m["To"] for m in smtp_down.messages] == [bob.email]
