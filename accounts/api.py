@@ -11,6 +11,8 @@ from types import SimpleNamespace
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import authenticate
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -194,6 +196,7 @@ class PreferencesView(ApiView):
         ],
     )
 )
+@method_decorator(never_cache, name="dispatch")  # the new token: no cache may keep it
 class TokenLoginView(ApiView):
     """A new token for a username (or email address) and password, for clients that have
     a login screen. Shown once; throttled per IP address."""

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import Throttled
 
@@ -36,6 +37,7 @@ def _page(
     return render(request, "accounts/api_tokens.html", context, status=status)
 
 
+@never_cache  # the answer to a POST holds the new token: no cache may keep it
 @login_required
 def api_tokens(request: HttpRequest) -> HttpResponse:
     """GET: my tokens. POST ``name``: a new token, shown on this answer only (no redirect:
@@ -55,10 +57,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
         )
     except ValidationError as error:
         return _page(request, error=" ".join(error.messages), name=name, status=400)
-    response = _page(request, new_token=secret)
-    # The page holds a secret: no cache may keep it.
-    response["Cache-Control"] = "no-store"
-    return response
+    return _page(request, new_token=secret)
 
 
 @login_required

@@ -29,6 +29,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -442,6 +443,7 @@ def _login_required(view_func):
     return inner
 
 
+@never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
 @_login_required
 @require_GET
 def board(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -449,6 +451,7 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
     return _render_board(request, game_id)
 
 
+@never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
 @_login_required
 @require_GET
 def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -466,6 +469,7 @@ def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
     return _render_board(request, game_id, partial=True, mark_seen=False)
 
 
+@never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
 @_login_required
 @require_POST
 def board_move(request: HttpRequest, game_id: int) -> HttpResponse:

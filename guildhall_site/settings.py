@@ -93,6 +93,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # Content-Security-Policy (the "Security" section below); the app adds its system checks.
+    "csp",
     "django_htmx",
     "template_partials.apps.SimpleAppConfig",
     "rest_framework",
@@ -117,6 +119,7 @@ MIDDLEWARE = [
     "accounts.middleware.GuestRestrictionsMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -401,7 +404,13 @@ SPECTACULAR_SETTINGS = {
     # The documentation page loads Swagger UI from our static files, not from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "SWAGGER_UI_SETTINGS": {"persistAuthorization": True, "displayOperationId": False},
+    # No validatorUrl: Swagger UI would show a badge from validator.swagger.io (the CSP
+    # blocks it, and the schema's address is nobody else's business).
+    "SWAGGER_UI_SETTINGS": {
+        "persistAuthorization": True,
+        "displayOperationId": False,
+        "validatorUrl": None,
+    },
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
         "InvitationStatusEnum": "games.models.Invitation.Status",
@@ -464,6 +473,22 @@ SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy on every page (django-csp): scripts, styles, fonts, images and
+# requests come from the site itself, never inline and never through eval. htmx runs with
+# allowEval and its injected indicator style turned off (templates/base.html); Swagger UI's
+# page loads its script from a URL (guildhall_site/urls.py) and its style sheet draws icons
+# as data: images. How to add a script: docs/site.md.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        # Nobody may frame the site (X_FRAME_OPTIONS says the same to older browsers).
+        "frame-ancestors": ["'none'"],
+    }
+}
 # Players stay logged in for weeks: games run for days and they come back from an email.
 SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 60 * 24 * 3600)
 

@@ -1,9 +1,22 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games import views as games_views
 from games.api.common import not_found as api_not_found
+
+
+class FaviconView(RedirectView):
+    """Browsers ask for /favicon.ico by themselves: send them to the site's icon.
+
+    Resolved at each request, not at import: in production the static file's hashed name
+    comes from collectstatic's manifest, which need not exist when the URLs are loaded."""
+
+    def get_redirect_url(self, *args, **kwargs) -> str:
+        return static("site/favicon.svg")
+
 
 urlpatterns = [
     # The home page keeps its plain name "home"; the games app's own pages are "games:...".
@@ -16,10 +29,17 @@ urlpatterns = [
     path("emails/", include("games.notifications.urls")),
     # The JSON API (docs/api.md), its OpenAPI schema and its documentation page (Swagger UI from
     # our static files: drf-spectacular's Redoc page loads fonts from Google, so it is left out).
+    # The split view serves the page's start-up script from ?script (the CSP allows no inline
+    # script); templates/api_docs.html leaves out the page's inline style.
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api_docs.html"),
+        name="api-docs",
+    ),
     # Anything else under api/ answers JSON too, never the site's HTML 404 page.
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
 ]

@@ -14,6 +14,8 @@ from datetime import timedelta
 
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -97,6 +99,10 @@ def game_payload(game: Game, seat: int | None) -> dict:
     }
 
 
+# Everything under /api/v1/games/ is one user's and may hold their hand: no cache, shared or
+# the client's own, may keep it (Cache-Control: private, no-store).
+private = method_decorator(never_cache, name="dispatch")
+
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 
 
@@ -123,6 +129,7 @@ GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="T
         ],
     )
 )
+@private
 class GameListView(ApiView):
     """My games, the latest change first (with ``my_turn=true``: the longest-waiting first)."""
 
@@ -164,6 +171,7 @@ class GameListView(ApiView):
 @extend_schema_view(
     get=extend_schema(tags=["games"], operation_id="game_get", parameters=[GAME_ID])
 )
+@private
 class GameView(ApiView):
     """One game as I may see it: my seat's view (a spectator's if I do not play in it), its
     version and status. Reading it counts as having the game open (no turn email)."""
@@ -220,6 +228,7 @@ ACTION_EXAMPLES = [
 ]
 
 
+@private
 class ActionsView(ApiView):
     """The legal actions of the caller now (GET), and submitting one (POST)."""
 
@@ -314,6 +323,7 @@ class ActionsView(ApiView):
         ],
     )
 )
+@private
 class MovesView(ApiView):
     """The move log, oldest first, as I may know it: a line per event, secrets only mine."""
 

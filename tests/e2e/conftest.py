@@ -86,3 +86,44 @@ def phone(browser):
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+# Reports to the test what the Content-Security-Policy refused, and htmx's refusals to eval
+# (allowEval is off). Injected by Playwright before the page's own scripts, outside the
+# page's policy.
+_WATCH_CSP = """
+(() => {
+  const report = (text) => window.__reportCsp(text);
+  document.addEventListener("securitypolicyviolation", (e) => {
+    const where = `${e.sourceFile}:${e.lineNumber}`;
+    report(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${where}`);
+  });
+  for (const name of ["htmx:evalDisallowedError", "htmx:syntax:error"]) {
+    document.addEventListener(name, () => report(`${name} on ${location.pathname}`));
+  }
+})();
+"""
+
+
+class CspWatch:
+    """What a page's policy refused, across its navigations: the securitypolicyviolation
+    events, the console's CSP errors and htmx's refusals to eval."""
+
+    def __init__(self, page) -> None:
+        self.found: list[str] = []
+        page.expose_function("__reportCsp", self._report)
+        page.add_init_script(_WATCH_CSP)
+        page.on("console", self._console)
+
+    def _report(self, text: str) -> None:
+        self.found.append(text)
+
+    def _console(self, message) -> None:
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            self.found.append(f"console: {message.text}")
+
+
+@pytest.fixture
+def csp_watch():
+    """csp_watch(page) -> CspWatch: call before the page's first navigation."""
+    return CspWatch

@@ -1,0 +1,12 @@
+"""The site's URLs and one view that fails, for the test of the server error page."""
+
+from django.urls import path
+
+from guildhall_site.urls import urlpatterns as site_urlpatterns
+
+
+def broken(request):
+    raise RuntimeError("a bug in a view")
+
+
+urlpatterns = [path("broken/", broken), *site_urlpatterns]
