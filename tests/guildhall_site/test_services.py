@@ -14,8 +14,10 @@ def test_the_cache_keeps_a_value():
 def test_the_cache_is_redis_when_redis_url_is_set():
     if not settings.REDIS_URL:
         pytest.skip("REDIS_URL is not set: the cache lives in the process (CI sets it)")
-    assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    assert settings.CACHES["default"]["BACKEND"] == "guildhall_site.cache.RedisWithLocalFallback"
     assert cache._cache.get_client().ping()
+    cache.set("answered-by", "redis")
+    assert cache._local.get("answered-by") is None  # Redis answered, not the fallback
 
 
 @pytest.mark.django_db
