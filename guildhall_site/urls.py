@@ -43,3 +43,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
 ]
+
+# The site's 500 page, or JSON under /api/.
+handler500 = "games.api.common.server_error"

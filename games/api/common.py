@@ -15,7 +15,8 @@ import math
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
@@ -114,6 +115,13 @@ def _response(code: str, message: str, status: int, **extra) -> Response:
 def not_found(request, *args, **kwargs) -> JsonResponse:
     """Any path under /api/ that names no endpoint: JSON, like every other API answer."""
     return error("not_found", "There is no such API endpoint: see /api/docs/", 404)
+
+
+def server_error(request, *args, **kwargs) -> HttpResponse:
+    """The site's 500 page (``handler500``); under /api/, JSON like every other API answer."""
+    if request.path.startswith("/api/"):
+        return error("server_error", "Something went wrong on our side: please try again", 500)
+    return defaults.server_error(request, *args, **kwargs)
 
 
 # Throttles ---------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from guildhall_site.urls import handler500  # noqa: F401 (Django looks for it here)
 from guildhall_site.urls import urlpatterns as site_urlpatterns
 
 
@@ -9,4 +10,4 @@ def broken(request):
     raise RuntimeError("a bug in a view")
 
 
-urlpatterns = [path("broken/", broken), *site_urlpatterns]
+urlpatterns = [path("broken/", broken), path("api/v1/broken/", broken), *site_urlpatterns]

@@ -58,6 +58,16 @@ class TestServerError:
         assert not any(mark in html for mark in DEBUG_PAGE_MARKS)
         assert response["Content-Security-Policy"]
 
+    def test_the_api_answers_json(self, db, caplog):
+        client = Client(raise_request_exception=False)
+
+        with caplog.at_level(logging.CRITICAL, logger="django.request"):
+            response = client.get("/api/v1/broken/")
+
+        assert response.status_code == 500
+        assert response.json()["code"] == "server_error"
+        assert "a bug in a view" not in response.content.decode()
+
     def test_the_page_needs_no_request_context(self):
         # Django renders it so, because what failed may be the database or a context processor.
         html = get_template("500.html").render()
