@@ -33,7 +33,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import clocks, services
+from games import clocks, parsing, services
 from games.guildhall import IllegalAction
 from games.guildhall.cards import (
     COLOR_LETTERS,
@@ -480,10 +480,10 @@ def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
     403 when the user does not decide now; nothing changed.
     """
     try:
-        action = json.loads(request.POST.get("action", ""))
-        version = int(request.POST.get("version", ""))
+        action = parsing.loads(request.POST.get("action", ""))
     except ValueError:
-        action = version = None
+        action = None
+    version = parsing.whole_number(request.POST.get("version"))
     if not isinstance(action, dict) or version is None:
         return _render_board(request, game_id, error="That move could not be read.", status=400)
     try:

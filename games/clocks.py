@@ -27,6 +27,8 @@ from django.utils import timezone
 from games.models import Game, Seat, Vacation
 
 ALLOWANCE_PER_YEAR = timedelta(days=21)
+# The longest vacation asked for at once: this year's allowance and next year's.
+MAX_DAYS = 2 * ALLOWANCE_PER_YEAR.days
 
 
 def push_back(since: datetime, allowance: timedelta, periods: Iterable[tuple]) -> datetime:
@@ -113,6 +115,8 @@ def do_start_vacation(user, days: int, now: datetime | None = None) -> Vacation:
     now = now or timezone.now()
     if not isinstance(days, int) or days < 1:
         raise ValidationError("A vacation lasts at least one day")
+    if days > MAX_DAYS:
+        raise ValidationError(f"A vacation lasts at most {MAX_DAYS} days")
     end = now + timedelta(days=days)
     with transaction.atomic():
         # One vacation at a time per user: lock the user's row while checking.

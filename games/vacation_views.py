@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
-from games import clocks
+from games import clocks, parsing
 
 
 def _back() -> HttpResponse:
@@ -21,11 +21,13 @@ def _back() -> HttpResponse:
 @login_required
 @require_POST
 def start(request: HttpRequest) -> HttpResponse:
+    days = parsing.whole_number(request.POST.get("days", "").strip(), maximum=clocks.MAX_DAYS)
     try:
-        days = int(request.POST.get("days", ""))
+        if days is None:
+            raise ValidationError(
+                f"Give the number of days of your vacation, at most {clocks.MAX_DAYS}"
+            )
         vacation = clocks.do_start_vacation(request.user, days)
-    except ValueError:
-        messages.error(request, "Give the number of days of your vacation.")
     except ValidationError as error:
         messages.error(request, " ".join(error.messages) + ".")
     else:

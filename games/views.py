@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from games import queries, services
+from games import parsing, queries, services
 from games.forms import InvitationForm
 from games.guildhall import IllegalAction
 from games.models import Invitation
@@ -45,8 +45,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 def next_game(request: HttpRequest) -> HttpResponse:
     """The next game where it is the user's turn, after the one in ``?after=`` if given."""
-    after = request.GET.get("after", "")
-    game_id = queries.next_game_id(request.user, int(after) if after.isdigit() else None)
+    # An "after" that names no game is ignored: the first game waiting, as without one.
+    after = parsing.whole_number(request.GET.get("after"))
+    game_id = queries.next_game_id(request.user, after)
     if game_id is None:
         messages.info(request, "No other game is waiting for your move.")
         return redirect("home")
@@ -101,7 +102,9 @@ def _answer(request: HttpRequest, invitation_id: int, do) -> HttpResponse:
 
 def _next_url(request: HttpRequest, default: str) -> str:
     url = request.POST.get("next", "")
-    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}, request.is_secure()):
+    # A path of this site only: redirect() would take "lobby" for the name of a URL pattern.
+    local = url.startswith("/") and not url.startswith("//")
+    if local and url_has_allowed_host_and_scheme(url, {request.get_host()}, request.is_secure()):
         return url
     return reverse(default)
 

@@ -111,6 +111,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "guildhall_site.middleware.RejectNulCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -415,7 +416,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "InvitationStatusEnum": "games.models.Invitation.Status",
     },
-    # Ids in paths are digits only (games.api.urls.IdConverter).
+    # Ids in paths are digits only (games.converters.IdConverter).
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

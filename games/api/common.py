@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games import parsing
 from games.api.parsers import check_body_size
 from games.guildhall import IllegalAction
 from games.services import NotYourTurn, StaleVersion
@@ -221,9 +222,7 @@ class Pagination(PageNumberPagination):
 
 
 def _whole_number(value: str, most: int | None) -> bool:
-    if not value.isdigit() or len(value) > 9:
-        return False
-    return 1 <= int(value) <= (most or 10**9)
+    return parsing.whole_number(value, minimum=1, maximum=most or 10**9) is not None
 
 
 # Strict JSON fields ------------------------------------------------------------------------

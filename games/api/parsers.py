@@ -6,11 +6,11 @@ Kept apart from ``games.api.common`` because DRF imports its parser classes whil
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
+
+from games import parsing
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -34,10 +34,6 @@ def check_body_size(request) -> None:
         raise PayloadTooLarge()
 
 
-def _no_constants(name: str):
-    raise ValueError(f"{name} is not a JSON value")
-
-
 class BoundedJSONParser(JSONParser):
     """JSON, read up to API_MAX_BODY_BYTES, with a message that says what is wrong."""
 
@@ -52,8 +48,6 @@ class BoundedJSONParser(JSONParser):
         except (UnicodeDecodeError, LookupError):
             raise exceptions.ParseError(f"The body is not valid {encoding} text") from None
         try:
-            return json.loads(text, parse_constant=_no_constants)
+            return parsing.loads(text)
         except ValueError as exc:
             raise exceptions.ParseError(f"The body is not valid JSON: {exc}") from None
-        except RecursionError:
-            raise exceptions.ParseError("The body is not valid JSON: nested too deeply") from None

@@ -1,24 +1,10 @@
 """/api/v1/: every endpoint of the JSON API (the accounts part lives in ``accounts.api``)."""
 
-from django.urls import path, register_converter
+from django.urls import path
 
+import games.converters  # noqa: F401 (the "id" converter)
 from accounts import api as accounts_api
 from games.api import views
-
-
-class IdConverter:
-    """A database id: digits that fit a 64-bit column (a longer number is no id: 404)."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(IdConverter, "id")
 
 app_name = "api"
 

@@ -26,7 +26,7 @@ from drf_spectacular.utils import (
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from games import queries, services
+from games import parsing, queries, services
 from games.api.common import ActionThrottle, ApiThrottle, ApiView, Pagination, query_flag
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
@@ -335,9 +335,10 @@ class MovesView(ApiView):
         moves = Move.objects.filter(game=game).order_by("number")
         after = request.query_params.get("after")
         if after is not None:
-            if not after.isdigit() or len(after) > 18:
+            version = parsing.whole_number(after)
+            if version is None:
                 raise exceptions.ValidationError({"after": ["Must be a version number."]})
-            moves = moves.filter(number__gt=int(after))
+            moves = moves.filter(number__gt=version)
         page = self.paginate_queryset(moves.values("number", "seat", "automatic", "created"))
         # The events hold secrets (cards drawn): they are read for this page only, and
         # leave only as describe_move's lines for this viewer.
