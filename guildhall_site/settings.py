@@ -269,6 +269,15 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Proxies ------------------------------------------------------------------------------------
+
+# How many proxies in front of the site append to X-Forwarded-For. The API's throttles and
+# allauth's login rate limits count per client address, which a client could forge if
+# X-Forwarded-For were trusted blindly; and behind a proxy, REMOTE_ADDR is the proxy's for every
+# client, so that ten failed logins a minute from anyone would lock everyone out.
+NUM_PROXIES = envint("API_NUM_PROXIES", 0)
+ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES
+
 # --- Accounts -----------------------------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
@@ -348,9 +357,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "games.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.common.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    # How many proxies in front of the site append to X-Forwarded-For: throttles count per
-    # client address, which a client could forge if X-Forwarded-For were trusted blindly.
-    "NUM_PROXIES": envint("API_NUM_PROXIES", 0),
+    "NUM_PROXIES": NUM_PROXIES,
 }
 # Tokens are django-rest-knox tokens stored as accounts.ApiToken (hashed, named, last use).
 KNOX_TOKEN_MODEL = "accounts.ApiToken"

@@ -84,3 +84,15 @@ class TestEnvHelpers:
     def test_envlist_splits_on_commas(self, monkeypatch):
         monkeypatch.setenv("GH_TEST_LIST", "example.com, www.example.com,")
         assert envlist("GH_TEST_LIST", []) == ["example.com", "www.example.com"]
+
+
+class TestProxies:
+    def test_api_num_proxies_counts_for_the_api_and_for_logins(self):
+        code = (
+            "from django.conf import settings; "
+            "print(settings.REST_FRAMEWORK['NUM_PROXIES'], settings.ALLAUTH_TRUSTED_PROXY_COUNT)"
+        )
+
+        behind_two = manage("shell", "-v", "0", "-c", code, API_NUM_PROXIES="2")
+        assert behind_two.stdout.split() == ["2", "2"]
+        assert manage("shell", "-v", "0", "-c", code).stdout.split() == ["0", "0"]
