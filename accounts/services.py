@@ -1,15 +1,21 @@
 """Changes to accounts that are more than a form's save(): guests and the demo users."""
 
 import secrets
+from datetime import datetime, timedelta
 
 from allauth.account.models import EmailAddress
 from allauth.core.context import request_context
+from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
+from django.utils import timezone
 
 from accounts.models import User
 
 GUEST_PREFIX = "guest-"
+# A guest who has not sat down to a game this long after arriving is removed.
+IDLE_GUEST_AGE = timedelta(days=1)
 
 
 def do_create_guest() -> User:
@@ -26,6 +32,41 @@ def do_create_guest() -> User:
             # 16 million names: a clash is rare, and another try finds a free one.
             continue
     raise RuntimeError("could not find a free guest name")
+
+
+def idle_guests(now: datetime | None = None):
+    """Guests older than IDLE_GUEST_AGE who never took a seat in a game and wait for no open
+    invitation (their own or one they accepted). A guest with a seat, even in a finished game,
+    stays: the game's record names them (and ``Seat.user`` protects them)."""
+    from games.models import Invitation, InvitationResponse, Seat
+
+    now = now or timezone.now()
+    waiting = InvitationResponse.objects.filter(
+        user=OuterRef("pk"), accepted=True, invitation__status=Invitation.Status.OPEN
+    )
+    return (
+        User.objects.filter(is_guest=True, date_joined__lt=now - IDLE_GUEST_AGE)
+        .exclude(Exists(Seat.objects.filter(user=OuterRef("pk"))))
+        .exclude(Exists(waiting))
+        .exclude(Q(invitations_created__status=Invitation.Status.OPEN))
+    )
+
+
+def do_remove_idle_guests(now: datetime | None = None) -> int:
+    """Delete the idle guests and their sessions; how many were removed.
+
+    A guest whose game started between the query and the delete is protected by
+    ``Seat.user``: the transaction fails, and the next run sees the seat and keeps them."""
+    with transaction.atomic():
+        ids = {str(pk) for pk in idle_guests(now).values_list("pk", flat=True)}
+        if not ids:
+            return 0
+        _, deleted = User.objects.filter(pk__in=ids).delete()
+        # A session names its user only inside its encoded data.
+        sessions = Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        stale = [s.pk for s in sessions if s.get_decoded().get("_auth_user_id") in ids]
+        Session.objects.filter(pk__in=stale).delete()
+    return deleted.get(User._meta.label, 0)
 
 
 def do_convert_guest(

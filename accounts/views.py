@@ -1,3 +1,4 @@
+from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -41,6 +42,9 @@ def edit_profile(request: HttpRequest) -> HttpResponse:
 def play_as_guest(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    # Per client address (ACCOUNT_RATE_LIMITS["guest"]): one client once made 400 in seconds.
+    if limited := ratelimit.consume_or_429(request, action="guest"):
+        return limited
     guest = services.do_create_guest()
     login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(

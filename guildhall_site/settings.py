@@ -261,6 +261,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
+    "idle-guests": {
+        "task": "accounts.tasks.remove_idle_guests",
+        "schedule": 3600.0,
+        "options": {"expires": 3500},
+    },
     # Notifications whose task could not be queued (the broker was down at the commit).
     "unqueued-emails": {
         "task": "games.tasks.sweep_unqueued_notifications",
@@ -318,6 +323,8 @@ ACCOUNT_USERNAME_BLACKLIST = [
     "system",
 ]
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# allauth's rate limits, and ours: new guest accounts per client address (accounts.views).
+ACCOUNT_RATE_LIMITS = {"guest": envstr("GUEST_RATE_LIMIT", "10/h/ip")}
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Guildhall] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme
 
