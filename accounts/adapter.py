@@ -1,12 +1,28 @@
+from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.utils.translation import gettext as _
 
+from accounts.models import User
 from accounts.services import GUEST_PREFIX
+from accounts.usernames import normalise, skeleton
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
+        # Stored as NFKC: "ｂｏｂ" is "bob". Sign-up and a guest's conversion both come here.
+        username = normalise(username)
         # Names starting with "guest-" mark guest accounts; nobody may choose one.
-        if username.lower().startswith(GUEST_PREFIX):
-            raise forms.ValidationError(f"Usernames starting with “{GUEST_PREFIX}” are reserved.")
-        return super().clean_username(username, shallow=shallow)
+        if skeleton(username).startswith(skeleton(GUEST_PREFIX)):
+            raise forms.ValidationError(
+                _("Usernames starting with “%(prefix)s” are reserved.") % {"prefix": GUEST_PREFIX}
+            )
+        username = super().clean_username(username, shallow=shallow)
+        look = skeleton(username)
+        if look in {skeleton(name) for name in app_settings.USERNAME_BLACKLIST}:
+            raise self.validation_error("username_blacklisted")
+        if not shallow and User.objects.filter(username_skeleton=look).exists():
+            raise forms.ValidationError(
+                _("This username looks too much like one already taken: please choose another.")
+            )
+        return username

@@ -7,6 +7,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from knox.models import AbstractAuthToken
 
+from accounts.usernames import skeleton
+
 
 @cache
 def time_zone_names() -> frozenset[str]:
@@ -82,6 +84,16 @@ class User(AbstractUser):
     # A guest plays at once without an email address or a password; they may later turn the
     # account into a full one (accounts.services.convert_guest).
     is_guest = models.BooleanField(default=False)
+    # The username as it looks (accounts.usernames.skeleton): two accounts whose names look
+    # alike may not both exist; kept up to date by save().
+    username_skeleton = models.CharField(max_length=150, db_index=True, editable=False, default="")
+
+    def save(self, *args, **kwargs):
+        self.username_skeleton = skeleton(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:
