@@ -127,3 +127,20 @@ class CspWatch:
 def csp_watch():
     """csp_watch(page) -> CspWatch: call before the page's first navigation."""
     return CspWatch
+
+
+@pytest.fixture(autouse=True)
+def _fast_poll(monkeypatch):
+    # The polling under test is the same; a shorter period keeps the tests fast.
+    from games import board_views
+
+    monkeypatch.setattr(board_views, "POLL_SECONDS", 1)
+
+
+@pytest.fixture(autouse=True)
+def _seats_in_order(monkeypatch):
+    """Seats in the order the people were created: Alice, who creates the games, sits first."""
+    from games import services
+    from tests.games.notifications.helpers import InOrder
+
+    monkeypatch.setattr(services, "seat_random", InOrder())

@@ -8,22 +8,14 @@ follow by its poll, without a reload.
 
 import re
 
-import pytest
 from django.core import mail
 
-from games import board_views, services
 from games.models import Game
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
 
 CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/accounts/confirm-email/[^/\s]+/)")
 TURNS = 4  # play until this turn has begun
-
-
-@pytest.fixture(autouse=True)
-def _fast_poll(monkeypatch):
-    # The mechanism under test is the same; a shorter period keeps the test fast.
-    monkeypatch.setattr(board_views, "POLL_SECONDS", 1)
 
 
 def sign_up(page, base_url: str, username: str) -> None:
@@ -156,11 +148,6 @@ def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots,
 
 
 def test_the_board_works_without_javascript(live_server, phone, alice, bob, monkeypatch):
-    class InOrder:  # Alice, who created the game, sits first
-        def shuffle(self, users):
-            pass
-
-    monkeypatch.setattr(services, "seat_random", InOrder())
     game = start_game(alice, bob)
     page = phone(javascript=False)
     page.goto(f"{live_server.url}/accounts/login/?next=/games/{game.pk}/")

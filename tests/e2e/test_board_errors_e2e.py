@@ -10,7 +10,6 @@ import re
 
 import pytest
 
-from games import board_views, services
 from games.models import Game
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
@@ -20,20 +19,9 @@ POLL = re.compile(r".*/games/\d+/poll/.*")
 MESSAGE = ".panel [data-request-error]"
 
 
-class _InOrder:  # Alice, who created the game, sits first
-    def shuffle(self, users):
-        pass
-
-
-@pytest.fixture(autouse=True)
-def _fast_poll(monkeypatch):
-    monkeypatch.setattr(board_views, "POLL_SECONDS", 1)
-
-
 @pytest.fixture
 def board(live_server, phone, csp_watch, alice, bob, monkeypatch):
     """Alice's board of a new game where she decides first, and its CSP watch."""
-    monkeypatch.setattr(services, "seat_random", _InOrder())
     game = start_game(alice, bob)
     page = phone()
     watch = csp_watch(page)

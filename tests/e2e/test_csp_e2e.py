@@ -6,24 +6,12 @@ The watcher (tests/e2e/conftest.py, csp_watch) collects the securitypolicyviolat
 the console's CSP errors and htmx's refusals to eval; it is shown to work first.
 """
 
-import pytest
 from allauth.account.models import EmailAddress
 
 from accounts.models import User
-from games import board_views, services
 from games.models import Game
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
-
-
-class _InOrder:  # Alice, who created the game, sits first
-    def shuffle(self, users):
-        pass
-
-
-@pytest.fixture(autouse=True)
-def _fast_poll(monkeypatch):
-    monkeypatch.setattr(board_views, "POLL_SECONDS", 1)
 
 
 def log_in(page, base: str, login: str, path: str = "/accounts/login/") -> None:
@@ -65,7 +53,6 @@ def test_the_watcher_sees_what_the_policy_refuses(live_server, phone, csp_watch,
 
 
 def test_the_main_pages_break_no_rule(live_server, phone, csp_watch, alice, bob, monkeypatch):
-    monkeypatch.setattr(services, "seat_random", _InOrder())
     game = start_game(alice, bob)
     # A change of address waiting for its confirmation: the page shows a hidden form for it.
     EmailAddress.objects.create(user=alice, email="alice.new@example.org", verified=False)

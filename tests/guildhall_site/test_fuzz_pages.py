@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accounts.forms import ProfileForm
 from accounts.services import do_create_guest
 from games import services
 from games.models import Game, Move
@@ -58,21 +59,7 @@ PAGES = [
     ("POST", "/invitations/{i}/decline/", ["next"]),
     ("POST", "/invitations/{i}/withdraw/", ["next"]),
     ("GET", "/u/{u}/", []),
-    (
-        "POST",
-        "/accounts/profile/",
-        [
-            "display_name",
-            "time_zone",
-            "language",
-            "turn_emails",
-            "reminder_after_hours",
-            "weekly_reminders",
-            "deadline_emails",
-            "game_emails",
-            "invitation_emails",
-        ],
-    ),
+    ("POST", "/accounts/profile/", ProfileForm.Meta.fields),
     ("POST", "/accounts/guest/save/", ["username", "email", "password1", "password2"]),
     ("POST", "/accounts/tokens/", ["name"]),
     ("POST", "/accounts/tokens/{t}/revoke/", []),
