@@ -6,35 +6,36 @@ from games.models import Game, Invitation, Move, Seat
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("number", "user", "resigned", "abandoned", "cancel_vote", "rank", "vp")
+    fields = (
+        "number",
+        "user",
+        "deciding",
+        "deciding_since",
+        "deadline",
+        "resigned",
+        "abandoned",
+        "cancel_vote",
+        "rank",
+        "score",
+    )
     readonly_fields = fields
     can_delete = False
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("pk", "status", "version", "to_move", "deadline", "updated")
-    list_filter = ("status",)
+    list_display = ("pk", "kind", "status", "version", "updated")
+    list_filter = ("kind", "status")
     # The seed and the snapshot hold hidden information: not even staff pages show them.
     exclude = ("seed", "snapshot")
-    readonly_fields = (
-        "options",
-        "names",
-        "status",
-        "version",
-        "to_move",
-        "to_move_since",
-        "deadline",
-        "move_days",
-        "finished",
-    )
+    readonly_fields = ("kind", "options", "names", "status", "version", "move_days", "finished")
     inlines = [SeatInline]
 
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
-    list_display = ("pk", "creator", "players", "rules", "status", "created")
-    list_filter = ("status",)
+    list_display = ("pk", "kind", "creator", "players", "status", "created")
+    list_filter = ("kind", "status")
     raw_id_fields = ("creator", "invitees", "game")
 
 

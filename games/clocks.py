@@ -1,10 +1,10 @@
 """Time limits: deadlines, and vacations that stop a player's clocks.
 
-A game with a time per move gives the player to move ``move_days`` days of clock from the
-moment the turn came to them (``Game.to_move_since``). The clock stands still during the
+A game with a time per move gives each seat it waits for ``move_days`` days of clock from
+the moment its wait began (``Seat.deciding_since``). The clock stands still during the
 player's vacations, so the deadline is the moment the clock has run that long
-(``push_back``). ``Game.deadline`` stores it for the sweep's indexed query; it is computed
-afresh (never shifted by a difference) whenever the turn passes and whenever the player starts
+(``push_back``). ``Seat.deadline`` stores it for the sweep's indexed query; it is computed
+afresh (never shifted by a difference) whenever a wait begins and whenever the player starts
 or stops a vacation, so that two of these racing each other cannot push a deadline twice.
 
 A user may take up to ``ALLOWANCE_PER_YEAR`` of vacation per calendar year (UTC). A vacation
@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Subquery
+from django.db.models import Subquery
 from django.utils import timezone
 
 from games.models import Game, Seat, Vacation
@@ -55,28 +55,27 @@ def deadline_for(user_id: int, since: datetime, move_days: int | None) -> dateti
 
 
 def refresh_deadlines(user) -> int:
-    """Compute again the deadlines of the games where ``user`` is to move; how many changed.
+    """Compute again the deadlines of the seats of ``user`` that a game waits for; how many
+    changed.
 
-    Each game under its own row lock, after the vacation change has committed: a move that
+    Each under its game's row lock, after the vacation change has committed: a move that
     commits meanwhile either saw the vacation (same result) or is recomputed here.
     """
     changed = 0
-    ids = Game.objects.filter(
-        status__in=Game.ACTIVE,
-        move_days__isnull=False,
-        seats__user=user,
-        to_move=F("seats__number"),
-    ).values_list("pk", flat=True)
+    ids = Seat.objects.filter(
+        user=user, deciding=True, game__status__in=Game.ACTIVE, game__move_days__isnull=False
+    ).values_list("game_id", flat=True)
     for game_id in list(ids):
         with transaction.atomic():
             game = Game.objects.select_for_update().filter(pk=game_id).first()
             if game is None or not game.is_active or game.move_days is None:
                 continue
-            if not Seat.objects.filter(game=game, number=game.to_move, user=user).exists():
-                continue  # the turn passed in the meantime: the move set the deadline
-            deadline = deadline_for(user.pk, game.to_move_since, game.move_days)
-            if deadline != game.deadline:
-                Game.objects.filter(pk=game_id).update(deadline=deadline)
+            seat = Seat.objects.filter(game=game, user=user, deciding=True).first()
+            if seat is None:
+                continue  # the wait ended in the meantime: the move set the deadline
+            deadline = deadline_for(user.pk, seat.deciding_since, game.move_days)
+            if deadline != seat.deadline:
+                Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
                 changed += 1
     return changed
 

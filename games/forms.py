@@ -1,26 +1,37 @@
+"""The new-game form: the game's own options, built from its option descriptions
+(``GameKind.option_specs``), then the time per move and who may take a seat."""
+
+from __future__ import annotations
+
 import re
 
 from django import forms
 
 from accounts.models import User
-from games.models import MOVE_DAYS_CHOICES, RuleSet
+from games.core import GameKind, OptionSpec
+from games.models import MOVE_DAYS_CHOICES
+
+
+def option_field(spec: OptionSpec) -> forms.Field:
+    """The form field of one game option."""
+    if spec.kind == "bool":
+        return forms.BooleanField(
+            required=False, label=spec.label, help_text=spec.help, initial=spec.default
+        )
+    if spec.kind == "choice":
+        return forms.ChoiceField(
+            choices=list(spec.choices), label=spec.label, help_text=spec.help, initial=spec.default
+        )
+    return forms.IntegerField(
+        label=spec.label,
+        help_text=spec.help,
+        initial=spec.default,
+        min_value=spec.minimum,
+        max_value=spec.maximum,
+    )
 
 
 class InvitationForm(forms.Form):
-    players = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in (2, 3, 4)], coerce=int, initial=2
-    )
-    rules = forms.ChoiceField(
-        choices=RuleSet.choices,
-        initial=RuleSet.YUCATA,
-        help_text="Yucata: the rules of Yucata.de (delayed chapter discard, later VP reveal).",
-    )
-    advanced = forms.BooleanField(
-        required=False,
-        label="Advanced rules",
-        help_text="No playing a profession already in your action area; hidden discard pile.",
-    )
-    fantasy_names = forms.BooleanField(required=False, label="Fantasy profession names")
     move_days = forms.TypedChoiceField(
         label="Time per move",
         choices=[("" if d is None else d, label) for d, label in MOVE_DAYS_CHOICES],
@@ -36,9 +47,21 @@ class InvitationForm(forms.Form):
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
 
-    def __init__(self, *args, creator: User, **kwargs) -> None:
+    def __init__(self, *args, creator: User, game: GameKind, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
+        self.game = game
+        counts = range(game.min_players, game.max_players + 1)
+        fields = {
+            "players": forms.TypedChoiceField(
+                choices=[(n, f"{n} player{'s' if n != 1 else ''}") for n in counts],
+                coerce=int,
+                initial=max(game.min_players, min(2, game.max_players)),
+            )
+        }
+        fields |= {spec.name: option_field(spec) for spec in game.option_specs}
+        # The game's fields first, in the order it describes them.
+        self.fields = fields | dict(self.fields)
 
     def clean_invitees(self) -> list[User]:
         names = [n.lstrip("@") for n in re.split(r"[\s,]+", self.cleaned_data["invitees"])]
@@ -64,3 +87,14 @@ class InvitationForm(forms.Form):
                 "or leave this blank to open the game to all.",
             )
         return data
+
+    def invitation(self) -> dict:
+        """The keyword arguments of ``services.do_create_invitation``, once valid."""
+        data = self.cleaned_data
+        return {
+            "kind": self.game.id,
+            "players": data["players"],
+            "options": {spec.name: data[spec.name] for spec in self.game.option_specs},
+            "move_days": data["move_days"],
+            "invitees": data["invitees"],
+        }

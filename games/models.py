@@ -4,8 +4,13 @@ A game row holds the engine's full state as JSON (``snapshot``, secrets included
 reads, and ``Move`` rows hold the record it was built from; ``manage.py verify_games`` replays
 the record and compares. Rows change only through ``games.services``.
 
+Every game of every kind is stored the same way: ``kind`` names the game in the registry
+(``games.core.registry``), which is asked everything about it; the rows never name a game.
+Who must decide is per seat (``Seat.deciding``), with its own clock, deadline and version:
+several seats may decide at once.
+
 Secrets: ``Game.seed``, ``Game.snapshot`` and ``Move.events`` must never reach a page, an API
-response, an email or a log line; what a person sees comes from ``games.guildhall.views.view``.
+response, an email or a log line; what a person sees comes from the game's ``view``.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
-from games.guildhall import Options
+from games.core import GameKind, registry
 
 # Time per move, in days; None is no limit.
 MOVE_DAYS_CHOICES = [(None, "No limit")] + [
@@ -23,9 +28,10 @@ MOVE_DAYS_CHOICES = [(None, "No limit")] + [
 ]
 
 
-class RuleSet(models.TextChoices):
-    YUCATA = "yucata", "Yucata"
-    CLASSIC = "classic", "Classic"
+# A game's id in the registry: the first game the site had, for rows from before there were
+# several, and for API clients that do not name one.
+DEFAULT_KIND = "guildhall"
+MAX_PLAYERS = 8  # the most any game may seat (each game checks its own range)
 
 
 class Invitation(models.Model):
@@ -40,12 +46,12 @@ class Invitation(models.Model):
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_created"
     )
+    kind = models.CharField("game", max_length=32, default=DEFAULT_KIND, db_index=True)
     players = models.PositiveSmallIntegerField(
-        default=2, validators=[MinValueValidator(2), MaxValueValidator(4)]
+        default=2, validators=[MinValueValidator(1), MaxValueValidator(MAX_PLAYERS)]
     )
-    rules = models.CharField(max_length=8, choices=RuleSet.choices, default=RuleSet.YUCATA)
-    advanced = models.BooleanField(default=False)
-    fantasy_names = models.BooleanField(default=False)
+    # The game's options as its option descriptions name them, checked by the game.
+    options = models.JSONField(default=dict, blank=True)
     move_days = models.PositiveSmallIntegerField(
         "time per move", null=True, blank=True, choices=MOVE_DAYS_CHOICES
     )
@@ -64,20 +70,21 @@ class Invitation(models.Model):
         indexes = [models.Index(fields=["status", "created"])]
         constraints = [
             models.CheckConstraint(
-                condition=Q(players__gte=2, players__lte=4), name="invitation_players_2_to_4"
+                condition=Q(players__gte=1, players__lte=MAX_PLAYERS),
+                name="invitation_players_1_to_8",
             )
         ]
 
     def __str__(self) -> str:
         return f"Invitation {self.pk} by {self.creator} ({self.players} players, {self.status})"
 
-    def options(self) -> Options:
-        return Options(
-            players=self.players,
-            rules=self.rules,
-            advanced=self.advanced,
-            names="fantasy" if self.fantasy_names else "classic",
-        )
+    @property
+    def game_kind(self) -> GameKind:
+        return registry.get(self.kind)
+
+    def engine_options(self):
+        """The game's parsed options for a game of ``players``."""
+        return self.game_kind.parse_options(self.options, self.players)
 
 
 class InvitationResponse(models.Model):
@@ -108,22 +115,13 @@ class Game(models.Model):
 
     ACTIVE = (Status.SETUP, Status.PLAYING)
 
-    options = models.JSONField()  # Options.to_json()
+    kind = models.CharField("game", max_length=32, default=DEFAULT_KIND, db_index=True)
+    options = models.JSONField()  # the game's options_json()
     names = models.JSONField()  # the players' names in seat order, as the engine knows them
     seed = models.BigIntegerField(editable=False)  # secret: never shown, never logged
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     # The number of records in the game's record (Move rows); a move is posted against it.
     version = models.PositiveIntegerField(default=0)
-    # The seat that decides now (engine.decision_player); None once the game is over.
-    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Since when ``to_move`` has been waiting: the dashboard shows the longest-waiting first.
-    to_move_since = models.DateTimeField(null=True, blank=True)
-    # When ``to_move`` runs out of time (None: no time limit, or the game is over). Pushed back
-    # by the player's vacations (games.clocks.deadline_for).
-    deadline = models.DateTimeField(null=True, blank=True)
-    # The version at which the turn came to ``to_move`` (set with ``to_move_since``): one
-    # number per wait of one player, which keys the turn emails and reminders of that wait.
-    turn_version = models.PositiveIntegerField(default=0)
     move_days = models.PositiveSmallIntegerField(
         "time per move", null=True, blank=True, choices=MOVE_DAYS_CHOICES
     )
@@ -133,21 +131,21 @@ class Game(models.Model):
     finished = models.DateTimeField(null=True, blank=True)  # finished or cancelled
 
     class Meta:
-        indexes = [
-            # For the sweeps of games whose player ran out of time.
-            models.Index(fields=["status", "deadline"]),
-            models.Index(fields=["status", "finished"]),
-        ]
+        indexes = [models.Index(fields=["status", "finished"])]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.status}, version {self.version})"
+        return f"Game {self.pk} ({self.kind}, {self.status}, version {self.version})"
 
     @property
     def is_active(self) -> bool:
         return self.status in self.ACTIVE
 
-    def engine_options(self) -> Options:
-        return Options.from_json(self.options)
+    @property
+    def game_kind(self) -> GameKind:
+        return registry.get(self.kind)
+
+    def engine_options(self):
+        return self.game_kind.load_options(self.options)
 
 
 class Seat(models.Model):
@@ -162,14 +160,33 @@ class Seat(models.Model):
     cancel_vote = models.BooleanField(default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     last_seen_at = models.DateTimeField(null=True, blank=True)
-    # Filled when the game finishes, from the engine's result, for profiles and dashboards.
+    # The seat's own decision (games.core.waits): whether the game waits for it now...
+    deciding = models.BooleanField(default=False)
+    # ...since when (the dashboard shows the longest-waiting first; the clock runs from it)...
+    deciding_since = models.DateTimeField(null=True, blank=True)
+    # ...until when (None: no time limit, or not deciding). Pushed back by the player's
+    # vacations (games.clocks.deadline_for).
+    deadline = models.DateTimeField(null=True, blank=True)
+    # The game's version when this wait began: one number per wait of this seat, which keys
+    # its turn emails and reminders.
+    wait_version = models.PositiveIntegerField(default=0)
+    # The game's version when this seat's decision last changed: a choice the seat made on
+    # an older version is stale, whatever the other seats did meanwhile.
+    decision_version = models.PositiveIntegerField(default=0)
+    # Filled when the game finishes, from the game's result, for profiles and dashboards.
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
-    vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_user_per_seat"),
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
+        ]
+        indexes = [
+            # For the sweep of seats that ran out of time.
+            models.Index(
+                fields=["deadline"], name="seat_deadline", condition=Q(deadline__isnull=False)
+            ),
         ]
         ordering = ["game", "number"]
 
@@ -188,7 +205,7 @@ class Move(models.Model):
     number = models.PositiveIntegerField()  # the game's version after this record, from 1
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
-    events = models.JSONField(editable=False)  # secret: drawn cards; render with guildhall.log
+    events = models.JSONField(editable=False)  # secret: drawn cards; words via games.movelog
     # Played by the computer for a resigned or abandoned seat.
     automatic = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)

@@ -1,33 +1,35 @@
-"""The move log as a person reads it: the engine's lines plus the site's own markers.
+"""The move log as a person reads it: the game's lines plus the site's own markers.
 
-The engine's ``log.describe_all`` turns a move's events into lines for one viewer. The site
-adds events of its own to moves it made for a player (``services.do_time_out``), which the
-engine ignores; they become the lines below. Pages, emails and the API show a move's events
-through ``describe_move`` only.
+The game's ``describe`` turns a move's events into lines for one viewer. The site adds
+events of its own to moves it made for a player (``services.do_time_out``), which the games
+ignore; they become the lines below. Pages, emails and the API show a move's events through
+``describe_move`` only.
 """
 
 from __future__ import annotations
 
-from games.guildhall.log import describe_all
-from games.guildhall.state import State
+from games.models import Game
 
 TIMEOUT_LINE = "(played by the computer: time ran out)"
+SITE_EVENTS = ("timeout", "abandoned")
 
 
-def describe_move(st: State, events: list[dict], viewer: int | None) -> list[str]:
+def describe_move(game: Game, state, events: list[dict], viewer: int | None) -> list[str]:
+    """The lines of one move's ``events`` for ``viewer`` (None: a spectator), ``state``
+    being the game's current state (``game.game_kind.from_json(game.snapshot)``)."""
     lines = []
-    engine_events = []
+    game_events = []
     for event in events:
         kind = event.get("type")
         if kind == "timeout":
             if TIMEOUT_LINE not in lines:
                 lines.append(TIMEOUT_LINE)
         elif kind == "abandoned":
-            name = st.names[event["player"]]
+            name = game.names[event["player"]]
             lines.append(
                 f"{name} ran out of time three turns in a row: the computer plays for "
                 f"{name} from now on, and {name} ranks last"
             )
         else:
-            engine_events.append(event)
-    return lines + describe_all(st, engine_events, viewer)
+            game_events.append(event)
+    return lines + game.game_kind.describe(state, game_events, viewer)

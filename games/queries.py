@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from games.models import Game, Invitation, Seat
 
@@ -19,52 +19,82 @@ SECRET_FIELDS = ("game__seed", "game__snapshot")
 
 @dataclass(frozen=True)
 class GameRow:
-    """One of a user's games, as a list shows it."""
+    """One of a user's games, as a list shows it. ``waiting`` are the seats the game waits
+    for (several in a simultaneous step), with their ``deciding_since`` and ``deadline``."""
 
     game: Game
     seat: Seat
+    waiting: tuple[Seat, ...] = ()
 
     @property
     def my_turn(self) -> bool:
-        return self.game.is_active and self.game.to_move == self.seat.number
+        return self.game.is_active and self.seat.deciding
+
+    @property
+    def game_name(self) -> str:
+        return self.game.game_kind.name
+
+    @property
+    def score_label(self) -> str:
+        return self.game.game_kind.score_label
 
     @property
     def opponents(self) -> list[str]:
         return [n for i, n in enumerate(self.game.names) if i != self.seat.number]
 
     @property
-    def to_move_name(self) -> str | None:
-        to_move = self.game.to_move
-        return None if to_move is None else self.game.names[to_move]
+    def waiting_for(self) -> list[str]:
+        """The names of the other players the game waits for."""
+        return [self.game.names[s.number] for s in self.waiting if s.number != self.seat.number]
 
     @property
     def waiting_since(self) -> datetime | None:
-        return self.game.to_move_since
+        if self.seat.deciding:
+            return self.seat.deciding_since
+        return min((s.deciding_since for s in self.waiting if s.deciding_since), default=None)
+
+    @property
+    def deadline(self) -> datetime | None:
+        """My deadline when I decide, else the nearest deadline of those the game waits for."""
+        if self.seat.deciding:
+            return self.seat.deadline
+        return min((s.deadline for s in self.waiting if s.deadline), default=None)
 
 
 def _my_seats(user) -> QuerySet[Seat]:
     return Seat.objects.filter(user=user).select_related("game").defer(*SECRET_FIELDS)
 
 
+def game_rows(seats) -> list[GameRow]:
+    """Rows with the seats each game waits for: one more query for the whole list."""
+    seats = list(seats)
+    waiting: dict[int, list[Seat]] = {}
+    deciding = Seat.objects.filter(game_id__in=[s.game_id for s in seats], deciding=True)
+    for other in deciding.order_by("number").only(
+        "game_id", "number", "deciding_since", "deadline"
+    ):
+        waiting.setdefault(other.game_id, []).append(other)
+    return [GameRow(s.game, s, tuple(waiting.get(s.game_id, ()))) for s in seats]
+
+
 def games_to_play(user) -> list[GameRow]:
-    """Active games where ``user`` decides now, the longest-waiting first."""
+    """Active games that wait for ``user``, the longest-waiting first."""
     seats = (
         _my_seats(user)
-        .filter(game__status__in=Game.ACTIVE, game__to_move=F("number"))
-        .order_by("game__to_move_since", "game_id")
+        .filter(game__status__in=Game.ACTIVE, deciding=True)
+        .order_by("deciding_since", "game_id")
     )
     return [GameRow(s.game, s) for s in seats]
 
 
 def games_waiting(user) -> list[GameRow]:
-    """Active games where someone else decides, the latest change first."""
+    """Active games that wait for others, the latest change first."""
     seats = (
         _my_seats(user)
-        .filter(game__status__in=Game.ACTIVE)
-        .exclude(game__to_move=F("number"))
+        .filter(game__status__in=Game.ACTIVE, deciding=False)
         .order_by("-game__updated", "-game_id")
     )
-    return [GameRow(s.game, s) for s in seats]
+    return game_rows(seats)
 
 
 def finished_games(user, limit: int | None = None) -> list[GameRow]:
@@ -113,6 +143,15 @@ class InvitationRow:
         """Named players who have not answered yet."""
         answered = {r.user_id for r in self._responses()}
         return [u for u in self.invitation.invitees.all() if u.pk not in answered]
+
+    @property
+    def game_name(self) -> str:
+        return self.invitation.game_kind.name
+
+    @property
+    def options_label(self) -> str:
+        invitation = self.invitation
+        return invitation.game_kind.options_label(invitation.engine_options())
 
     @property
     def seats_left(self) -> int:

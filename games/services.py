@@ -5,18 +5,21 @@ The ``do_*`` functions follow zulip's actions: they check first, then change the
 moves, the Invitation for seats), and leave side effects to ``transaction.on_commit`` so that
 a rolled-back move sends nothing. Views never save a game themselves.
 
-A game moves only through ``_apply_records``: the engine's ``Match`` applies the action to
-the stored snapshot, and the new records become ``Move`` rows, the version grows by their
-number and the snapshot, ``to_move``, status and deadline follow, all in one transaction.
-A move is posted against the version it was made on, so a stale or repeated submission
-(two tabs, a double tap on a phone) raises ``StaleVersion`` and changes nothing.
+Every game is driven through the game protocol (``games.core``): the game is looked up in
+the registry by ``Game.kind``, and nothing here names one. A game moves only through
+``_Change``: the platform's ``Match`` applies the action to the stored snapshot, and the new
+records become ``Move`` rows, the version grows by their number, and the snapshot, status
+and every seat's decision (whether the game waits for it, since when, its deadline) follow,
+all in one transaction. A move is posted against the version it was made on: a stale or
+repeated submission (two tabs, a double tap on a phone) raises ``StaleVersion`` and changes
+nothing, and only a change of that seat's own decision makes it stale.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -25,12 +28,11 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
-from games import clocks
-from games.guildhall import IllegalAction, Options, State, from_json, to_json
-from games.guildhall.bot import choose
-from games.guildhall.engine import decision_player, undo_player
-from games.guildhall.match import Match
-from games.models import Game, Invitation, InvitationResponse, Move, Seat
+from games import clocks, notify
+from games.core import GameKind, IllegalAction, Match, OptionError, parse_options, registry
+from games.core.match import RESIGN, UNDO
+from games.core.waits import Waits
+from games.models import DEFAULT_KIND, Game, Invitation, InvitationResponse, Move, Seat
 
 # The computer plays a resigned or abandoned seat's decisions at once; a game needs a few
 # hundred decisions, so this bound only stops a bug from looping forever.
@@ -42,7 +44,8 @@ seat_random = random.SystemRandom()
 
 
 class StaleVersion(Exception):
-    """The move was made on an older version of the game (or was already applied)."""
+    """The seat's decision changed since the version its move was made on (or the move was
+    already applied)."""
 
     def __init__(self, current: int) -> None:
         super().__init__(f"The game has moved on (it is at version {current}): reload it")
@@ -50,53 +53,11 @@ class StaleVersion(Exception):
 
 
 class NotYourTurn(PermissionDenied):
-    """The user has no seat in the game, or their seat is not the one to decide."""
+    """The user has no seat in the game, or their seat has nothing to decide now."""
 
 
 class GameNotActive(IllegalAction):
     """The game is finished or cancelled: nothing more can be played in it."""
-
-
-# Notification hooks ------------------------------------------------------------------------
-#
-# Each queues a Celery task (games.tasks) once the transaction has committed; the task reads
-# the game again when it runs and decides what to send (docs/notifications.md). Queuing is
-# all they do, so a move never waits for a mail server.
-
-
-def notify_turn(game_id: int) -> None:
-    """Called after the commit of every change that may make it someone's turn."""
-    from games import tasks
-
-    tasks.enqueue_on_commit(tasks.notify_turn, game_id)
-
-
-def notify_game_started(game_id: int) -> None:
-    """Called after the commit that started a game from a full invitation."""
-    from games import tasks
-
-    tasks.enqueue_on_commit(tasks.notify_game_started, game_id)
-
-
-def notify_game_over(game_id: int) -> None:
-    """Called after the commit that finished or cancelled a game."""
-    from games import tasks
-
-    tasks.enqueue_on_commit(tasks.notify_game_over, game_id)
-
-
-def notify_invitation(invitation_id: int) -> None:
-    """Called after the commit that created an invitation (its named invitees hear of it)."""
-    from games import tasks
-
-    tasks.enqueue_on_commit(tasks.notify_invitation, invitation_id)
-
-
-def notify_abandoned(game_id: int, seat: int) -> None:
-    """Called after the commit that gave ``seat`` to the computer for running out of time."""
-    from games import tasks
-
-    tasks.enqueue_on_commit(tasks.notify_abandoned, game_id, seat)
 
 
 # Reading -----------------------------------------------------------------------------------
@@ -105,7 +66,7 @@ def notify_abandoned(game_id: int, seat: int) -> None:
 def get_game_for_viewer(game_id: int, user) -> tuple[Game, int | None]:
     """The game (404 if there is none) and the viewer's seat, None for anyone else.
 
-    Games are public: a spectator sees ``view(state, None)``.
+    Games are public: a spectator sees the game's view for no seat.
     """
     try:
         game = Game.objects.get(pk=game_id)
@@ -117,9 +78,15 @@ def get_game_for_viewer(game_id: int, user) -> tuple[Game, int | None]:
     return game, seat
 
 
-def game_state(game: Game) -> State:
-    """The engine's state of the game, from its snapshot (checked on loading)."""
-    return from_json(game.snapshot)
+def game_state(game: Game):
+    """The game's state, from its snapshot (checked on loading)."""
+    return game.game_kind.from_json(game.snapshot)
+
+
+def game_view(game: Game, seat: int | None) -> dict:
+    """Everything ``seat`` (None: a spectator) may know of the game: the only way a stored
+    game reaches a page, the API or an email."""
+    return game.game_kind.view(game_state(game), seat)
 
 
 def seat_of(game: Game, user) -> Seat | None:
@@ -152,233 +119,262 @@ def _seat_for(game: Game, user) -> Seat:
     return seat
 
 
-def _match(game: Game, *, with_record: bool = False) -> Match:
-    """The engine's match at the game's snapshot.
-
-    Only an undo needs the record (to rebuild the states before the last steps); other
-    actions append to an empty one, and the new entries are the match's moves.
-    """
-    records = [m.record() for m in game.moves.order_by("number")] if with_record else []
-    return Match.resume(
-        game.engine_options(), game.names, game.seed, records, from_json(game.snapshot)
-    )
+def _check_fresh(game: Game, seat: Seat, version: int) -> None:
+    """A choice made on ``version`` stands unless this seat's own decision changed since
+    (another seat's choice in the same simultaneous step does not make it stale)."""
+    if version > game.version or seat.decision_version > version:
+        raise StaleVersion(game.version)
 
 
-def _play_computer_seats(game: Game, match: Match, seats: dict[int, Seat], log: list) -> None:
-    """Play the decisions of resigned and abandoned seats until a person must decide.
+class _Change:
+    """The records one service call adds to a game (its lock held): applied to the game's
+    match, followed for who must decide (``core.waits``), then stored by ``save``."""
 
-    Seeded by the game and its version so that the choice is the same if the call is retried.
-    """
-    for _ in range(MAX_AUTOMATIC_DECISIONS):
-        st = match.state
-        decider = decision_player(st)
-        if decider is None or not seats[decider].computer_plays:
-            return
-        rand = random.Random(f"{game.pk}:{game.version + len(log)}")
-        events = match.apply(choose(st, rand), decider)
-        log.append((events, True))
-    raise RuntimeError(f"game {game.pk}: the computer did not finish its decisions")
-
-
-def _store(game: Game, match: Match, log: list[tuple[list[dict], bool]]) -> Game:
-    """Write what the match added to its record (``log``: events and whether the computer
-    played, per new record) and the game's new state. The caller holds the game's lock."""
-    new_records = match.moves[len(match.moves) - len(log) :]
-    now = timezone.now()
-    Move.objects.bulk_create(
-        Move(
-            game=game,
-            number=game.version + i + 1,
-            seat=record["player"],
-            action=record["action"],
-            events=events,
-            automatic=automatic,
+    def __init__(self, game: Game, *, with_record: bool = False) -> None:
+        self.game = game
+        self.kind: GameKind = game.game_kind
+        # Only an undo needs the record (to rebuild the states before the last steps);
+        # other changes append to an empty one, whose entries are then the new records.
+        record = [m.record() for m in game.moves.order_by("number")] if with_record else None
+        self.match = Match.resume(
+            self.kind,
+            game.engine_options(),
+            game.names,
+            game.seed,
+            self.kind.from_json(game.snapshot),
+            record,
         )
-        for i, (record, (events, automatic)) in enumerate(zip(new_records, log, strict=True))
-    )
-    st = match.state
-    game.version += len(log)
-    game.snapshot = to_json(st)
-    to_move = decision_player(st)
-    finished_now = st.phase == "over" and game.status != Game.Status.FINISHED
-    if st.phase == "over":
-        game.status = Game.Status.FINISHED
-        game.to_move = game.to_move_since = game.deadline = None
-        game.finished = game.finished or now
-    else:
-        game.status = Game.Status.SETUP if st.phase == "setup" else Game.Status.PLAYING
-        others_moved = any(
-            r["player"] != to_move and r["action"]["kind"] != "resign" for r in new_records
+        self.seats: dict[int, Seat] = {s.number: s for s in game.seats.all()}
+        self.waits = Waits(self.kind, self.match.state)
+        self.log: list[tuple[list[dict], bool]] = []  # per new record: events, automatic
+        self.resigned: set[int] = set()
+
+    @property
+    def state(self):
+        return self.match.state
+
+    def apply(
+        self, action: dict, seat: int, *, automatic: bool = False, marks: Iterable[dict] = ()
+    ) -> list[dict]:
+        """Apply and record one action; ``marks`` are site events stored before its own."""
+        events = self.match.apply(action, seat)
+        self.log.append(([*marks, *events], automatic))
+        if action["kind"] == RESIGN:
+            self.resigned.add(seat)
+            self.seats[seat].resigned = True
+        self.waits.after(self.match.state, seat)
+        return events
+
+    def play_computer_seats(self) -> None:
+        """Play the decisions of resigned and abandoned seats until only people are waited
+        for. Seeded by the game and its version, so that a retry plays the same."""
+        for _ in range(MAX_AUTOMATIC_DECISIONS):
+            waiting = self.kind.deciders(self.state)
+            computer = sorted(q for q in waiting if self.seats[q].computer_plays)
+            if not computer:
+                return
+            rand = random.Random(f"{self.game.pk}:{self.game.version + len(self.log)}")
+            self.apply(self.kind.choose(self.state, computer[0], rand), computer[0], automatic=True)
+        raise RuntimeError(f"game {self.game.pk}: the computer did not finish its decisions")
+
+    def save(self) -> Game:
+        """Write the new records, the game's new state and every seat's decision."""
+        game, kind, st = self.game, self.kind, self.match.state
+        new_records = self.match.record[len(self.match.record) - len(self.log) :]
+        now = timezone.now()
+        Move.objects.bulk_create(
+            Move(
+                game=game,
+                number=game.version + i + 1,
+                seat=entry["player"],
+                action=entry["action"],
+                events=events,
+                automatic=automatic,
+            )
+            for i, (entry, (events, automatic)) in enumerate(
+                zip(new_records, self.log, strict=True)
+            )
         )
-        if to_move != game.to_move or others_moved or game.to_move_since is None:
-            # The clock runs per turn, not per step: a player who keeps deciding through a
-            # long turn (or undoes and redoes) gets no more time.
-            game.to_move = to_move
-            game.to_move_since = now
-            game.turn_version = game.version
-            game.deadline = _deadline(game, to_move, now)
-    game.save()
-    seats = game.seats.all()
-    for seat in seats:
-        changed = False
-        if seat.number in st.resigned and not seat.resigned:
-            seat.resigned = changed = True
+        game.version += len(self.log)
+        game.snapshot = kind.to_json(st)
+        phase = kind.phase(st)
+        finished_now = phase == "over" and game.status != Game.Status.FINISHED
+        if phase == "over":
+            game.status = Game.Status.FINISHED
+            game.finished = game.finished or now
+        else:
+            game.status = Game.Status.SETUP if phase == "setup" else Game.Status.PLAYING
+        game.save()
+        result = {row["seat"]: row for row in (kind.result(st) or [])} if finished_now else {}
+        for seat in self.seats.values():
+            _save_seat(game, seat, self.waits, now, seat.number in self.resigned, result)
+        game_id = game.pk
+        notify.turn(game_id)
         if finished_now:
-            row = next((r for r in st.result or [] if r["seat"] == seat.number), None)
-            if row is not None:
-                seat.rank, seat.vp = row["rank"], row["vp"]
-                changed = True
-        if changed:
-            seat.save(update_fields=["resigned", "rank", "vp"])
-    game_id = game.pk
-    transaction.on_commit(lambda: notify_turn(game_id))
-    if finished_now:
-        transaction.on_commit(lambda: notify_game_over(game_id))
-    return game
+            notify.game_over(game_id)
+        return game
 
 
-def _deadline(game: Game, seat: int, since: datetime) -> datetime | None:
-    """The deadline of a turn that came to ``seat`` at ``since``: the time per move, pushed
-    back by that player's vacations (games.clocks)."""
-    if not game.move_days:
-        return None
-    user_id = Seat.objects.filter(game=game, number=seat).values_list("user_id", flat=True)[0]
-    return clocks.deadline_for(user_id, since, game.move_days)
-
-
-def _seats_by_number(game: Game) -> dict[int, Seat]:
-    return {s.number: s for s in game.seats.all()}
+def _save_seat(
+    game: Game, seat: Seat, waits: Waits, now: datetime, resigned: bool, result: Mapping
+) -> None:
+    change = waits.seat(seat.number)
+    fields: list[str] = []
+    if change.restarted:
+        # The clock runs per wait, not per step: a player who keeps deciding through a
+        # long turn (or undoes and redoes) gets no more time.
+        seat.deciding, seat.deciding_since, seat.wait_version = True, now, game.version
+        seat.deadline = clocks.deadline_for(seat.user_id, now, game.move_days)
+        fields += ["deciding", "deciding_since", "wait_version", "deadline"]
+    elif seat.deciding and not change.deciding:
+        seat.deciding, seat.deciding_since, seat.deadline = False, None, None
+        fields += ["deciding", "deciding_since", "deadline"]
+    if change.changed:
+        seat.decision_version = game.version
+        fields.append("decision_version")
+    if resigned:
+        fields.append("resigned")
+    row = result.get(seat.number)
+    if row is not None:
+        seat.rank, seat.score = row["rank"], row["score"]
+        fields += ["rank", "score"]
+    if fields:
+        seat.save(update_fields=fields)
 
 
 def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
-    """Apply ``action`` for ``user``'s seat, made on the game at ``version``.
+    """Apply ``action`` for ``user``'s seat, chosen on the game at ``version``.
 
     Raises ``NotYourTurn`` (a ``PermissionDenied``) for a user without a seat or whose seat
-    does not decide now, ``StaleVersion`` when the game is not at ``version`` any more,
-    ``GameNotActive`` when it is over, and the engine's ``IllegalAction`` unchanged for an
-    illegal action; each leaves everything as it was. "undo" and "resign" actions go to
-    ``do_undo`` and ``do_concede``.
+    has nothing to decide now, ``StaleVersion`` when the seat's decision changed since
+    ``version``, ``GameNotActive`` when it is over, and the game's ``IllegalAction``
+    unchanged for an illegal action; each leaves everything as it was. "undo" and "resign"
+    actions go to ``do_undo`` and ``do_concede``.
     """
     kind = action.get("kind") if isinstance(action, dict) else None
-    if kind == "undo":
+    if kind == UNDO:
         return do_undo(game_id, user, version)
-    if kind == "resign":
+    if kind == RESIGN:
         return do_concede(game_id, user)
     with transaction.atomic():
         game = _lock_game(game_id)
         seat = _seat_for(game, user)
         _check_active(game)
-        if version != game.version:
-            raise StaleVersion(game.version)
-        if game.to_move != seat.number:
+        _check_fresh(game, seat, version)
+        change = _Change(game)
+        if not change.kind.legal_actions(change.state, seat.number):
             raise NotYourTurn("It is not your turn")
-        match = _match(game)
-        events = match.apply(action, seat.number)
-        log = [(events, False)]
-        seats = _seats_by_number(game)
-        _play_computer_seats(game, match, seats, log)
+        change.apply(action, seat.number)
+        change.play_computer_seats()
         if seat.consecutive_timeouts:
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
-        return _store(game, match, log)
+            seat.consecutive_timeouts = 0
+        return change.save()
 
 
 def do_undo(game_id: int, user, version: int) -> Game:
-    """Take back ``user``'s last step (only within their turn, while it revealed nothing)."""
+    """Take back ``user``'s last step (while the game allows it: in Guildhall, within their
+    turn while it revealed nothing). It takes back the game's last record: the player must
+    have seen it (``version`` is the game's)."""
     with transaction.atomic():
         game = _lock_game(game_id)
         seat = _seat_for(game, user)
         _check_active(game)
         if version != game.version:
             raise StaleVersion(game.version)
-        if undo_player(from_json(game.snapshot)) != seat.number:
+        if not game.game_kind.can_undo(game_state(game), seat.number):
             raise IllegalAction(
                 "undo_not_allowed",
                 "The last step cannot be taken back (hidden information was revealed, or "
                 "the turn has passed)",
             )
-        match = _match(game, with_record=True)
-        events = match.apply({"kind": "undo"}, seat.number)
-        return _store(game, match, [(events, False)])
+        change = _Change(game, with_record=True)
+        change.apply({"kind": UNDO}, seat.number)
+        return change.save()
 
 
 def do_concede(game_id: int, user) -> Game:
     """``user`` resigns. In a 2-player game the other player wins at once; with more, the seat
-    ranks last and the computer plays it on (at once, if it is the seat to decide)."""
+    ranks last and the computer plays it on (at once, if the game waits for it)."""
     with transaction.atomic():
         game = _lock_game(game_id)
         seat = _seat_for(game, user)
         _check_active(game)
-        match = _match(game)
-        events = match.apply({"kind": "resign"}, seat.number)
-        log = [(events, False)]
-        seats = _seats_by_number(game)
-        seats[seat.number].resigned = True
-        _play_computer_seats(game, match, seats, log)
-        return _store(game, match, log)
+        change = _Change(game)
+        change.apply({"kind": RESIGN}, seat.number)
+        change.play_computer_seats()
+        return change.save()
 
 
 # Time limits -------------------------------------------------------------------------------
 
-# After this many turns in a row played by the computer because time ran out, the seat is
+# After this many waits in a row played by the computer because time ran out, the seat is
 # abandoned: it resigns (ranks last) and the computer plays it to the end.
 TIMEOUTS_TO_ABANDON = 3
-# Site events in a move's events (the engine's log ignores them; games.movelog shows them).
+# Site events in a move's events (the games ignore them; games.movelog shows them).
 TIMEOUT_EVENT = "timeout"
 ABANDONED_EVENT = "abandoned"
 
 
-def do_time_out(game_id: int, version: int, now: datetime | None = None) -> Game | None:
-    """The player to move in game ``game_id``, seen at ``version``, ran out of time: the
-    computer plays their whole turn (``guildhall.bot.choose``, seeded by the game and the
-    version, so a retry plays the same), as automatic moves marked by a ``timeout`` event.
-    The third timeout in a row abandons the seat instead: it resigns and the computer plays it
-    on. Returns the game, or None when there was nothing to do (the player moved, another
-    worker got there first, or a vacation pushed the deadline back).
+def do_time_out(
+    game_id: int, number: int, wait_version: int, now: datetime | None = None
+) -> Game | None:
+    """Seat ``number`` of game ``game_id``, in its wait that began at ``wait_version``, ran
+    out of time: the computer makes its decisions until the game no longer waits for it
+    (the game's ``choose``, seeded by the game and the wait, so a retry plays the same), as
+    automatic moves marked by a ``timeout`` event. The third time-out in a row abandons the
+    seat instead: it resigns and the computer plays it on. Returns the game, or None when
+    there was nothing to do (the player moved, another worker got there first, or a vacation
+    pushed the deadline back).
 
     Claimed with a conditional update (healthchecks' sendalerts): of two sweeps that saw the
-    same expired turn, only the one whose update changed the row acts; the other's update
+    same expired wait, only the one whose update changed the row acts; the other's update
     waits for the first's row lock, then matches nothing.
     """
     now = now or timezone.now()
     with transaction.atomic():
-        claimed = Game.objects.filter(
-            pk=game_id, version=version, status__in=Game.ACTIVE, deadline__lte=now
+        claimed = Seat.objects.filter(
+            game_id=game_id,
+            number=number,
+            wait_version=wait_version,
+            deciding=True,
+            deadline__lte=now,
+            game__status__in=Game.ACTIVE,
         ).update(deadline=None)
         if not claimed:
             return None
         game = _lock_game(game_id)
-        seats = _seats_by_number(game)
-        seat = seats[game.to_move]
+        change = _Change(game)
+        seat = change.seats[number]
         # A vacation may have started after the sweep read the deadline.
-        deadline = clocks.deadline_for(seat.user_id, game.to_move_since, game.move_days)
+        deadline = clocks.deadline_for(seat.user_id, seat.deciding_since, game.move_days)
         if deadline is not None and deadline > now:
-            Game.objects.filter(pk=game_id).update(deadline=deadline)
+            Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
             return None
-        match = _match(game)
-        log: list[tuple[list[dict], bool]] = []
         timeouts = seat.consecutive_timeouts + 1
-        marker = {"type": TIMEOUT_EVENT, "player": seat.number}
+        marker = {"type": TIMEOUT_EVENT, "player": number}
         if timeouts >= TIMEOUTS_TO_ABANDON and not seat.computer_plays:
-            events = match.apply({"kind": "resign"}, seat.number)
-            abandoned = {"type": ABANDONED_EVENT, "player": seat.number}
-            log.append(([marker, abandoned, *events], True))
+            abandoned = {"type": ABANDONED_EVENT, "player": number}
+            change.apply({"kind": RESIGN}, number, automatic=True, marks=[marker, abandoned])
             seat.abandoned = True
         else:
-            rand = random.Random(f"{game.pk}:{version}:timeout")
+            rand = random.Random(f"{game.pk}:{game.version}:timeout")
             for _ in range(MAX_AUTOMATIC_DECISIONS):
-                st = match.state
-                if decision_player(st) != seat.number:
+                # This wait only: not the next round of a simultaneous game, which the
+                # seat's last choice may have opened.
+                if number not in change.kind.deciders(change.state):
                     break
-                events = match.apply(choose(st, rand), seat.number)
-                log.append(([marker, *events], True))
-        _play_computer_seats(game, match, seats, log)
+                if change.waits.seat(number).restarted:
+                    break
+                action = change.kind.choose(change.state, number, rand)
+                change.apply(action, number, automatic=True, marks=[marker])
+        change.play_computer_seats()
         Seat.objects.filter(pk=seat.pk).update(
             consecutive_timeouts=timeouts, abandoned=seat.abandoned
         )
-        game = _store(game, match, log)
+        game = change.save()
         if seat.abandoned:
-            number = seat.number
-            transaction.on_commit(lambda: notify_abandoned(game_id, number))
+            notify.abandoned(game_id, number)
         return game
 
 
@@ -396,35 +392,48 @@ def do_vote_cancel(game_id: int, user, vote: bool = True) -> Game:
         people = [s for s in game.seats.all() if not s.computer_plays]
         if vote and all(s.cancel_vote for s in people):
             game.status = Game.Status.CANCELLED
-            game.to_move = game.to_move_since = game.deadline = None
             game.finished = timezone.now()
             game.save()
-            game_id = game.pk
-            transaction.on_commit(lambda: notify_game_over(game_id))
+            game.seats.update(deciding=False, deciding_since=None, deadline=None)
+            notify.game_over(game.pk)
         return game
 
 
 # Invitations -------------------------------------------------------------------------------
 
 
+MOVE_DAYS = (None, 1, 2, 3, 5, 7, 14)
+
+
+def check_invitation(kind: str, players: int, options: Mapping | None) -> GameKind:
+    """The game of a new invitation, if ``players`` and ``options`` suit it; else a
+    ValidationError naming what is wrong (for an option: ``{option: message}``)."""
+    try:
+        game = registry.get(kind)
+    except registry.UnknownGame as error:
+        raise ValidationError({"game": str(error)}) from None
+    try:
+        game.parse_options(options, players)
+    except OptionError as error:
+        raise ValidationError({error.option: error.message}) from None
+    return game
+
+
 def do_create_invitation(
     creator: User,
     *,
+    kind: str = DEFAULT_KIND,
     players: int = 2,
-    rules: str = "yucata",
-    advanced: bool = False,
-    fantasy_names: bool = False,
+    options: Mapping | None = None,
     move_days: int | None = None,
     invitees: Iterable[User] = (),
 ) -> Invitation:
-    """A new invitation; the creator takes the first seat. With ``invitees`` only they may
-    accept (there must be enough of them to fill the game); without, anyone may."""
+    """A new invitation to a game of ``kind`` with its ``options`` (JSON, checked by the
+    game); the creator takes the first seat. With ``invitees`` only they may accept (there
+    must be enough of them to fill the game); without, anyone may."""
     invitees = list(dict.fromkeys(invitees))
-    try:
-        Options(players=players, rules=rules, advanced=advanced)
-    except ValueError as error:
-        raise ValidationError(str(error)) from None
-    if move_days not in {None, 1, 2, 3, 5, 7, 14}:
+    game = check_invitation(kind, players, options)
+    if move_days not in MOVE_DAYS:
         raise ValidationError("Choose a time per move from the list")
     if creator in invitees:
         raise ValidationError("You cannot invite yourself")
@@ -435,18 +444,17 @@ def do_create_invitation(
     with transaction.atomic():
         invitation = Invitation.objects.create(
             creator=creator,
+            kind=kind,
             players=players,
-            rules=rules,
-            advanced=advanced,
-            fantasy_names=fantasy_names,
+            # Every option, defaults filled in: the game's options stay as they were chosen.
+            options=parse_options(game.option_specs, options),
             move_days=move_days,
             open_to_all=not invitees,
         )
         invitation.invitees.set(invitees)
         InvitationResponse.objects.create(invitation=invitation, user=creator, accepted=True)
         if invitees:
-            invitation_id = invitation.pk
-            transaction.on_commit(lambda: notify_invitation(invitation_id))
+            notify.invitation(invitation.pk)
     return invitation
 
 
@@ -491,33 +499,43 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
 
 def _start_game(invitation: Invitation, users: list[User]) -> Game:
     seat_random.shuffle(users)
-    options = invitation.options()
+    kind = invitation.game_kind
+    options = invitation.engine_options()
     names = [u.name for u in users]
     seed = secrets.randbits(63)  # fits a signed 64-bit column
-    match = Match(options, names, seed)
+    match = Match(kind, options, names, seed)
     now = timezone.now()
-    to_move = decision_player(match.state)
     game = Game.objects.create(
-        options=options.to_json(),
+        kind=kind.id,
+        options=kind.options_json(options),
         names=names,
         seed=seed,
-        status=Game.Status.SETUP,
+        status=Game.Status.SETUP if kind.phase(match.state) == "setup" else Game.Status.PLAYING,
         version=0,
-        to_move=to_move,
-        to_move_since=now,
-        deadline=clocks.deadline_for(users[to_move].pk, now, invitation.move_days),
         move_days=invitation.move_days,
-        snapshot=to_json(match.state),
+        snapshot=kind.to_json(match.state),
     )
+    waiting = kind.deciders(match.state)
     Seat.objects.bulk_create(
-        Seat(game=game, user=user, number=number) for number, user in enumerate(users)
+        Seat(
+            game=game,
+            user=user,
+            number=number,
+            deciding=number in waiting,
+            deciding_since=now if number in waiting else None,
+            deadline=(
+                clocks.deadline_for(user.pk, now, invitation.move_days)
+                if number in waiting
+                else None
+            ),
+        )
+        for number, user in enumerate(users)
     )
     invitation.status = Invitation.Status.STARTED
     invitation.game = game
     invitation.save(update_fields=["status", "game"])
-    game_id = game.pk
-    transaction.on_commit(lambda: notify_game_started(game_id))
-    transaction.on_commit(lambda: notify_turn(game_id))
+    notify.game_started(game.pk)
+    notify.turn(game.pk)
     return game
 
 

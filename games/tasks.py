@@ -1,9 +1,11 @@
-"""Celery tasks of the games: the notifications a move causes, and the periodic sweeps
-(turns whose time ran out, reminders and deadline warnings, daily digests).
+"""Celery tasks of the games: the notifications a change causes, and the periodic sweeps
+(reminders and deadline warnings, daily digests, notifications never queued). The sweep of
+waits whose time ran out is ``games.timeouts``.
 
 Every task takes ids, reads the rows again when it runs, and is safe to run twice: emails go
-through ``games.notifications.delivery`` (one row per notification, claimed before sending), and
-time-outs through ``services.do_time_out`` (claimed with a conditional update).
+through ``games.notifications.delivery`` (one row per notification, claimed before sending).
+A turn notification is per seat and per wait (``Seat.wait_version``): several seats may
+wait at once, and each hears once of each wait.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import queries, services
+from games import queries
 from games.models import Game, Invitation, Seat
 from games.notifications import preferences
 from games.notifications.delivery import record
@@ -31,8 +33,6 @@ Kind = Notification.Kind
 
 # The fields of a game that hold its secrets, left unread where they are not needed.
 SECRETS = ("snapshot", "seed")
-# At most this many expired turns per sweep (the next sweep, a minute later, goes on).
-TIMEOUT_BATCH = 1000
 # Daily digests go out from this hour of the user's own day.
 DIGEST_HOUR = 7
 
@@ -64,15 +64,18 @@ Recorded = list[tuple[Notification, bool]]
 
 
 def turn_notifications(game: Game) -> Recorded:
-    """The player to move hears that it is their turn (once per turn, not per step)."""
-    if not game.is_active or game.to_move is None:
+    """Each player the game waits for hears that it is their turn (once per wait, not per
+    step)."""
+    if not game.is_active:
         return []
-    seat = Seat.objects.select_related("user").filter(game=game, number=game.to_move).first()
-    if seat is None or seat.computer_plays or not preferences.wants(seat.user, Kind.TURN):
-        return []
-    if game.turn_version == 0 and preferences.wants(seat.user, Kind.STARTED):
-        return []  # the "game started" email tells the first player to begin
-    return [record(Kind.TURN, seat.user, game=game, turn=game.turn_version)]
+    out = []
+    for seat in Seat.objects.select_related("user").filter(game=game, deciding=True):
+        if seat.computer_plays or not preferences.wants(seat.user, Kind.TURN):
+            continue
+        if seat.wait_version == 0 and preferences.wants(seat.user, Kind.STARTED):
+            continue  # the "game started" email tells the first players to begin
+        out.append(record(Kind.TURN, seat.user, game=game, turn=seat.wait_version))
+    return out
 
 
 def started_notifications(game: Game) -> Recorded:
@@ -159,38 +162,12 @@ def notify_invitation(self, invitation_id: int):
 # Sweeps --------------------------------------------------------------------------------------
 
 
-@shared_task
-def sweep_timeouts(limit: int = TIMEOUT_BATCH) -> int:
-    """Time out every turn whose deadline has passed; how many were timed out.
-
-    The index on (status, deadline) finds them; ``services.do_time_out`` claims each with a
-    conditional update, so two sweeps running at once (two beat ticks, two workers) act once.
-    """
-    now = timezone.now()
-    expired = list(
-        Game.objects.filter(status__in=Game.ACTIVE, deadline__lte=now)
-        .order_by("deadline")
-        .values_list("pk", "version")[:limit]
-    )
-    done = 0
-    for game_id, version in expired:
-        try:
-            if services.do_time_out(game_id, version, now) is not None:
-                done += 1
-        except Exception:
-            # One broken game must not stop the others; it is tried again next minute.
-            log.exception("Could not time out game %s", game_id)
-    if expired:
-        log.info("Time-out sweep: %s of %s expired turns timed out", done, len(expired))
-    return done
-
-
 def _waiting_seats(now: datetime):
-    """Seats of people whose turn it is, with their game (no secrets) and user."""
+    """Seats of people the game waits for, with their game (no secrets) and user."""
     return (
         Seat.objects.filter(
             game__status__in=Game.ACTIVE,
-            game__to_move=F("number"),
+            deciding=True,
             resigned=False,
             abandoned=False,
             user__is_guest=False,
@@ -208,7 +185,7 @@ def _not_recorded(kind: str, number=0):
             kind=kind,
             game=OuterRef("game"),
             user=OuterRef("user"),
-            turn=OuterRef("game__turn_version"),
+            turn=OuterRef("wait_version"),
             number=number,
         )
     )
@@ -231,33 +208,32 @@ def sweep_reminders() -> int:
         (Kind.DEADLINE_24H, WARNING_LEAD[Kind.DEADLINE_24H], WARNING_LEAD[Kind.DEADLINE_1H]),
     ):
         seats = _waiting_seats(now).filter(
-            game__deadline__gt=now + nearer,
-            game__deadline__lte=now + lead,
+            deadline__gt=now + nearer,
+            deadline__lte=now + lead,
             user__deadline_emails=True,
         )
         for seat in seats.filter(_not_recorded(kind)):
-            game = seat.game
-            if game.deadline - game.to_move_since > lead:
-                rows.append(record(kind, seat.user, game=game, turn=game.turn_version))
-    # The user's own reminder, once per turn.
+            if seat.deadline - seat.deciding_since > lead:
+                rows.append(record(kind, seat.user, game=seat.game, turn=seat.wait_version))
+    # The user's own reminder, once per wait.
     seats = _waiting_seats(now).filter(
         user__reminder_after_hours__isnull=False,
-        game__to_move_since__lte=now - timedelta(hours=1),
+        deciding_since__lte=now - timedelta(hours=1),
     )
     for seat in seats.filter(_not_recorded(Kind.REMINDER)):
-        game = seat.game
-        if game.to_move_since + timedelta(hours=seat.user.reminder_after_hours) <= now:
-            rows.append(record(Kind.REMINDER, seat.user, game=game, turn=game.turn_version))
+        if seat.deciding_since + timedelta(hours=seat.user.reminder_after_hours) <= now:
+            rows.append(record(Kind.REMINDER, seat.user, game=seat.game, turn=seat.wait_version))
     # Games without a time limit: a reminder for each week of waiting.
     seats = _waiting_seats(now).filter(
         game__move_days__isnull=True,
-        game__to_move_since__lte=now - WEEK,
+        deciding_since__lte=now - WEEK,
         user__weekly_reminders=True,
     )
     for seat in seats:
-        game = seat.game
-        week = (now - game.to_move_since) // WEEK
-        rows.append(record(Kind.WEEKLY, seat.user, game=game, turn=game.turn_version, number=week))
+        week = (now - seat.deciding_since) // WEEK
+        rows.append(
+            record(Kind.WEEKLY, seat.user, game=seat.game, turn=seat.wait_version, number=week)
+        )
     new = [row for row, created in rows if created]
     _queue(new)
     return len(new)
@@ -292,15 +268,11 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
     recorded: Recorded = []
 
     turns = (
-        people.filter(
-            game__status__in=Game.ACTIVE,
-            game__to_move=F("number"),
-            game__to_move_since__range=window,
-        )
+        people.filter(game__status__in=Game.ACTIVE, deciding=True, deciding_since__range=window)
         .filter(preferences.wanting(Kind.TURN, "user__"))
         .filter(_not_recorded(Kind.TURN))
-        # The first player of a new game hears it from the "game started" email.
-        .exclude(Q(game__turn_version=0) & preferences.wanting(Kind.STARTED, "user__"))
+        # The first players of a new game hear it from the "game started" email.
+        .exclude(Q(wait_version=0) & preferences.wanting(Kind.STARTED, "user__"))
     )
     for g in Game.objects.filter(Exists(turns.filter(game=OuterRef("pk")))).defer(*SECRETS):
         recorded += turn_notifications(g)
@@ -325,7 +297,9 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
     # A seat keeps no time of its abandoning; the turn that came after it is as recent. These
     # are few: each is simply recorded again (finding the rows already there).
     abandoned = Seat.objects.filter(
-        abandoned=True, game__status__in=Game.ACTIVE, game__to_move_since__gte=window[0]
+        Exists(Seat.objects.filter(game=game, deciding_since__gte=window[0])),
+        abandoned=True,
+        game__status__in=Game.ACTIVE,
     ).select_related("game")
     for seat in abandoned.defer(*queries.SECRET_FIELDS):
         recorded += abandoned_notifications(seat.game, seat.number)
@@ -355,9 +329,7 @@ def send_daily_digests() -> int:
     users = User.objects.filter(
         turn_emails=User.TurnEmails.DAILY_DIGEST, is_guest=False, is_active=True
     ).exclude(email="")
-    waiting = Seat.objects.filter(
-        user=OuterRef("pk"), game__status__in=Game.ACTIVE, game__to_move=F("number")
-    )
+    waiting = Seat.objects.filter(user=OuterRef("pk"), game__status__in=Game.ACTIVE, deciding=True)
     rows = []
     for user in users.filter(Exists(waiting)):
         local = now.astimezone(_zone(user.time_zone))

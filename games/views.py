@@ -8,7 +8,7 @@ in; every form also works without JavaScript (a POST, then a redirect).
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from games import parsing, queries, services
+from games.core import IllegalAction, registry
 from games.forms import InvitationForm
-from games.guildhall import IllegalAction
-from games.models import Invitation
+from games.models import DEFAULT_KIND, Invitation
 
 DASHBOARD_FINISHED = 5
 
@@ -67,16 +67,28 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create_invitation(request: HttpRequest) -> HttpResponse:
-    form = InvitationForm(request.POST or None, creator=request.user)
+    """A new game: first the game (when the site offers several), then its options."""
+    games = registry.all_games()
+    game_id = request.POST.get("game") or request.GET.get("game")
+    if game_id is None and (len(games) == 1 or request.method == "POST"):
+        game_id = games[0].id if len(games) == 1 else DEFAULT_KIND
+    if game_id is None:
+        return render(request, "games/choose_game.html", {"games": games})
+    try:
+        game = registry.get(game_id)
+    except registry.UnknownGame:
+        raise Http404("No such game") from None
+    form = InvitationForm(request.POST or None, creator=request.user, game=game)
     if request.method == "POST" and form.is_valid():
         try:
-            services.do_create_invitation(request.user, **form.cleaned_data)
+            services.do_create_invitation(request.user, **form.invitation())
         except ValidationError as error:
             form.add_error(None, error)
         else:
             messages.success(request, "Your invitation is open. The game starts when it is full.")
             return redirect("games:lobby")
-    return render(request, "games/invitation_form.html", {"form": form})
+    context = {"form": form, "game": game, "other_games": len(games) > 1}
+    return render(request, "games/invitation_form.html", context)
 
 
 def _answer(request: HttpRequest, invitation_id: int, do) -> HttpResponse:

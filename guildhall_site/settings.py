@@ -131,6 +131,8 @@ WSGI_APPLICATION = "guildhall_site.wsgi.application"
 _template_loaders = [
     "django.template.loaders.filesystem.Loader",
     "django.template.loaders.app_directories.Loader",
+    # Each registered game's own templates, in its package (games.core.registry).
+    "games.template_loader.Loader",
 ]
 TEMPLATES = [
     {
@@ -238,6 +240,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_IGNORE_RESULT = True
+# Task modules besides each app's tasks.py (which the worker finds by itself).
+CELERY_IMPORTS = ("games.timeouts",)
 # One beat process schedules these. A sweep that waited longer than its period is dropped:
 # the next one does the same work.
 CELERY_BEAT_SCHEDULE = {

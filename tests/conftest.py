@@ -6,6 +6,9 @@ password PASSWORD.
 The database is the one DATABASE_URL names: SQLite in memory by default, PostgreSQL when it is
 a postgres:// URL (pytest-django creates and drops a test_<name> database on that server).
 Under CI=true a missing PostgreSQL or Redis stops the run with an error, never a skip.
+
+Besides the site's games, the tests offer a proof game of simultaneous hidden choices,
+Goofspiel (``tests/goofspiel``): registered here, so only in the tests.
 """
 
 import os
@@ -15,6 +18,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.cache import cache
 
+import tests.goofspiel.game  # noqa: F401 (the proof game: offered only to the tests)
 from accounts.models import User
 
 PASSWORD = "correct horse battery staple"

@@ -27,7 +27,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import parsing
 from games.api.parsers import check_body_size
-from games.guildhall import IllegalAction
+from games.core import IllegalAction
 from games.services import NotYourTurn, StaleVersion
 
 # Errors ------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """What the games API takes and gives.
 
-Output serializers describe plain dicts built by the views; the game's ``view`` and the
-actions are the engine's own JSON, described in ``games.api.schema``. Nothing here reads
-``Game.seed``, ``Game.snapshot`` or ``Move.events``.
+Output serializers describe plain dicts built by the views; a game's ``view`` and its
+actions are the game's own JSON, described per game in ``games.api.schema`` (each game gives
+its schemas). Nothing here reads ``Game.seed``, ``Game.snapshot`` or ``Move.events``.
 """
 
 from __future__ import annotations
@@ -10,14 +10,10 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.common import (
-    StrictBooleanField,
-    StrictCharField,
-    StrictChoiceField,
-    StrictIntegerField,
-)
-from games.api.schema import nullable, ref
-from games.models import Game, Invitation, RuleSet
+from games.api.common import StrictCharField, StrictChoiceField, StrictIntegerField
+from games.api.schema import ref
+from games.core import registry
+from games.models import DEFAULT_KIND, MAX_PLAYERS, Game, Invitation
 
 
 @extend_schema_field(ref("View"))
@@ -35,8 +31,27 @@ class ActionListField(serializers.JSONField):
     pass
 
 
-@extend_schema_field(nullable("Decision"))
+@extend_schema_field(
+    {
+        "type": "object",
+        "nullable": True,
+        "additionalProperties": True,
+        "description": "What the caller decides now, as the game's view says it (its "
+        "`decision`), or null.",
+    }
+)
 class DecisionField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": True,
+        "description": "The game's options: names and values as the catalog describes them.",
+    }
+)
+class OptionsField(serializers.JSONField):
     pass
 
 
@@ -54,20 +69,38 @@ class GamePlayerSerializer(serializers.Serializer):
     username = serializers.CharField()
     resigned = serializers.BooleanField()
     abandoned = serializers.BooleanField(help_text="Timed out too often: the computer plays.")
+    deciding = serializers.BooleanField(help_text="The game waits for this seat now.")
+    deciding_since = serializers.DateTimeField(allow_null=True, help_text="Since when.")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When this seat runs out of time (null: no limit)."
+    )
     rank = serializers.IntegerField(allow_null=True, help_text="Once the game is finished.")
-    vp = serializers.IntegerField(allow_null=True, help_text="Once the game is finished.")
+    score = serializers.IntegerField(allow_null=True, help_text="Once the game is finished.")
+    vp = serializers.IntegerField(
+        allow_null=True, help_text="The same as `score` (from when Guildhall was the only game)."
+    )
 
 
 class _GameFields(serializers.Serializer):
     id = serializers.IntegerField()
+    game = serializers.CharField(help_text="Which game: its `id` in the catalog.")
     status = serializers.ChoiceField(choices=STATUS_CHOICES)
     version = serializers.IntegerField(
         help_text="The number of records so far: send it with your action."
     )
-    to_move = serializers.IntegerField(allow_null=True, help_text="The seat that decides now.")
-    to_move_since = serializers.DateTimeField(allow_null=True)
+    deciding = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The seats the game waits for now (several in a simultaneous step).",
+    )
+    to_move = serializers.IntegerField(
+        allow_null=True, help_text="The seat the game waits for, when it waits for one only."
+    )
+    to_move_since = serializers.DateTimeField(
+        allow_null=True, help_text="Since when the game waits (the earliest of `deciding`)."
+    )
     deadline = serializers.DateTimeField(
-        allow_null=True, help_text="When the seat to move runs out of time (null: no limit)."
+        allow_null=True,
+        help_text="When the first of `deciding` runs out of time (null: no limit).",
     )
     move_days = serializers.IntegerField(allow_null=True, help_text="Days per move, or null.")
     created = serializers.DateTimeField()
@@ -78,29 +111,31 @@ class _GameFields(serializers.Serializer):
 class GameSummarySerializer(_GameFields):
     """One of my games, in a list."""
 
-    options = serializers.DictField(help_text="players, rules, advanced, names.")
+    options = OptionsField(help_text="The game's options, as the game stores them.")
     names = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")
     seat = serializers.IntegerField(help_text="My seat.")
-    my_turn = serializers.BooleanField()
+    my_turn = serializers.BooleanField(help_text="The game waits for me now.")
     rank = serializers.IntegerField(allow_null=True, help_text="My rank, once finished.")
-    vp = serializers.IntegerField(allow_null=True, help_text="My VP, once finished.")
+    score = serializers.IntegerField(allow_null=True, help_text="My score, once finished.")
+    vp = serializers.IntegerField(allow_null=True, help_text="The same as `score`.")
 
 
 class GameSerializer(_GameFields):
     """One game as the caller may see it."""
 
     seat = serializers.IntegerField(allow_null=True, help_text="My seat; null: a spectator.")
-    my_turn = serializers.BooleanField()
+    my_turn = serializers.BooleanField(help_text="The game waits for me now.")
     players = GamePlayerSerializer(many=True)
-    view = ViewField()
+    view = ViewField(help_text="The game as I may know it: its schema is the game's own.")
 
 
 class LegalActionsSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    game = serializers.CharField(help_text="Which game: its `id` in the catalog.")
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=STATUS_CHOICES)
     seat = serializers.IntegerField(allow_null=True)
-    my_turn = serializers.BooleanField()
+    my_turn = serializers.BooleanField(help_text="The game waits for me now.")
     decision = DecisionField()
     actions = ActionListField(
         help_text="Every legal action of yours now (empty when you do not decide)."
@@ -112,8 +147,9 @@ class LegalActionsSerializer(serializers.Serializer):
 class SubmitActionSerializer(serializers.Serializer):
     version = StrictIntegerField(
         min_value=0,
-        help_text="The game's version you decided on. If the game has moved on, nothing is "
-        "done and the answer is 409 (not compared for resign).",
+        help_text="The game's version you decided on. If your own decision has changed since "
+        "(another player's choice in the same simultaneous step does not count), nothing is "
+        "done and the answer is 409 (not compared for resign; undo needs the latest).",
     )
     action = ActionField()
 
@@ -133,11 +169,10 @@ class MoveSerializer(serializers.Serializer):
 
 class InvitationSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="Which game: its `id` in the catalog.")
     creator = UserRefSerializer()
     players = serializers.IntegerField()
-    rules = serializers.ChoiceField(choices=RuleSet.choices)
-    advanced = serializers.BooleanField()
-    fantasy_names = serializers.BooleanField()
+    options = OptionsField(help_text="The game's options (see the catalog).")
     move_days = serializers.IntegerField(allow_null=True)
     open_to_all = serializers.BooleanField()
     invitees = UserRefSerializer(many=True)
@@ -159,10 +194,23 @@ MOVE_DAYS = [1, 2, 3, 5, 7, 14]
 
 
 class InvitationCreateSerializer(serializers.Serializer):
-    players = StrictChoiceField(choices=[2, 3, 4], default=2)
-    rules = StrictChoiceField(choices=RuleSet.values, default=RuleSet.YUCATA)
-    advanced = StrictBooleanField(default=False)
-    fantasy_names = StrictBooleanField(default=False)
+    game = StrictChoiceField(
+        choices=[],  # the registered games, filled in when the serializer is made
+        default=DEFAULT_KIND,
+        help_text="Which game: an `id` from the catalog.",
+    )
+    players = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_PLAYERS,
+        default=2,
+        help_text="How many players, within the game's range (see the catalog).",
+    )
+    options = OptionsField(
+        required=False,
+        help_text="The game's options by name (see the catalog); those left out take their "
+        "default. A bad one is refused with a 400 naming it. Guildhall's options may also be "
+        "given at the top level, as before there were several games.",
+    )
     move_days = StrictChoiceField(
         choices=MOVE_DAYS,
         allow_null=True,
@@ -174,4 +222,42 @@ class InvitationCreateSerializer(serializers.Serializer):
         max_length=10,
         default=list,
         help_text="Usernames. Empty: open to all; else only they may accept.",
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [game.id for game in registry.all_games()]
+
+
+class CatalogOptionChoiceSerializer(serializers.Serializer):
+    value = serializers.CharField()
+    label = serializers.CharField()
+
+
+class CatalogOptionSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="Its name in `options`.")
+    type = serializers.ChoiceField(choices=["bool", "choice", "int"])
+    label = serializers.CharField()
+    help = serializers.CharField()
+    default = serializers.JSONField(help_text="Its value when left out.")
+    choices = CatalogOptionChoiceSerializer(
+        many=True, required=False, help_text="type choice: the values it takes."
+    )
+    minimum = serializers.IntegerField(required=False, allow_null=True)
+    maximum = serializers.IntegerField(required=False, allow_null=True)
+
+
+class CatalogGameSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="Name it as `game` in a new invitation.")
+    name = serializers.CharField()
+    summary = serializers.CharField()
+    rules_url = serializers.URLField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    options = CatalogOptionSerializer(many=True)
+    view_schema = serializers.CharField(
+        help_text="The name of the schema of this game's `view` in this API's OpenAPI schema."
+    )
+    action_schema = serializers.CharField(
+        help_text="The name of the schema of this game's actions."
     )

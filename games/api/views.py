@@ -2,8 +2,9 @@
 action, its move log, and invitations.
 
 Thin views over ``games.services`` (every change) and ``games.queries`` (lists), like the
-board's (``games.board_views``): a game leaves only through ``view(state, seat)`` and the
-log only through ``movelog.describe_move(state, events, seat)``. Errors raised by the services
+board's (``games.board_views``): a game leaves only through its game's ``view(state, seat)``
+and the log only through ``movelog.describe_move``. Every game of the registry is served
+the same way; the catalog lists them. Errors raised by the services
 (``StaleVersion``, ``IllegalAction``, ``NotYourTurn``, ``Http404``...) become JSON in
 ``games.api.common.exception_handler``.
 """
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import F, Q
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
@@ -30,6 +32,7 @@ from games import parsing, queries, services
 from games.api.common import ActionThrottle, ApiThrottle, ApiView, Pagination, query_flag
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
+    CatalogGameSerializer,
     GameSerializer,
     GameSummarySerializer,
     InvitationCreateSerializer,
@@ -38,10 +41,8 @@ from games.api.serializers import (
     MoveSerializer,
     SubmitActionSerializer,
 )
+from games.core import IllegalAction, registry
 from games.forms import InvitationForm
-from games.guildhall import IllegalAction
-from games.guildhall.engine import check_shape
-from games.guildhall.views import view
 from games.models import Game, Invitation, Move, Seat
 from games.movelog import describe_move
 
@@ -57,14 +58,17 @@ def _mark_seen(game_id: int, user) -> None:
     ).update(last_seen_at=now)
 
 
-def _game_fields(game: Game) -> dict:
+def _game_fields(game: Game, waiting: list[Seat]) -> dict:
+    """The game's own fields; ``waiting`` are the seats it waits for."""
     return {
         "id": game.pk,
+        "game": game.kind,
         "status": game.status,
         "version": game.version,
-        "to_move": game.to_move,
-        "to_move_since": game.to_move_since,
-        "deadline": game.deadline,
+        "deciding": [s.number for s in waiting],
+        "to_move": waiting[0].number if len(waiting) == 1 else None,
+        "to_move_since": min((s.deciding_since for s in waiting), default=None),
+        "deadline": min((s.deadline for s in waiting if s.deadline), default=None),
         "move_days": game.move_days,
         "created": game.created,
         "updated": game.updated,
@@ -72,17 +76,18 @@ def _game_fields(game: Game) -> dict:
     }
 
 
-def _my_turn(game: Game, seat: int | None) -> bool:
-    return seat is not None and game.is_active and game.to_move == seat
+def _my_turn(game: Game, seat: Seat | None) -> bool:
+    return seat is not None and game.is_active and seat.deciding
 
 
 def game_payload(game: Game, seat: int | None) -> dict:
     """The game as ``seat`` (None: a spectator) may see it."""
-    seats = Seat.objects.filter(game=game).select_related("user").order_by("number")
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+    mine = next((s for s in seats if s.number == seat), None)
     return {
-        **_game_fields(game),
+        **_game_fields(game, [s for s in seats if s.deciding]),
         "seat": seat,
-        "my_turn": _my_turn(game, seat),
+        "my_turn": _my_turn(game, mine),
         "players": [
             {
                 "seat": s.number,
@@ -90,12 +95,16 @@ def game_payload(game: Game, seat: int | None) -> dict:
                 "username": s.user.username,
                 "resigned": s.resigned,
                 "abandoned": s.abandoned,
+                "deciding": s.deciding,
+                "deciding_since": s.deciding_since,
+                "deadline": s.deadline,
                 "rank": s.rank,
-                "vp": s.vp,
+                "score": s.score,
+                "vp": s.score,
             }
             for s in seats
         ],
-        "view": view(services.game_state(game), seat),
+        "view": services.game_view(game, seat),
     }
 
 
@@ -141,9 +150,9 @@ class GameListView(ApiView):
         seats = seats.defer(*queries.SECRET_FIELDS)
         my_turn = query_flag(request, "my_turn")
         finished = query_flag(request, "finished")
-        deciding = Q(game__status__in=Game.ACTIVE, game__to_move=F("number"))
+        deciding = Q(game__status__in=Game.ACTIVE, deciding=True)
         if my_turn is True:
-            seats = seats.filter(deciding).order_by("game__to_move_since", "game_id")
+            seats = seats.filter(deciding).order_by("deciding_since", "game_id")
         else:
             if my_turn is False:
                 seats = seats.exclude(deciding)
@@ -155,15 +164,16 @@ class GameListView(ApiView):
         page = self.paginate_queryset(seats)
         rows = [
             {
-                **_game_fields(s.game),
-                "options": s.game.options,
-                "names": s.game.names,
-                "seat": s.number,
-                "my_turn": _my_turn(s.game, s.number),
-                "rank": s.rank,
-                "vp": s.vp,
+                **_game_fields(row.game, list(row.waiting)),
+                "options": row.game.options,
+                "names": row.game.names,
+                "seat": row.seat.number,
+                "my_turn": _my_turn(row.game, row.seat),
+                "rank": row.seat.rank,
+                "score": row.seat.score,
+                "vp": row.seat.score,
             }
-            for s in page
+            for row in queries.game_rows(page)
         ]
         return self.get_paginated_response(GameSummarySerializer(rows, many=True).data)
 
@@ -185,47 +195,29 @@ class GameView(ApiView):
         return Response(GameSerializer(game_payload(game, seat)).data)
 
 
-ACTION_EXAMPLES = [
-    OpenApiExample(
-        "Play a card",
-        value={"version": 12, "action": {"kind": "play", "card": 37}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Use an ability at a level",
-        value={"version": 13, "action": {"kind": "use", "level": 2}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Choose the other player",
-        value={"version": 14, "action": {"kind": "target", "player": 1}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Pick a chapter",
-        value={
-            "version": 15,
-            "action": {"kind": "pick_chapter", "player": 1, "profession": "weaver"},
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Buy a VP card",
-        value={"version": 9, "action": {"kind": "buy", "vp": 21}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "End the turn", value={"version": 16, "action": {"kind": "end_turn"}}, request_only=True
-    ),
-    OpenApiExample(
-        "Take back the last step",
-        value={"version": 17, "action": {"kind": "undo"}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Concede", value={"version": 17, "action": {"kind": "resign"}}, request_only=True
-    ),
-]
+def _action_examples() -> list[OpenApiExample]:
+    """Each game's example actions (and undo and resign, which every game takes)."""
+    out = []
+    for game in registry.all_games():
+        for title, action in game.action_examples().items():
+            out.append(
+                OpenApiExample(
+                    f"{game.name}: {title}",
+                    value={"version": 12, "action": action},
+                    request_only=True,
+                )
+            )
+    out += [
+        OpenApiExample(
+            "Take back the last step",
+            value={"version": 17, "action": {"kind": "undo"}},
+            request_only=True,
+        ),
+        OpenApiExample(
+            "Concede", value={"version": 17, "action": {"kind": "resign"}}, request_only=True
+        ),
+    ]
+    return out
 
 
 @private
@@ -243,15 +235,16 @@ class ActionsView(ApiView):
     def get(self, request, game_id: int):
         """My legal actions now, with the decision they answer and the version to send."""
         game, seat = services.get_game_for_viewer(game_id, request.user)
-        v = view(services.game_state(game), seat)
+        v = services.game_view(game, seat)
         seat_row = None if seat is None else Seat.objects.get(game=game, number=seat)
         data = {
             "id": game.pk,
+            "game": game.kind,
             "version": game.version,
             "status": game.status,
             "seat": seat,
-            "my_turn": _my_turn(game, seat),
-            "decision": v["decision"],
+            "my_turn": _my_turn(game, seat_row),
+            "decision": v.get("decision"),
             "actions": v["legal_actions"],
             "can_undo": game.is_active and v["can_undo"],
             "can_resign": game.is_active and seat_row is not None and not seat_row.resigned,
@@ -263,23 +256,23 @@ class ActionsView(ApiView):
         operation_id="game_action_submit",
         parameters=[GAME_ID],
         request=SubmitActionSerializer,
-        examples=ACTION_EXAMPLES,
+        examples=_action_examples(),
         responses={
             201: OpenApiResponse(GameSerializer, description="Done: the game as it is now."),
             400: OpenApiResponse(
                 ErrorSerializer,
-                description="Not legal now, or not an action: `rule` is the engine's rule "
+                description="Not legal now, or not an action: `rule` is the game's rule "
                 "(unknown_action, malformed_action, card_not_in_hand, game_over, ...). "
                 "Nothing was done.",
             ),
             403: OpenApiResponse(
                 ErrorSerializer,
-                description="You do not play in this game, or it is not your decision now.",
+                description="You do not play in this game, or you have nothing to decide now.",
             ),
             409: OpenApiResponse(
                 ErrorSerializer,
-                description="The game has moved on since `version`: `version` in the answer "
-                "is the current one. Nothing was done.",
+                description="Your decision has changed since `version`: `version` in the "
+                "answer is the current one. Nothing was done.",
             ),
             429: OpenApiResponse(ErrorSerializer, description="Too many actions: wait."),
         },
@@ -291,9 +284,12 @@ class ActionsView(ApiView):
         serializer.is_valid(raise_exception=True)
         action = serializer.validated_data["action"]
         version = serializer.validated_data["version"]
+        kind = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
+        if kind is None:
+            raise exceptions.NotFound("No such game")
         # The shape first (a JSON object, a known kind, exactly its fields): a malformed
         # action is refused the same way whoever sends it and whatever the game's state.
-        check_shape(action)
+        registry.get(kind).check_shape(action)
         if action["kind"] in ("undo", "resign"):
             # The services take these two by their kind alone; the engine's rule that an
             # action has exactly its fields holds for them too.
@@ -348,7 +344,7 @@ class MovesView(ApiView):
             )
         )
         state = services.game_state(game)
-        rows = [{**m, "lines": describe_move(state, events[m["number"]], seat)} for m in page]
+        rows = [{**m, "lines": describe_move(game, state, events[m["number"]], seat)} for m in page]
         return self.get_paginated_response(MoveSerializer(rows, many=True).data)
 
 
@@ -363,11 +359,10 @@ def invitation_payload(invitation: Invitation, user) -> dict:
     row = queries.invitation_row(invitation, user)
     return {
         "id": invitation.pk,
+        "kind": invitation.kind,
         "creator": _user_ref(invitation.creator),
         "players": invitation.players,
-        "rules": invitation.rules,
-        "advanced": invitation.advanced,
-        "fantasy_names": invitation.fantasy_names,
+        "options": invitation.options,
         "move_days": invitation.move_days,
         "open_to_all": invitation.open_to_all,
         "invitees": [_user_ref(u) for u in invitation.invitees.all()],
@@ -431,15 +426,15 @@ class InvitationListView(ApiView):
         examples=[
             OpenApiExample(
                 "Open to all",
-                value={"players": 2, "rules": "yucata", "move_days": 3},
+                value={"game": "guildhall", "players": 2, "move_days": 3},
                 request_only=True,
             ),
             OpenApiExample(
-                "Three named players",
+                "Three named players, with options",
                 value={
+                    "game": "guildhall",
                     "players": 4,
-                    "rules": "classic",
-                    "advanced": True,
+                    "options": {"rules": "classic", "advanced": True},
                     "move_days": None,
                     "invitees": ["alice", "bob", "charlie"],
                 },
@@ -453,26 +448,54 @@ class InvitationListView(ApiView):
         serializer = InvitationCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
+        game = registry.get(data["game"])
+        options = _invitation_options(game, request.data, data.get("options"))
+        try:
+            services.check_invitation(game.id, data["players"], options)
+        except DjangoValidationError as error:
+            raise exceptions.ValidationError(error.message_dict) from None
         # The lobby form's checks (usernames, enough invitees), with its messages.
         form = InvitationForm(
             {
                 "players": data["players"],
-                "rules": data["rules"],
-                "advanced": data["advanced"],
-                "fantasy_names": data["fantasy_names"],
+                **_form_options(game, options),
                 "move_days": "" if data["move_days"] is None else data["move_days"],
                 "invitees": " ".join(data["invitees"]),
             },
             creator=request.user,
+            game=game,
         )
         if not form.is_valid():
             raise exceptions.ValidationError(_form_errors(form))
-        invitation = services.do_create_invitation(request.user, **form.cleaned_data)
+        invitation = services.do_create_invitation(request.user, **form.invitation())
         invitation = _invitations().get(pk=invitation.pk)
         return Response(
             InvitationSerializer(invitation_payload(invitation, request.user)).data,
             status=status.HTTP_201_CREATED,
         )
+
+
+def _invitation_options(game, body, options) -> dict:
+    """The options of a new invitation: ``options``, and (as before there were several
+    games) any of the game's options given at the top level of the body."""
+    if options is not None and not isinstance(options, dict):
+        raise exceptions.ValidationError({"options": ["Must be an object of option values."]})
+    chosen = dict(options or {})
+    names = {spec.name for spec in game.option_specs}
+    for name in names & set(body):
+        chosen.setdefault(name, body[name])
+    return chosen
+
+
+def _form_options(game, options: dict) -> dict:
+    """Checked option values as the lobby form's fields take them (a default for those
+    left out; a false boolean is an unticked box)."""
+    out = {}
+    for spec in game.option_specs:
+        value = options.get(spec.name, spec.default)
+        if spec.kind != "bool" or value:
+            out[spec.name] = value
+    return out
 
 
 def _form_errors(form) -> dict[str, list[str]]:
@@ -541,3 +564,36 @@ WithdrawInvitationView = _invitation_action(
     services.do_withdraw_invitation,
     "Withdraw my own invitation before the game starts.",
 )
+
+
+# The catalog ---------------------------------------------------------------------------------
+
+
+def catalog_entry(game) -> dict:
+    return {
+        "id": game.id,
+        "name": game.name,
+        "summary": game.summary,
+        "rules_url": game.rules_url,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "options": [spec.to_json() for spec in game.option_specs],
+        "view_schema": game.view_component,
+        "action_schema": game.action_component,
+    }
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["games"], operation_id="catalog_list", responses=CatalogGameSerializer(many=True)
+    )
+)
+class CatalogView(ApiView):
+    """The games this site offers, with their player range and options (each with its type,
+    choices and default): what a new invitation's `game`, `players` and `options` take."""
+
+    serializer_class = CatalogGameSerializer
+
+    def get(self, request):
+        rows = [catalog_entry(game) for game in registry.all_games()]
+        return Response(CatalogGameSerializer(rows, many=True).data)

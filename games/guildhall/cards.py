@@ -8,6 +8,11 @@ engine looks them up in hot loops.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # view_types imports this module's tables
+    from .view_types import Card, VPCard
+
 PROFESSIONS = ("assassin", "dancer", "farmer", "historian", "trader", "weaver")
 ASSASSIN, DANCER, FARMER, HISTORIAN, TRADER, WEAVER = range(6)
 COLORS = ("red", "blue", "yellow", "green", "purple")
@@ -86,7 +91,7 @@ def parse_card(text: str, taken: set[int] | None = None) -> int:
     raise ValueError(f"all four copies of {color} {profession} are taken")
 
 
-def card_json(card: int, fantasy: bool = False) -> dict:
+def card_json(card: int, fantasy: bool = False) -> Card:
     """How a profession card appears in views and logs."""
     profession = PROFESSIONS[PROF[card]]
     names = FANTASY_NAMES if fantasy else OLD_WORLD_NAMES
@@ -173,7 +178,7 @@ def vp_cards_for(players: int) -> list[int]:
     return cards
 
 
-def vp_json(vp: int) -> dict:
+def vp_json(vp: int) -> VPCard:
     kind = VP_KINDS[VP_CARD_KIND[vp]]
     return {
         "id": vp,

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
+# The platform's own: the site answers every game's refusals the same way.
+from games.core.errors import IllegalAction
 
-class IllegalAction(ValueError):
-    """An action that is not legal now. The state is unchanged.
-
-    ``rule`` is a stable code (see RULES in docs/rules-engine.md); ``str(error)`` is a
-    sentence a player can read.
-    """
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-
-    def to_json(self) -> dict:
-        return {"rule": self.rule, "message": self.message}
+__all__ = ["IllegalAction", "PositionError"]
 
 
 class PositionError(ValueError):

@@ -7,11 +7,14 @@ what RULINGS 6 makes public plus the viewer's own secrets. Nothing else may be s
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import cast
 
 from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
 from .engine import decision, legal_actions, looking_through_pile, undo_player
 from .guildhall_math import professions_in
 from .state import State
+from .view_types import Card, Decision, PlayerView, ResultRow, UnseenRow, View
 
 # Decision fields anyone may see; the decider sees the whole decision.
 _PUBLIC_DECISION_FIELDS = (
@@ -32,23 +35,23 @@ _PUBLIC_DECISION_FIELDS = (
 )
 
 
-def view(st: State, viewer: int | None) -> dict:
+def view(st: State, viewer: int | None) -> View:
     """The game as seat ``viewer`` (or a spectator, None) may see it."""
     opts = st.options
     fantasy = opts.fantasy
     yucata = opts.yucata
 
-    def cards(ids) -> list[dict]:
+    def cards(ids: Iterable[int]) -> list[Card]:
         return [card_json(c, fantasy) for c in ids]
 
     d = decision(st)
     deciding = d is not None and d["player"] == viewer
     looking = viewer is not None and looking_through_pile(st) == viewer
 
-    players = []
+    players: list[PlayerView] = []
     for q, ps in enumerate(st.players):
         mine = q == viewer
-        pv = {
+        pv: PlayerView = {
             "seat": q,
             "name": st.names[q],
             "hand_size": len(ps.hand),
@@ -78,7 +81,7 @@ def view(st: State, viewer: int | None) -> dict:
         players.append(pv)
 
     pile_listed = (yucata and not opts.advanced) or looking
-    v = {
+    v: View = {
         "options": opts.to_json(),
         "viewer": viewer,
         "phase": st.phase,
@@ -105,12 +108,12 @@ def view(st: State, viewer: int | None) -> dict:
     return v
 
 
-def _decision_view(d: dict | None, deciding: bool) -> dict | None:
+def _decision_view(d: dict | None, deciding: bool) -> Decision | None:
     if d is None:
         return None
     if deciding:
-        return dict(d)
-    shown = {k: d[k] for k in _PUBLIC_DECISION_FIELDS if k in d}
+        return cast(Decision, dict(d))
+    shown = cast(Decision, {k: d[k] for k in _PUBLIC_DECISION_FIELDS if k in d})
     if "picks" in d:
         shown["picked"] = len(d["picks"])
     if "cards" in d:
@@ -118,13 +121,13 @@ def _decision_view(d: dict | None, deciding: bool) -> dict | None:
     return shown
 
 
-def _result_view(st: State) -> list[dict] | None:
+def _result_view(st: State) -> list[ResultRow] | None:
     if st.result is None:
         return None
-    return [{**row, "name": st.names[row["seat"]]} for row in st.result]
+    return [cast(ResultRow, {**row, "name": st.names[row["seat"]]}) for row in st.result]
 
 
-def _unseen(st: State, viewer: int | None, looking: bool) -> list[dict]:
+def _unseen(st: State, viewer: int | None, looking: bool) -> list[UnseenRow]:
     """Yucata's deck list: every card the viewer has not seen, by identity, never in order.
 
     The deck, the other players' unknown hand cards and (advanced) the hidden part of the

@@ -4,9 +4,10 @@
 passed, the player unsubscribed...), ``Defer`` (the player is looking at the game: ask again
 later) or the email to send.
 
-Secrets: everything about a game comes from ``games.guildhall.views.view(state, seat)`` for
-the recipient's seat and from ``games.movelog.describe_move`` for the same seat, never from
-the state, the seed or the events themselves.
+Secrets: everything about a game comes from the game's ``view(state, seat)`` for the
+recipient's seat (and the game's words for it: ``prompt``, ``scores``, ``result_detail``) and
+from ``games.movelog.describe_move`` for the same seat, never from the state, the seed or the
+events themselves.
 
 Emails are rendered in the recipient's language and time zone. Each has a text and an HTML
 body (templates ``notifications/email/<kind>.txt`` and ``.html``), an absolute link to the
@@ -27,9 +28,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games import clocks, queries
-from games.board_views import Board
-from games.guildhall import from_json
-from games.guildhall.views import view
+from games.core import registry
 from games.models import Game, Invitation, Move, Seat
 from games.movelog import describe_move
 from games.notifications import preferences
@@ -76,37 +75,51 @@ def ordinal(n: int) -> str:
 # The game as the recipient may see it --------------------------------------------------------
 
 
-def game_context(game: Game, seat: int | None) -> dict:
+def game_context(game: Game, seat: Seat) -> dict:
     """What an email may say about ``game`` to the player of ``seat``: from their view."""
-    state = from_json(game.snapshot)
-    v = view(state, seat)
-    names = [p["name"] for p in v["players"]]
+    kind = game.game_kind
+    state = kind.from_json(game.snapshot)
+    number = seat.number
+    v = kind.view(state, number)
+    names = game.names
+    scores = kind.scores(v)
     players = [
-        {"name": p["name"], "vp": p["vp"], "me": p["seat"] == seat, "seat": p["seat"]}
-        for p in v["players"]
+        {"name": name, "score": scores.get(q), "me": q == number, "seat": q}
+        for q, name in enumerate(names)
     ]
     context = {
         "game_id": game.pk,
+        "game_name": kind.name,
+        "score_label": kind.score_label,
         "title": " vs ".join(names),
-        "opponents": [n for i, n in enumerate(names) if i != seat],
+        "opponents": [n for i, n in enumerate(names) if i != number],
         "players": players,
         "url": game_url(game.pk),
-        "deadline": game.deadline,
+        "deadline": seat.deadline,
         "move_days": game.move_days,
-        "waiting_since": game.to_move_since,
-        "turn": v["turn"],
+        "waiting_since": seat.deciding_since,
         "phase": v["phase"],
     }
-    decision = v["decision"]
-    if decision is not None and decision["player"] == seat:
-        context["prompt"] = Board(v).prompt()["text"]
-    elif decision is not None:
-        context["waiting_for"] = names[decision["player"]]
-    if v.get("result"):
+    prompt = kind.prompt(v)
+    if prompt is not None:
+        context["prompt"] = prompt
+    else:
+        waiting = sorted(kind.deciders(state) - {number})
+        if waiting:
+            context["waiting_for"] = ", ".join(names[q] for q in waiting)
+    result = kind.result(state)
+    if result:
         context["result"] = [
-            {**row, "place": ordinal(row["rank"]), "me": row["seat"] == seat} for row in v["result"]
+            {
+                **row,
+                "name": names[row["seat"]],
+                "place": ordinal(row["rank"]),
+                "me": row["seat"] == number,
+                "detail": kind.result_detail(row),
+            }
+            for row in result
         ]
-        mine = next((r for r in v["result"] if r["seat"] == seat), None)
+        mine = next((r for r in result if r["seat"] == number), None)
         context["my_place"] = ordinal(mine["rank"]) if mine else None
     context["state"] = state  # for recent_moves; never given to a template
     return context
@@ -123,7 +136,7 @@ def recent_moves(game: Game, seat: int, state) -> list[str]:
     moves = Move.objects.filter(game=game, number__gt=last_own or 0).order_by("-number")
     lines: list[str] = []
     for events in moves.values_list("events", flat=True)[:LOG_LINES]:
-        lines[:0] = describe_move(state, events, seat)
+        lines[:0] = describe_move(game, state, events, seat)
     return lines[-LOG_LINES:]
 
 
@@ -135,11 +148,11 @@ def _waiting(row: Notification) -> tuple[Game, Seat] | Skip:
     game = row.game
     if game is None or game.status not in Game.ACTIVE:
         return Skip("the game is over")
-    if game.turn_version != row.turn:
-        return Skip("the turn has passed")
-    seat = Seat.objects.filter(game=game, number=game.to_move).first()
-    if seat is None or seat.user_id != row.user_id:
+    seat = Seat.objects.filter(game=game, user_id=row.user_id).first()
+    if seat is None or not seat.deciding:
         return Skip("it is not this player's turn")
+    if seat.wait_version != row.turn:
+        return Skip("the turn has passed")
     if seat.computer_plays:
         return Skip("the computer plays this seat")
     return game, seat
@@ -164,7 +177,7 @@ def _check_turn(row, now):
     if isinstance(waiting, Skip):
         return waiting
     game, seat = waiting
-    if seat.last_seen_at is not None and seat.last_seen_at >= game.to_move_since:
+    if seat.last_seen_at is not None and seat.last_seen_at >= seat.deciding_since:
         return Skip("the player has seen the game since the turn came to them")
     if until := _active_until(seat, now):
         return Defer(until, "the player was on the game a moment ago")
@@ -179,9 +192,9 @@ def _check_reminder(row, now):
     if row.kind == Kind.WEEKLY:
         if game.move_days is not None:
             return Skip("the game has a time limit")
-        due = game.to_move_since + WEEK * row.number
+        due = seat.deciding_since + WEEK * row.number
     else:
-        due = game.to_move_since + timedelta(hours=row.user.reminder_after_hours)
+        due = seat.deciding_since + timedelta(hours=row.user.reminder_after_hours)
     if now < due:
         return Defer(due, "not due yet")
     if away := _away(row, now):
@@ -196,14 +209,14 @@ def _check_deadline(row, now):
     if isinstance(waiting, Skip):
         return waiting
     game, seat = waiting
-    if game.deadline is None or game.deadline <= now:
+    if seat.deadline is None or seat.deadline <= now:
         return Skip("no time limit runs out")
     lead = WARNING_LEAD[row.kind]
-    if game.deadline - lead > now + timedelta(minutes=1):
+    if seat.deadline - lead > now + timedelta(minutes=1):
         # A vacation pushed the deadline back since the sweep chose this warning.
-        return Defer(game.deadline - lead, "the deadline moved")
+        return Defer(seat.deadline - lead, "the deadline moved")
     if until := _active_until(seat, now):
-        return Defer(min(until, game.deadline), "the player is on the game")
+        return Defer(min(until, seat.deadline), "the player is on the game")
     return {"game": game, "seat": seat, "hours_left": round(lead.total_seconds() / 3600)}
 
 
@@ -290,7 +303,7 @@ def _subject(row: Notification, c: dict) -> str:
     if kind == Kind.ABANDONED:
         return f"{c['dropped_name']} dropped out of {c['title']}"
     if kind == Kind.INVITATION:
-        return f"{c['creator']} invites you to a {c['players']}-player game of Guildhall"
+        return f"{c['creator']} invites you to a {c['players']}-player game of {c['game_name']}"
     if kind == Kind.DIGEST:
         n = len(c["games"])
         return f"{n} game{'s are' if n != 1 else ' is'} waiting for your move"
@@ -301,21 +314,22 @@ def _context(row: Notification, found: dict) -> dict:
     c: dict = {"kind": row.kind, "user": row.user, "name": row.user.name}
     if "game" in found:
         game, seat = found["game"], found["seat"].number
-        c |= game_context(game, seat)
+        c |= game_context(game, found["seat"])
         state = c.pop("state")
         c["cancelled"] = game.status == Game.Status.CANCELLED
         if row.kind == Kind.TURN:
             c["recent"] = recent_moves(game, seat, state)
         if row.kind == Kind.ABANDONED:
-            c["dropped_name"] = state.names[found["dropped"]]
+            c["dropped_name"] = game.names[found["dropped"]]
         c |= {k: v for k, v in found.items() if k not in ("game", "seat")}
     if "invitation" in found:
         invitation = found["invitation"]
+        kind = registry.get(invitation.kind)
         c |= {
             "creator": invitation.creator.name,
             "players": invitation.players,
-            "rules": invitation.get_rules_display(),
-            "advanced": invitation.advanced,
+            "game_name": kind.name,
+            "options_label": kind.options_label(invitation.engine_options()),
             "move_days": invitation.move_days,
             "others": [u.name for u in invitation.invitees.all() if u.pk != row.user_id],
             "url": site_url(reverse("games:lobby")),
@@ -324,7 +338,7 @@ def _context(row: Notification, found: dict) -> dict:
         games = []
         for r in found["rows"]:
             game = Game.objects.get(pk=r.game.pk)  # the list deferred the snapshot
-            g = game_context(game, r.seat.number)
+            g = game_context(game, r.seat)
             g.pop("state")
             games.append(g)
         c["games"] = games

@@ -3,27 +3,67 @@
 import random
 
 from games import services
-from games.guildhall import legal_actions
-from games.guildhall.random_player import choose
 from games.models import Game, Seat
+
+# The arguments of services.do_create_invitation besides the game's own options.
+INVITATION_FIELDS = {"kind", "move_days", "invitees"}
 
 
 def start_game(creator, *others, **options) -> Game:
-    """A game started from an invitation of ``creator`` accepted by ``others``."""
-    invitation = services.do_create_invitation(creator, players=1 + len(others), **options)
+    """A game started from an invitation of ``creator`` accepted by ``others``. Keyword
+    arguments are ``kind``, ``move_days`` and the game's options (``rules="classic"``)."""
+    fields = {k: v for k, v in options.items() if k in INVITATION_FIELDS}
+    game_options = {k: v for k, v in options.items() if k not in INVITATION_FIELDS}
+    invitation = services.do_create_invitation(
+        creator, players=1 + len(others), options=game_options, **fields
+    )
     for user in others:
         services.do_accept_invitation(invitation.pk, user)
     invitation.refresh_from_db()
     return invitation.game
 
 
+def deciding(game: Game) -> list[int]:
+    """The seats the game waits for, as stored."""
+    return list(
+        Seat.objects.filter(game=game, deciding=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def to_move(game: Game) -> int | None:
+    """The one seat a one-decider game (Guildhall) waits for; None when none."""
+    seats = deciding(game)
+    assert len(seats) <= 1, f"several seats decide: {seats}"
+    return seats[0] if seats else None
+
+
+def seat_to_move(game: Game) -> Seat:
+    return Seat.objects.get(game=game, number=to_move(game))
+
+
 def user_to_move(game: Game):
-    return Seat.objects.get(game=game, number=game.to_move).user
+    return seat_to_move(game).user
 
 
-def random_action(game: Game, rand: random.Random) -> dict:
+def random_action(game: Game, rand: random.Random, seat: int | None = None) -> dict:
+    """A random legal action of ``seat`` (by default the one seat to move)."""
     state = services.game_state(game)
-    return choose(state, rand, legal_actions(state))
+    seat = to_move(game) if seat is None else seat
+    actions = game.game_kind.legal_actions(state, seat)
+    return (
+        rand.choice(actions)
+        if game.kind != "guildhall"
+        else _guildhall_choice(state, rand, actions)
+    )
+
+
+def _guildhall_choice(state, rand, actions):
+    # Guildhall's random player leans toward ending the game (else random games run long).
+    from games.guildhall.random_player import choose
+
+    return choose(state, rand, actions)
 
 
 def play_one(game: Game, rand: random.Random) -> Game:
@@ -44,4 +84,26 @@ def play_until(game: Game, rand: random.Random, done, limit: int = 5000) -> Game
 def frozen(game: Game) -> tuple:
     """What must not change when a submission is refused."""
     game = Game.objects.get(pk=game.pk)
-    return (game.version, game.snapshot, game.to_move, game.status, game.moves.count())
+    seats = tuple(
+        Seat.objects.filter(game=game)
+        .order_by("number")
+        .values_list("deciding", "deciding_since", "deadline", "decision_version")
+    )
+    return (game.version, game.snapshot, seats, game.status, game.moves.count())
+
+
+def wait_version(game: Game) -> int:
+    """The version at which the one seat to move began its wait (it keys its emails)."""
+    return seat_to_move(game).wait_version
+
+
+def deadline_of(game: Game):
+    """The deadline of the one seat to move."""
+    return seat_to_move(game).deadline
+
+
+def time_out(game: Game, now=None):
+    """``services.do_time_out`` for the one seat to move, in its current wait."""
+    from games import services
+
+    return services.do_time_out(game.pk, to_move(game), wait_version(game), now)

@@ -17,7 +17,16 @@ from games.guildhall.random_player import choose
 from games.guildhall.views import view
 from games.models import Game, Invitation, Move, Seat
 from tests.games.api_helpers import Api, assert_no_secrets, game_url
-from tests.games.helpers import frozen, play_one, play_until, start_game, user_to_move
+from tests.games.helpers import (
+    deadline_of,
+    frozen,
+    play_one,
+    play_until,
+    start_game,
+    time_out,
+    to_move,
+    user_to_move,
+)
 
 NO_LIMITS = {"api": "100000/minute", "actions": "100000/minute"}
 
@@ -240,7 +249,7 @@ class TestRefusals:
         hand = {
             c["id"]
             for c in self.mover.get(game_url(self.game.pk)).json()["view"]["players"][
-                self.game.to_move
+                to_move(self.game)
             ]["hand"]
         }
         card = next(c for c in range(120) if c not in hand)
@@ -442,7 +451,7 @@ class TestGames:
         api = mover_api(apis, game)
         state = services.game_state(game)
         data = api.get(game_url(game.pk, "actions")).json()
-        assert data["actions"] == view(state, game.to_move)["legal_actions"]
+        assert data["actions"] == view(state, to_move(game))["legal_actions"]
         assert data["decision"]["kind"] == "setup_discard" and data["my_turn"]
         assert other_api(apis, game).get(game_url(game.pk, "actions")).json()["actions"] == []
 
@@ -473,8 +482,8 @@ class TestMoveLog:
         from games.movelog import TIMEOUT_LINE
 
         game = start_game(alice, bob, move_days=1)
-        with time_machine.travel(game.deadline + timedelta(seconds=1), tick=False):
-            assert services.do_time_out(game.pk, game.version) is not None
+        with time_machine.travel(deadline_of(game) + timedelta(seconds=1), tick=False):
+            assert time_out(game) is not None
         lines = [
             line
             for move in apis["alice"].get(game_url(game.pk, "moves")).json()["results"]
@@ -495,7 +504,8 @@ class TestInvitations:
         a, b, c = apis["alice"], apis["bob"], apis["charlie"]
         made = a.post("/api/v1/invitations/", {"players": 2}).json()
         assert made["open_to_all"] and made["mine"] and made["seats_left"] == 1
-        assert made["move_days"] == 3 and made["rules"] == "yucata"
+        assert made["move_days"] == 3 and made["kind"] == "guildhall"
+        assert made["options"] == {"rules": "yucata", "advanced": False, "fantasy_names": False}
         seen = c.get(f"/api/v1/invitations/{made['id']}/").json()
         assert seen["may_answer"] and not seen["mine"] and seen["my_answer"] is None
         declined = c.post(f"/api/v1/invitations/{made['id']}/decline/").json()

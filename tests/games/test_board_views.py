@@ -13,10 +13,11 @@ from games import services
 from games.guildhall import Options, apply, decision, legal_actions, to_json
 from games.guildhall.builder import build
 from games.guildhall.cards import VP_CARD_KIND, VP_KINDS, parse_card
+from games.guildhall.game import GUILDHALL
 from games.guildhall.random_player import _WEIGHTS
 from games.guildhall.views import view
 from games.models import Game, Move, Seat
-from tests.games.helpers import play_one, start_game, user_to_move
+from tests.games.helpers import play_one, start_game, to_move, user_to_move
 
 ACTION_VALUE = re.compile(r'name="action" value="([^"]*)"')
 # The CSRF token of a page, in its forms and in the htmx headers: it changes with each page.
@@ -59,19 +60,20 @@ def client_for(user) -> Client:
 
 
 def game_from_state(state, users, **fields) -> Game:
-    """A game row holding a position set up with the engine's builder."""
+    """A game row holding a position set up with the engine's builder, waiting for the seat
+    the engine says decides."""
     game = Game.objects.create(
         options=state.options.to_json(),
         names=list(state.names),
         seed=fields.pop("seed", 12345),
         status=Game.Status.PLAYING,
         version=0,
-        to_move=fields.pop("to_move", state.current),
         snapshot=to_json(state),
         **fields,
     )
+    waiting = GUILDHALL.deciders(state)
     for number, user in enumerate(users):
-        Seat.objects.create(game=game, user=user, number=number)
+        Seat.objects.create(game=game, user=user, number=number, deciding=number in waiting)
     return game
 
 
@@ -257,7 +259,7 @@ class TestWhatItShows:
         for _ in range(60):
             state = services.game_state(game)
             user = user_to_move(game)
-            v = view(state, game.to_move)
+            v = view(state, to_move(game))
             content = client_for(user).get(board_url(game)).content
 
             expected = v["legal_actions"] + ([{"kind": "undo"}] if v["can_undo"] else [])
@@ -374,9 +376,8 @@ class TestDecisions:
     def test_each_kind_of_decision_offers_its_legal_actions(self, alice, bob, charlie, name):
         state, prompt = POSITIONS[name]
         users = [alice, bob, charlie][: len(state.players)]
-        game = game_from_state(state.clone(), users, to_move=None)
+        game = game_from_state(state.clone(), users)
         seat = decision(state)["player"]
-        Game.objects.filter(pk=game.pk).update(to_move=seat)
         v = view(state, seat)
 
         content = client_for(users[seat]).get(board_url(game)).content
@@ -600,7 +601,7 @@ class TestAWholeGame:
             client = clients[user_to_move(game).pk]
             board = client.get(board_url(game), headers={"HX-Request": "true"}).content
             actions = [a for a in offered(board) if a["kind"] != "undo"]
-            legal = view(services.game_state(game), game.to_move)["legal_actions"]
+            legal = view(services.game_state(game), to_move(game))["legal_actions"]
             assert sorted(map(_key, actions)) == sorted(map(_key, legal))
             response = post_move(client, game, _weighted(actions, rand))
             assert response.status_code == 200, response.content.decode()[:2000]

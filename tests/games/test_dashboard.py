@@ -27,7 +27,8 @@ def _creator_first(monkeypatch):
 
 
 def waiting_since(game: Game, hours: int) -> Game:
-    Game.objects.filter(pk=game.pk).update(to_move_since=timezone.now() - timedelta(hours=hours))
+    since = timezone.now() - timedelta(hours=hours)
+    game.seats.filter(deciding=True).update(deciding_since=since)
     return game
 
 
@@ -104,6 +105,7 @@ class TestDashboard:
 
     def test_its_queries_do_not_grow_with_the_games(self, client, alice, bob, charlie):
         start_game(alice, bob)
+        start_game(bob, alice)  # one game of each list from the start
         services.do_create_invitation(bob, players=3)
         client.force_login(alice)
         client.get(reverse("home"))  # the session and the user are loaded once per request

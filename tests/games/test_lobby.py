@@ -56,13 +56,57 @@ class TestLobby:
 
 
 class TestCreateInvitation:
-    def test_it_shows_the_form(self, client, alice):
+    def test_it_asks_which_game_first(self, client, alice):
         client.force_login(alice)
 
-        response = client.get(reverse("games:invitation_new"))
+        page = client.get(reverse("games:invitation_new")).content.decode()
+
+        # The site's games and the tests' proof game, each with its rules.
+        assert "?game=guildhall" in page and "?game=goofspiel" in page
+        assert "https://www.yucata.de/en/Rules/Guildhall" in page
+
+    def test_it_shows_the_games_own_options(self, client, alice):
+        client.force_login(alice)
+
+        response = client.get(reverse("games:invitation_new") + "?game=guildhall")
 
         assert response.status_code == 200
-        assert 'name="move_days"' in response.content.decode()
+        page = response.content.decode()
+        for name in ("players", "rules", "advanced", "fantasy_names", "move_days", "invitees"):
+            assert f'name="{name}"' in page
+        assert ">4 players</option>" in page
+        assert ">5 players</option>" not in page
+
+    def test_another_game_has_its_own_options_and_player_range(self, client, alice):
+        client.force_login(alice)
+
+        page = client.get(reverse("games:invitation_new") + "?game=goofspiel").content.decode()
+
+        assert 'name="cards"' in page and 'name="rules"' not in page
+        assert ">2 players</option>" in page
+
+    def test_an_unknown_game_is_not_found(self, client, alice):
+        client.force_login(alice)
+
+        response = client.get(reverse("games:invitation_new") + "?game=chess")
+
+        assert response.status_code == 404
+
+    def test_it_creates_an_invitation_to_another_game(self, client, alice):
+        client.force_login(alice)
+
+        response = client.post(
+            reverse("games:invitation_new"),
+            {"game": "goofspiel", "players": "3", "cards": "7", "move_days": "1"},
+        )
+
+        assert response.status_code == 302
+        invitation = Invitation.objects.get()
+        assert (invitation.kind, invitation.players, invitation.options) == (
+            "goofspiel",
+            3,
+            {"cards": 7},
+        )
 
     def test_it_creates_an_open_invitation(self, client, alice):
         client.force_login(alice)
@@ -74,8 +118,9 @@ class TestCreateInvitation:
 
         assert response.status_code == 302
         invitation = Invitation.objects.get()
-        assert (invitation.creator, invitation.players, invitation.rules) == (alice, 3, "classic")
-        assert invitation.advanced and invitation.fantasy_names and invitation.open_to_all
+        assert (invitation.creator, invitation.kind, invitation.players) == (alice, "guildhall", 3)
+        assert invitation.options == {"rules": "classic", "advanced": True, "fantasy_names": True}
+        assert invitation.open_to_all
         assert invitation.move_days == 3
 
     def test_no_time_limit_is_none(self, client, alice):

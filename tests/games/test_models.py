@@ -9,16 +9,24 @@ from tests.games.helpers import start_game
 class TestInvitation:
     def test_it_builds_the_engine_options(self, alice):
         invitation = Invitation.objects.create(
-            creator=alice, players=3, rules="classic", advanced=True, fantasy_names=True
+            creator=alice,
+            players=3,
+            options={"rules": "classic", "advanced": True, "fantasy_names": True},
         )
 
-        assert invitation.options() == Options(
+        assert invitation.engine_options() == Options(
             players=3, rules="classic", advanced=True, names="fantasy"
         )
 
-    def test_it_refuses_five_players(self, alice):
+    def test_its_game_is_guildhall_by_default(self, alice):
+        invitation = Invitation.objects.create(creator=alice, players=2)
+
+        assert invitation.kind == "guildhall"
+        assert invitation.engine_options() == Options(players=2)
+
+    def test_it_refuses_more_than_eight_players(self, alice):
         with pytest.raises(IntegrityError):
-            Invitation.objects.create(creator=alice, players=5)
+            Invitation.objects.create(creator=alice, players=9)
 
 
 class TestSeat:

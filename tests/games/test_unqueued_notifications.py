@@ -20,7 +20,14 @@ from games.notifications.models import Notification
 from games.tasks import UNQUEUED_AFTER, UNQUEUED_WITHIN, sweep_unqueued_notifications
 from guildhall_site.celery import app
 from tests import mailserver
-from tests.games.helpers import random_action, start_game
+from tests.games.helpers import (
+    deadline_of,
+    random_action,
+    start_game,
+    time_out,
+    to_move,
+    wait_version,
+)
 from tests.games.notifications.helpers import InOrder, play_turn
 from tests.live import free_port
 
@@ -68,7 +75,7 @@ class TestTurns:
 
         assert subjects(smtp) == [(bob.email, "[Guildhall] Your turn in Alice vs Bob")]
         row = Notification.objects.get(kind=Kind.TURN, user=bob)
-        assert (row.game_id, row.turn, row.status) == (game.pk, game.turn_version, "sent")
+        assert (row.game_id, row.turn, row.status) == (game.pk, wait_version(game), "sent")
 
     def test_a_turn_already_notified_is_left_alone(
         self, clock, game, smtp, django_capture_on_commit_callbacks
@@ -130,9 +137,9 @@ class TestGames:
         rand = random.Random(3)
         while True:  # Alice times out three times in a row; the others play
             game.refresh_from_db()
-            if game.to_move == 0:
-                clock.move_to(game.deadline + timedelta(seconds=1))
-                services.do_time_out(game.pk, game.version)
+            if to_move(game) == 0:
+                clock.move_to(deadline_of(game) + timedelta(seconds=1))
+                time_out(game)
             else:
                 game = play_turn(game, rand)
             if Seat.objects.get(game=game, number=0).abandoned:

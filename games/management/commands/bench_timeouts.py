@@ -29,11 +29,8 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
-from games.guildhall import Options, from_json, to_json
-from games.guildhall.engine import decision_player
-from games.guildhall.match import Match
-from games.guildhall.random_player import choose
-from games.models import Game, Seat
+from games.core import Match, registry
+from games.models import DEFAULT_KIND, Game, Seat
 from games.notifications.models import Notification
 
 
@@ -90,16 +87,19 @@ class Command(BaseCommand):
             cursor.execute("ANALYZE")
 
         # 1. Finding the expired turns.
-        from games.tasks import sweep_timeouts
+        from games.timeouts import sweep_timeouts
 
         now = timezone.now()
-        query = Game.objects.filter(status__in=Game.ACTIVE, deadline__lte=now).order_by("deadline")
+        query = Seat.objects.filter(
+            deadline__lte=now, deciding=True, game__status__in=Game.ACTIVE
+        ).order_by("deadline")
+        columns = ("game_id", "number", "wait_version")
         t = time.perf_counter()
-        found = len(list(query.values_list("pk", "version")[:batch]))
+        found = len(list(query.values_list(*columns)[:batch]))
         find_ms = (time.perf_counter() - t) * 1000
         self.stdout.write(f"Query finding {found:,} expired turns: {find_ms:.1f} ms")
         if connection.vendor == "postgresql":
-            plan = query.values_list("pk", "version")[:batch].explain()
+            plan = query.values_list(*columns)[:batch].explain()
             self.stdout.write("  plan: " + " / ".join(line.strip() for line in plan.splitlines()))
 
         # 2. One sweep.
@@ -162,22 +162,21 @@ class Command(BaseCommand):
     # Data -------------------------------------------------------------------------------
 
     def snapshot(self) -> tuple[dict, int]:
-        """A realistic position: a 2-player Yucata game 30 turns in, one shared snapshot."""
+        """A realistic position: a 2-player game of the first game, 300 decisions in (about
+        30 Guildhall turns), one shared snapshot."""
+        kind = registry.get(DEFAULT_KIND)
         rand = random.Random(1)
-        match = Match(Options(players=2), ["Ann", "Bob"], 123456789)
-        turns = 0
-        while turns < 30:
-            st = match.state
-            player = decision_player(st)
-            action = choose(st, rand)
-            match.apply(action, player)
-            if action["kind"] == "end_turn":
-                turns += 1
-            if match.state.phase == "over":
+        match = Match(kind, kind.parse_options({}, 2), ["Ann", "Bob"], 123456789)
+        for _ in range(300):
+            (seat,) = sorted(kind.deciders(match.state))[:1]
+            match.apply(kind.choose(match.state, seat, rand), seat)
+            if kind.phase(match.state) == "over":
                 raise CommandError("the sample game ended early")
-        snapshot = to_json(match.state)
-        from_json(snapshot)  # it reads back
-        return snapshot, decision_player(match.state)
+        snapshot = kind.to_json(match.state)
+        kind.from_json(snapshot)  # it reads back
+        (to_move,) = sorted(kind.deciders(match.state))[:1]
+        self.options = kind.options_json(match.options)
+        return snapshot, to_move
 
     def make_users(self, n: int) -> list[User]:
         User.objects.bulk_create(
@@ -201,27 +200,33 @@ class Command(BaseCommand):
         for start in range(0, n, chunk):
             size = min(chunk, n - start)
             rows = []
+            since_of = {}
             for i in range(start, start + size):
                 expired = i < n_expired
                 since = now - timedelta(days=3, minutes=1) if expired else now
+                since_of[i] = since
                 rows.append(
                     Game(
-                        options=snapshot["options"],
-                        names=snapshot["names"],
+                        kind=DEFAULT_KIND,
+                        options=self.options,
+                        names=["Ann", "Bob"],
                         seed=rand.getrandbits(62),
                         status=Game.Status.PLAYING,
                         version=0,
-                        to_move=to_move,
-                        to_move_since=since,
-                        turn_version=0,
-                        deadline=since + timedelta(days=3),
                         move_days=3,
                         snapshot=snapshot,
                     )
                 )
             created = Game.objects.bulk_create(rows)
             Seat.objects.bulk_create(
-                Seat(game=g, user=users[(2 * k + s) % len(users)], number=s)
+                Seat(
+                    game=g,
+                    user=users[(2 * k + s) % len(users)],
+                    number=s,
+                    deciding=s == to_move,
+                    deciding_since=since_of[k] if s == to_move else None,
+                    deadline=since_of[k] + timedelta(days=3) if s == to_move else None,
+                )
                 for k, g in enumerate(created, start)
                 for s in (0, 1)
             )

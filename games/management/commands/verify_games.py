@@ -9,8 +9,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.guildhall import IllegalAction, to_json
-from games.guildhall.match import Match
+from games.core import IllegalAction, Match, registry
 from games.models import Game
 
 
@@ -23,13 +22,17 @@ def check_game(game: Game) -> str | None:
     if len(records) != game.version:
         return f"version {game.version} but {len(records)} moves"
     try:
-        match = Match(game.engine_options(), game.names, game.seed, records)
+        kind = registry.get(game.kind)
+    except registry.UnknownGame:
+        return f"this site has no game {game.kind!r}"
+    try:
+        match = Match(kind, game.engine_options(), game.names, game.seed, records)
     except IllegalAction as error:
         return f"its record does not replay: {error.rule}"
     except ValueError as error:
         return f"it cannot be set up again: {error}"
     # Compared as stored: through JSON, as the JSONField wrote it.
-    if json.loads(json.dumps(to_json(match.state))) != game.snapshot:
+    if json.loads(json.dumps(kind.to_json(match.state))) != game.snapshot:
         return "its snapshot differs from the replay of its record"
     return None
 

@@ -7,10 +7,9 @@ import random
 from django.conf import settings
 
 from games import services
-from games.guildhall.engine import decision_player
 from games.models import Game, Seat
 from games.notifications.models import Notification
-from tests.games.helpers import random_action
+from tests.games.helpers import random_action, to_move
 
 
 class InOrder:
@@ -28,12 +27,11 @@ def seat_user(game: Game, number: int):
 def play_turn(game: Game, rand: random.Random | None = None, limit: int = 500) -> Game:
     """The player to move plays random legal steps until someone else decides (or the end)."""
     rand = rand or random.Random(1)
-    player = game.to_move
+    player = to_move(game)
     user = seat_user(game, player)
     for _ in range(limit):
         game = services.do_submit_action(game.pk, user, random_action(game, rand), game.version)
-        state = services.game_state(game)
-        if game.status not in Game.ACTIVE or decision_player(state) != player:
+        if game.status not in Game.ACTIVE or to_move(game) != player:
             return game
     raise AssertionError("the turn did not end")
 

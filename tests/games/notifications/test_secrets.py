@@ -11,7 +11,7 @@ from games.guildhall.builder import build
 from games.models import Game, Move, Seat
 from games.notifications import delivery
 from games.notifications.models import Notification
-from tests.games.helpers import start_game
+from tests.games.helpers import start_game, to_move, wait_version
 from tests.games.notifications.helpers import InOrder, play_turn
 from tests.games.test_board_views import game_from_state
 
@@ -34,7 +34,8 @@ def emails_for(game: Game, user, smtp) -> list[str]:
     smtp.clear()
     seat = Seat.objects.get(game=game, user=user).number
     since = game.created - timedelta(hours=2)
-    Game.objects.filter(pk=game.pk).update(to_move=seat, to_move_since=since)
+    game.seats.update(deciding=False, deciding_since=None, wait_version=0)
+    game.seats.filter(number=seat).update(deciding=True, deciding_since=since)
     for kind in (Kind.TURN, Kind.REMINDER, Kind.STARTED):
         if kind == Kind.REMINDER:
             user.reminder_after_hours = 1
@@ -89,7 +90,7 @@ class TestSecrets:
         rand = random.Random(11)
         for _ in range(60):
             game = play_turn(game, rand)
-            if game.to_move != 0 or game.status != Game.Status.PLAYING:
+            if to_move(game) != 0 or game.status != Game.Status.PLAYING:
                 continue
             # Did Bob draw in the turn that just ended? His cards are secret from Alice.
             since = Move.objects.filter(game=game, seat=0).order_by("-number")[0].number
@@ -109,7 +110,7 @@ class TestSecrets:
         smtp.clear()
         Notification.objects.all().delete()
 
-        row, _ = delivery.record(Kind.TURN, alice, game=game, turn=game.turn_version)
+        row, _ = delivery.record(Kind.TURN, alice, game=game, turn=wait_version(game))
         assert delivery.deliver(row.pk) is delivery.Outcome.SENT
         [message] = smtp.messages
         text = message.get_body(preferencelist=("plain",)).get_content()

@@ -3,12 +3,13 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
-from games import services
+from games import notify, services
 from games.models import Game, Seat
 from games.notifications.models import Notification
-from tests.games.helpers import start_game
+from tests.games.helpers import deadline_of, start_game
 from tests.games.notifications.helpers import InOrder, play_turn, seat_user
 from tests.mailserver import html_of, links, text_of
 
@@ -119,15 +120,18 @@ class TestPlayerLookingAtTheGame:
         self, game, bob, smtp, run_hooks, monkeypatch
     ):
         # Bob's board polls while Alice moves: his seat is seen after the turn came to him.
-        real = services.notify_turn
+        real = notify.turn
 
         def seen_then_notify(game_id):
-            Seat.objects.filter(game_id=game_id, user=bob).update(
-                last_seen_at=timezone.now() + timedelta(seconds=1)
-            )
+            def seen():
+                Seat.objects.filter(game_id=game_id, user=bob).update(
+                    last_seen_at=timezone.now() + timedelta(seconds=1)
+                )
+
+            transaction.on_commit(seen)  # before the task that this queues on commit
             real(game_id)
 
-        monkeypatch.setattr(services, "notify_turn", seen_then_notify)
+        monkeypatch.setattr(notify, "turn", seen_then_notify)
 
         run_hooks(play_turn, game)
 
@@ -218,7 +222,7 @@ class TestLanguageAndTimeZone:
         game = run_hooks(play_turn, game)
 
         local = timezone.localtime(
-            game.deadline, timezone=__import__("zoneinfo").ZoneInfo("Pacific/Auckland")
+            deadline_of(game), timezone=__import__("zoneinfo").ZoneInfo("Pacific/Auckland")
         )
         assert local.strftime("%H:%M") in text_of(smtp.messages[0])
         assert seat_user(game, 1) == bob

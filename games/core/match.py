@@ -1,0 +1,94 @@
+"""A game as it is stored: a game, its options, players, secret seed and the record of
+every action taken, with the state they lead to.
+
+The record is append-only. "undo" is an action in it like any other: it takes back the
+last step of the seat that asks, while the game allows it (``GameKind.can_undo``), by
+restoring the state before that step. Replaying the record rebuilds the state exactly.
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .protocol import GameKind, Options, State
+
+UNDO = "undo"
+RESIGN = "resign"
+
+
+class Match:
+    def __init__(
+        self, game: GameKind, options: Options, names: list[str], seed: int, record=()
+    ) -> None:
+        self.game = game
+        self.options = options
+        self.names = list(names)
+        self.seed = seed  # secret
+        self.record: list[dict] = []  # {"player": seat, "action": {...}}, undo included
+        self.state: State = game.new_state(options, self.names, seed)
+        # The states before each step that may still be undone, the latest last; None when
+        # resumed from a snapshot (rebuilt from the record when an undo needs it).
+        self._before: list[State] | None = []
+        for entry in record:
+            self.apply(entry["action"], entry["player"])
+
+    @classmethod
+    def resume(
+        cls,
+        game: GameKind,
+        options: Options,
+        names: list[str],
+        seed: int,
+        state: State,
+        record: list[dict] | None = None,
+    ) -> Match:
+        """A match at a stored snapshot of its state, without replaying. Only an undo needs
+        the ``record`` (to rebuild the states before the last steps); without it, new
+        entries are appended to an empty record."""
+        m = cls.__new__(cls)
+        m.game = game
+        m.options = options
+        m.names = list(names)
+        m.seed = seed
+        m.record = list(record or [])
+        m.state = state
+        m._before = None
+        return m
+
+    def apply(self, action: dict, seat: int) -> list[dict]:
+        """Apply (and record) ``seat``'s action; IllegalAction leaves everything as it was."""
+        game = self.game
+        game.check_shape(action)
+        kind = action["kind"]
+        if kind == UNDO:
+            return self._undo(seat)
+        before = game.clone(self.state) if self._before is not None else None
+        if kind == RESIGN:
+            events = game.resign(self.state, seat)
+        else:
+            events = game.apply(self.state, seat, action)
+        if self._before is not None:
+            if game.can_undo(self.state, seat):
+                self._before.append(before)
+            else:
+                self._before = []
+        self.record.append({"player": seat, "action": action})
+        return events
+
+    def _undo(self, seat: int) -> list[dict]:
+        if not self.game.can_undo(self.state, seat):
+            raise IllegalAction(
+                "undo_not_allowed",
+                "The last step cannot be taken back (hidden information was revealed, or "
+                "the turn has passed)",
+            )
+        if self._before is None:  # resumed from a snapshot: rebuild the history
+            self._before = Match(
+                self.game, self.options, self.names, self.seed, self.record
+            )._before
+        self.state = self._before.pop()
+        self.record.append({"player": seat, "action": {"kind": UNDO}})
+        return [{"type": UNDO, "player": seat}]
+
+    def replayed(self) -> State:
+        """The state rebuilt from nothing but the record (what ``verify_games`` compares)."""
+        return Match(self.game, self.options, self.names, self.seed, self.record).state

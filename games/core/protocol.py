@@ -1,0 +1,209 @@
+"""What every game provides to the site: the game protocol.
+
+A game is one object (boardgame.io's game object, open_spiel's ``Game``) that knows its
+static facts (id, name, player range, options) and answers every question the site asks
+about a state of it. States are the game's own plain data: the site stores them only
+through ``to_json``/``from_json`` and never looks inside. Actions are small JSON objects
+with a ``kind``.
+
+Several seats may decide at once (``deciders``): a game of simultaneous choices is normal.
+A choice made in such a step is applied at once and kept in the state, and the game's
+``view`` shows the others only that it was made, until the game reveals it.
+
+Secrets leave a state only through ``view`` (what one seat or a spectator may know),
+``describe`` (the move log for one viewer) and ``prompt`` (which is built from a view).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, TypedDict
+
+from .options import OptionSpec, parse_options
+
+State = Any  # each game's own state type
+Options = Any  # each game's own parsed options
+
+
+class ResultRow(TypedDict):
+    """One seat's place once the game is over: ``rank`` 1 is the winner, equal ranks are
+    ties; ``score`` is the game's own measure (victory points, prize value...)."""
+
+    seat: int
+    rank: int
+    score: int
+
+
+class SeatUser(TypedDict, total=False):
+    """What the site knows about the person in a seat, for the board."""
+
+    online: bool
+    computer: bool
+    vacation_until: object  # a datetime, or None
+
+
+class GameKind(ABC):
+    """A game the site can host. Subclass it, fill in the class attributes and the
+    abstract methods, and ``registry.register`` one instance."""
+
+    id: ClassVar[str]  # stored with every invitation and game: never change it
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    summary: ClassVar[str]  # a sentence or two for the lobby
+    rules_url: ClassVar[str]  # the rules, for players (an absolute URL)
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    score_label: ClassVar[str] = "points"  # what a score counts, after a number ("VP")
+    # The game's part of the board page, found in ``template_dir``, and its style sheet
+    # (a static path) if it has one.
+    board_template: ClassVar[str]
+    template_dir: ClassVar[Path | None] = None
+    stylesheet: ClassVar[str | None] = None
+
+    # Options ---------------------------------------------------------------------------------
+
+    def parse_options(self, data: Mapping | None, players: int) -> Options:
+        """The options of a new game of ``players`` from JSON (defaults filled in);
+        OptionError names a bad one. By default a dict of every option."""
+        self.check_players(players)
+        return parse_options(self.option_specs, data)
+
+    def check_players(self, players: object) -> int:
+        from .errors import OptionError
+
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                "players",
+                f"{self.name} is for {self.min_players} to {self.max_players} players",
+            )
+        return players
+
+    def options_json(self, options: Options) -> dict:
+        """Options as stored with a game (``load_options`` reads them back)."""
+        return dict(options)
+
+    def load_options(self, data: dict) -> Options:
+        return dict(data)
+
+    def options_label(self, options: Options) -> str:
+        """The options in a few words for people ("Yucata rules, advanced")."""
+        return ""
+
+    # Playing ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_state(self, options: Options, names: list[str], seed: int) -> State:
+        """A new game from its options, the players' names in seat order and a secret seed
+        (everything random in the game comes from it)."""
+
+    @abstractmethod
+    def to_json(self, state: State) -> dict: ...
+
+    @abstractmethod
+    def from_json(self, data: dict) -> State:
+        """Read a stored state back, checking it (ValueError if it is broken)."""
+
+    def clone(self, state: State) -> State:
+        return self.from_json(self.to_json(state))
+
+    @abstractmethod
+    def phase(self, state: State) -> str:
+        """ "setup", "play" or "over"."""
+
+    @abstractmethod
+    def deciders(self, state: State) -> frozenset[int]:
+        """The seats the game waits for now (empty once it is over). A seat that has made
+        its choice in a simultaneous step is not waited for, even if it may still change
+        that choice (its ``legal_actions`` say so)."""
+
+    def step(self, state: State) -> Hashable:
+        """Names the step being decided: when it changes, every decider's wait starts
+        again (a new round of simultaneous choices). A seat's wait also starts again when
+        it stops deciding and later decides again."""
+        return 0
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[dict]:
+        """What ``seat`` may do now (empty if nothing)."""
+
+    @abstractmethod
+    def check_shape(self, action: object) -> dict:
+        """``action`` if it is a well-formed action of this game (whatever the state),
+        else IllegalAction("malformed_action" or "unknown_action", ...)."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, action: dict) -> list[dict]:
+        """Apply ``seat``'s action and return the events it caused (which may hold
+        secrets: only ``describe`` turns them into words). On IllegalAction nothing
+        changed."""
+
+    @abstractmethod
+    def resign(self, state: State, seat: int) -> list[dict]:
+        """``seat`` concedes (at any moment): it will rank last."""
+
+    def can_undo(self, state: State, seat: int) -> bool:
+        """Whether ``seat`` may take back the last step (nothing hidden revealed since, and
+        nobody else has seen it). ``core.match.Match`` rebuilds the state before it."""
+        return False
+
+    @abstractmethod
+    def result(self, state: State) -> list[ResultRow] | None:
+        """Every seat's rank and score once the game is over, else None."""
+
+    @abstractmethod
+    def choose(self, state: State, seat: int, rand: random.Random) -> dict:
+        """A computer's action for ``seat``: one of its legal actions, chosen without
+        reading anything the seat cannot see."""
+
+    # What people see -------------------------------------------------------------------------
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict:
+        """Everything ``seat`` (None: a spectator) may know, as JSON. It includes
+        ``legal_actions`` (the viewer's) and ``can_undo``."""
+
+    @abstractmethod
+    def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
+        """The move log: a line per event that ``viewer`` may read."""
+
+    @abstractmethod
+    def prompt(self, view: dict) -> str | None:
+        """What the viewer of ``view`` must decide, in a sentence (None if nothing)."""
+
+    @abstractmethod
+    def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
+        """What ``board_template`` shows, built from the view alone. ``stage_label`` names
+        where the game is ("Turn 12", "Round 3") for the page's header."""
+
+    def scores(self, view: dict) -> dict[int, int]:
+        """Each seat's score as the viewer of ``view`` knows it (for the emails' standings)."""
+        return {}
+
+    def result_detail(self, row: ResultRow) -> str:
+        """A few words beside a seat's score in the result (a tie-break), or ""."""
+        return ""
+
+    # The API ---------------------------------------------------------------------------------
+
+    def api_components(self) -> dict[str, dict]:
+        """OpenAPI schemas of this game's JSON, by component name: at least
+        ``view_component`` and ``action_component``."""
+        return {}
+
+    @property
+    def view_component(self) -> str:
+        return self.id.capitalize() + "View"
+
+    @property
+    def action_component(self) -> str:
+        return self.id.capitalize() + "Action"
+
+    def action_examples(self) -> dict[str, dict]:
+        """A few actions for the API's documentation, by title."""
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<game {self.id}>"

@@ -1,0 +1,158 @@
+"""Guildhall as the platform sees it: the engine behind the game protocol, registered.
+
+Everything the site needs to know about Guildhall is answered here, from the engine
+(``engine``, ``views``, ``log``, ``bot``) and the board's presenter (``present``).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from games.core import GameKind, OptionSpec, register
+from games.core.errors import OptionError
+
+from . import api_schema, bot, engine, log, positions, present, views
+from .options import Options
+from .state import State
+
+
+class Guildhall(GameKind):
+    id = "guildhall"
+    name = "Guildhall"
+    min_players = 2
+    max_players = 4
+    summary = (
+        "Collect the professions of the Old World into chapters of five colours, use each "
+        "card's ability as it joins you, and buy victory point cards with completed "
+        "chapters: the first to 20 VP wins."
+    )
+    rules_url = "https://www.yucata.de/en/Rules/Guildhall"
+    score_label = "VP"
+    option_specs = (
+        OptionSpec(
+            "rules",
+            "choice",
+            "yucata",
+            "Rules",
+            "Yucata: the rules of Yucata.de (delayed chapter discard, later VP reveal).",
+            choices=(("yucata", "Yucata"), ("classic", "Classic")),
+        ),
+        OptionSpec(
+            "advanced",
+            "bool",
+            False,
+            "Advanced rules",
+            "No playing a profession already in your action area; hidden discard pile.",
+        ),
+        OptionSpec("fantasy_names", "bool", False, "Fantasy profession names"),
+    )
+    board_template = "guildhall/board.html"
+    template_dir = Path(__file__).parent / "templates"
+    stylesheet = "site/board.css"
+
+    # Options
+
+    def parse_options(self, data, players: int) -> Options:
+        chosen = super().parse_options(data, players)
+        try:
+            return Options(
+                players=players,
+                rules=chosen["rules"],
+                advanced=chosen["advanced"],
+                names="fantasy" if chosen["fantasy_names"] else "classic",
+            )
+        except ValueError as error:  # pragma: no cover - the specs check the same
+            raise OptionError("options", str(error)) from None
+
+    def options_json(self, options: Options) -> dict:
+        return options.to_json()
+
+    def load_options(self, data: dict) -> Options:
+        return Options.from_json(data)
+
+    def options_label(self, options: Options) -> str:
+        parts = [f"{options.rules.capitalize()} rules"]
+        if options.advanced:
+            parts.append("advanced")
+        if options.fantasy:
+            parts.append("fantasy names")
+        return ", ".join(parts)
+
+    # Playing
+
+    def new_state(self, options: Options, names: list[str], seed: int) -> State:
+        return engine.new_game(options, names, seed)
+
+    def to_json(self, state: State) -> dict:
+        return positions.to_json(state)
+
+    def from_json(self, data: dict) -> State:
+        return positions.from_json(data)
+
+    def clone(self, state: State) -> State:
+        return state.clone()
+
+    def phase(self, state: State) -> str:
+        return state.phase
+
+    def deciders(self, state: State) -> frozenset[int]:
+        decider = engine.decision_player(state)
+        return frozenset() if decider is None else frozenset((decider,))
+
+    def legal_actions(self, state: State, seat: int) -> list[dict]:
+        if engine.decision_player(state) != seat:
+            return []
+        return engine.legal_actions(state)
+
+    def check_shape(self, action: object) -> dict:
+        return engine.check_shape(action)
+
+    def apply(self, state: State, seat: int, action: dict) -> list[dict]:
+        return engine.apply(state, action, seat)
+
+    def resign(self, state: State, seat: int) -> list[dict]:
+        return engine.resign(state, seat)
+
+    def can_undo(self, state: State, seat: int) -> bool:
+        return engine.undo_player(state) == seat
+
+    def result(self, state: State):
+        if state.result is None:
+            return None
+        return [{**row, "score": row["vp"]} for row in state.result]
+
+    def choose(self, state: State, seat: int, rand: random.Random) -> dict:
+        return bot.choose(state, rand)
+
+    # What people see
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
+        return log.describe_all(state, events, viewer)
+
+    def prompt(self, view: dict) -> str | None:
+        return present.my_prompt(view)
+
+    def board_context(self, view: dict, seat_users) -> dict:
+        return present.Board(view, seat_users=seat_users).context()
+
+    # The API
+
+    def api_components(self) -> dict[str, dict]:
+        return api_schema.api_components()
+
+    def action_examples(self) -> dict[str, dict]:
+        return api_schema.action_examples()
+
+    def scores(self, view: dict) -> dict[int, int]:
+        return {p["seat"]: p["vp"] for p in view["players"]}
+
+    def result_detail(self, row) -> str:
+        n = row["completed"]
+        return f"{n} completed chapter{'s' if n != 1 else ''}"
+
+
+GUILDHALL = register(Guildhall())

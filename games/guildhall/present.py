@@ -1,0 +1,395 @@
+"""The Guildhall board as the page shows it: a view turned into what the template needs.
+
+Pure Python, built from ``views.view(state, seat)`` alone (never from the state), so that
+no other hand, deck order or seed can reach the page. Used by the board page (through
+``game.Guildhall.board_context``) and by the emails (``my_prompt``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from .cards import (
+    COLOR_LETTERS,
+    COLORS,
+    PROFESSION_INDEX,
+    VP_KINDS,
+    card_json,
+    profession_name,
+    vp_json,
+)
+from .professions import EFFECT_TEXT
+
+# Short labels of VP cards for the center row (the full text is in their title).
+VP_SHORT = {
+    "vp2_chapter": "Take a chapter",
+    "vp3_draw": "Draw 6",
+    "vp3_swap": "Swap 1 for 2",
+    "vp3_place": "Place from hand",
+    "vp4_take": "Take a card",
+    "vp4_action": "+1 action",
+    "vp5": "",
+    "vp7_actions": "+2 actions",
+    "vp9": "",
+}
+# Where the cards of a "pick" decision are (the engine's slot labels).
+PICK_WHERE = {
+    "card_in_hand": "in your hand",
+    "card_in_own_guildhall": "in your guildhall",
+    "card_in_target_guildhall": "in {target}'s guildhall",
+    "card_in_discard_pile": "in the discard pile",
+    "chapter_in_own_guildhall": "a chapter of your guildhall",
+    "chapter_in_target_guildhall": "a chapter of {target}'s guildhall",
+}
+# What a player is doing, for everyone else to read.
+WAITING_TEXT = {
+    "setup_discard": "setting up (discarding)",
+    "setup_place": "setting up (placing 3 cards)",
+    "action": "choosing an action",
+    "end_turn": "about to end the turn",
+    "discard": "discarding cards",
+    "ability": "choosing an effect",
+    "vp_ability": "choosing whether to use a VP card",
+    "target": "choosing a player",
+    "pick": "choosing cards",
+    "pick_chapter": "choosing a chapter",
+    "pay": "paying for a VP card",
+    "order": "ordering discarded cards",
+    "discard_chapter": "discarding completed chapters",
+}
+
+
+def _action_json(action: dict) -> str:
+    # Compact and key-sorted: the same action always reads the same in the HTML.
+    return json.dumps(action, separators=(",", ":"), sort_keys=True)
+
+
+# The board's context --------------------------------------------------------------------------
+
+
+class Board:
+    """Turns a view into what the template shows.
+
+    Each legal action is shown where it acts, on a card or a VP card, or else as a button of
+    the decision panel (levels, players, chapters, Done...).
+    """
+
+    def __init__(self, v: dict, *, seat_users: dict[int, dict] | None = None) -> None:
+        self.v = v
+        self.viewer = v["viewer"]
+        self.fantasy = v["options"]["names"] == "fantasy"
+        self.decision = v["decision"]
+        self.legal = v["legal_actions"]
+        self.seat_users = seat_users or {}
+        self.names = {p["seat"]: p["name"] for p in v["players"]}
+        self.card_actions: dict[int, str] = {}
+        self.vp_actions: dict[int, str] = {}
+        self.shown_cards: set[int] = set()
+        for a in self.legal:
+            kind = a["kind"]
+            if kind in ("play", "discard", "place", "pick", "order"):
+                self.card_actions[a["card"]] = _action_json(a)
+            elif kind == "buy":
+                self.vp_actions[a["vp"]] = _action_json(a)
+        self.picked = self._picked_cards()
+
+    # Cards
+
+    def card(self, c: dict, *, tappable: bool = True, **extra) -> dict:
+        if tappable:
+            self.shown_cards.add(c["id"])
+        return {
+            **c,
+            **extra,
+            "letter": COLOR_LETTERS[c["color"]],
+            "label": f"{c['color']} {c['name']}",
+            "action": self.card_actions.get(c["id"]) if tappable else None,
+            "picked": c["id"] in self.picked,
+        }
+
+    def vp_card(self, vp: dict | None) -> dict | None:
+        if vp is None:
+            return None
+        return {
+            **vp,
+            "short": VP_SHORT.get(vp["kind"], ""),
+            "action": self.vp_actions.get(vp["id"]),
+        }
+
+    def _picked_cards(self) -> set[int]:
+        # Picks are card ids, or professions (str) for abilities that pick whole chapters.
+        d = self.decision
+        return {x for x in (d or {}).get("picks", ()) if isinstance(x, int)}
+
+    # Players
+
+    def player(self, p: dict) -> dict:
+        seat = p["seat"]
+        d = self.decision
+        mine = seat == self.viewer
+        chapters = []
+        for ch in p["guildhall"]:
+            by_color = {c["color"]: self.card(c) for c in ch["cards"]}
+            chapters.append(
+                {
+                    "profession": ch["profession"],
+                    "name": ch["name"],
+                    "count": len(ch["cards"]),
+                    "slots": [
+                        {
+                            "color": color,
+                            "letter": COLOR_LETTERS[color],
+                            "card": by_color.get(color),
+                        }
+                        for color in COLORS
+                    ],
+                }
+            )
+        completed = [
+            profession_name(PROFESSION_INDEX[x], self.fantasy)
+            for x in p.get("completed_professions", ())
+        ]
+        user = self.seat_users.get(seat, {})
+        known = p.get("known_hand", [])
+        out = {
+            "seat": seat,
+            "name": p["name"],
+            "is_me": mine,
+            "is_current": seat == self.v["current"] and self.v["phase"] != "over",
+            "is_deciding": d is not None and d["player"] == seat,
+            "hand_size": p["hand_size"],
+            # The viewer's own known cards are marked in their hand instead.
+            "known_hand": [] if mine else [self.card(c, tappable=False) for c in known],
+            "known_count": len(known),
+            "chapters": chapters,
+            "action_area": [self.card(c) for c in p["action_area"]],
+            "action_area_vp": [self.vp_card(x) for x in p["action_area_vp"]],
+            "completed_chapters": p["completed_chapters"],
+            "completed_professions": completed,
+            "vp_cards": [self.vp_card(x) for x in p["vp_cards"]],
+            "vp_tokens": p["vp_tokens"],
+            "vp": p["vp"],
+            "online": user.get("online", False),
+            "computer": user.get("computer", False),
+            "vacation_until": user.get("vacation_until"),
+        }
+        if "hand" in p:
+            reach = {ch["profession"]: len(ch["cards"]) for ch in p["guildhall"]}
+            known_ids = {c["id"] for c in known}
+            out["hand"] = [
+                self.card(
+                    c, in_hand=True, reach=reach.get(c["profession"], 0), known=c["id"] in known_ids
+                )
+                for c in p["hand"]
+            ]
+        return out
+
+    # The decision panel
+
+    def prompt(self) -> dict:
+        """What the viewer is asked, or what everyone is waiting for."""
+        v, d = self.v, self.decision
+        if v["phase"] == "over" or d is None:
+            return {"text": "The game is over.", "mine": False}
+        who = self.names[d["player"]]
+        if d["player"] != self.viewer:
+            what = WAITING_TEXT.get(d["kind"], "deciding")
+            if d["kind"] == "action":
+                what += f" ({d['actions_left']} left)"
+            return {"text": f"Waiting for {who}: {what}.", "mine": False}
+        detail = None
+        if d["kind"] in ("target", "pick", "pick_chapter"):
+            detail = _effect_text(d.get("ability"), d.get("level"))
+        return {"text": self._my_prompt(d), "detail": detail, "mine": True}
+
+    def _my_prompt(self, d: dict) -> str:
+        kind = d["kind"]
+        if kind == "setup_discard":
+            return (
+                f"Setup: tap the cards you want to discard, then Done: you draw back to "
+                f"{d['draw_to']}."
+            )
+        if kind == "setup_place":
+            n = d["remaining"]
+            return f"Setup: tap {n} more card{_s(n)} of your hand to place into your guildhall."
+        if kind == "action":
+            n = d["actions_left"]
+            return (
+                f"Your turn, {n} action{_s(n)} left: play a card from your hand, buy a VP card, "
+                f"or discard and draw."
+            )
+        if kind == "end_turn":
+            return "No actions left: end your turn, or undo your last step."
+        if kind == "discard":
+            return f"Tap the cards to discard, then Done: you draw up to {d['draw_to']}."
+        if kind == "ability":
+            card = card_json(d["card"], self.fantasy)
+            return (
+                f"You played a {card['color']} {card['name']} with {d['reach']} in your "
+                f"guildhall: choose an effect, or no effect."
+            )
+        if kind == "vp_ability":
+            vp = vp_json(d["vp"])
+            return f"You bought a {vp['points']}-point VP card. {vp['ability']}?"
+        if kind == "target":
+            return f"{self._ability_name(d)}: choose the other player."
+        if kind in ("pick", "pick_chapter"):
+            target = self.names.get(d.get("target"), "")
+            where = PICK_WHERE.get(d["from"], "").format(target=target)
+            n = d["remaining"]
+            if kind == "pick_chapter":
+                return f"{self._ability_name(d)}: choose {where}."
+            if n is None:
+                return f"{self._ability_name(d)}: tap any number of cards {where}, then Done."
+            return f"{self._ability_name(d)}: tap {n} more card{_s(n)} {where}."
+        if kind == "pay":
+            n = d["remaining"]
+            return f"Choose {n} completed chapter{_s(n)} to pay for the VP card."
+        if kind == "order":
+            return (
+                "Tap the cards in the order they go onto the discard pile: the last one ends "
+                "on top."
+            )
+        if kind == "discard_chapter":
+            n = d["excess"]
+            return f"You have more than 3 completed chapters: discard {n}."
+        return "Your decision."
+
+    def _ability_name(self, d: dict) -> str:
+        ability = d.get("ability")
+        if ability in PROFESSION_INDEX:
+            name = profession_name(PROFESSION_INDEX[ability], self.fantasy)
+            level = d.get("level")
+            return name if level is None else f"{name} (level {level})"
+        return "VP card"
+
+    def buttons(self) -> list[dict]:
+        """The legal actions that are not on a card: levels, targets, chapters, Done..."""
+        d = self.decision
+        if d is None or d["player"] != self.viewer:
+            return []
+        out = []
+        for a in self.legal:
+            label = self._button_label(d, a)
+            if label is None:
+                continue
+            primary = a["kind"] in ("use", "end_turn", "done", "target", "pick_chapter", "pay")
+            out.append({"label": label, "action": _action_json(a), "primary": primary})
+        return out
+
+    def _button_label(self, d: dict, a: dict) -> str | None:
+        kind = a["kind"]
+        if kind == "discard_draw":
+            return "Discard and draw"
+        if kind == "end_turn":
+            return "End turn"
+        if kind == "skip":
+            return "No effect"
+        if kind == "use":
+            if "level" in a:
+                text = EFFECT_TEXT.get((d["ability"], a["level"]), "")
+                return f"Level {a['level']}: {text}"
+            return "Use it"
+        if kind == "done":
+            if d["kind"] in ("discard", "setup_discard"):
+                return f"Done: draw up to {d['draw_to']}"
+            return "Done"
+        if kind == "target":
+            return self.names[a["player"]]
+        if kind == "pick_chapter":
+            owner = a["player"]
+            name = profession_name(PROFESSION_INDEX[a["profession"]], self.fantasy)
+            if owner == self.viewer:
+                return f"Your {name} chapter"
+            return f"{self.names[owner]}'s {name} chapter"
+        if kind in ("pay", "discard_chapter"):
+            mine = next(p for p in self.v["players"] if p["seat"] == self.viewer)
+            professions = mine.get("completed_professions", [])
+            i = a["chapter"]
+            if i < len(professions):
+                name = profession_name(PROFESSION_INDEX[professions[i]], self.fantasy)
+                return f"Completed {name} chapter"
+            return f"Completed chapter {i + 1}"
+        return None  # shown on a card, a VP card or a chapter
+
+    def context(self) -> dict:
+        v = self.v
+        players = [self.player(p) for p in v["players"]]
+        me = next((p for p in players if p["is_me"]), None)
+        # The others in turn order, starting after the viewer.
+        n = len(players)
+        start = 0 if me is None else me["seat"] + 1
+        others = [players[(start + i) % n] for i in range(n)]
+        others = [p for p in others if not p["is_me"]]
+        discard_pile = [self.card(c) for c in v.get("discard_pile", ())]
+        top = v["discard_top"]
+        if top is not None:
+            # Never a choice itself: picks from the pile are made in its list.
+            top = self.card(top, tappable=False)
+        d = self.decision
+        # Cards to choose that are shown nowhere else on the board (the cards being ordered).
+        loose = [
+            self.card(card_json(c, self.fantasy))
+            for c in list(self.card_actions)
+            if c not in self.shown_cards
+        ]
+        picked_chapters = [
+            profession_name(PROFESSION_INDEX[x], self.fantasy)
+            for x in (d or {}).get("picks", ())
+            if isinstance(x, str)
+        ]
+        return {
+            "v": v,
+            "stage_label": f"Turn {v['turn']}",
+            "me": me,
+            "others": others,
+            "center_row": [self.vp_card(x) for x in v["center_row"]],
+            "discard_top": top,
+            "discard_pile": discard_pile,
+            "discard_pile_listed": "discard_pile" in v,
+            "discard_pile_open": any(c["action"] for c in discard_pile),
+            "unseen": _unseen_table(v.get("unseen"), self.fantasy),
+            "prompt": self.prompt(),
+            "buttons": self.buttons(),
+            "loose_cards": loose,
+            "picked_chapters": picked_chapters,
+            "result": v["result"],
+            "undo_action": _action_json({"kind": "undo"}),
+        }
+
+
+def _effect_text(ability: str | None, level: int | None) -> str | None:
+    """What an ability in progress does: a profession at a level, or a VP card's."""
+    if (ability, level) in EFFECT_TEXT:
+        return EFFECT_TEXT[(ability, level)]
+    kind = next((k for k in VP_KINDS if k.key == ability), None)
+    return kind.ability if kind else None
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _unseen_table(unseen: list[dict] | None, fantasy: bool) -> list[dict] | None:
+    """Yucata's list of unseen cards as a table: a row per profession, a count per color."""
+    if unseen is None:
+        return None
+    counts = {(u["profession"], u["color"]): u["count"] for u in unseen}
+    return [
+        {
+            "name": profession_name(i, fantasy),
+            "cells": [
+                {"color": c, "letter": COLOR_LETTERS[c], "count": counts.get((prof, c), 0)}
+                for c in COLORS
+            ],
+        }
+        for i, prof in enumerate(PROFESSION_INDEX)
+    ]
+
+
+def my_prompt(v: dict) -> str | None:
+    """What the viewer of ``v`` must decide, in a sentence; None when they do not decide."""
+    d = v["decision"]
+    if d is None or v["viewer"] is None or d["player"] != v["viewer"]:
+        return None
+    return Board(v).prompt()["text"]
