@@ -10,6 +10,8 @@ ending a turn, the chapter limit) run in ``_advance`` between decisions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import rng
 from .cards import (
     CARD_COUNT,
@@ -191,114 +193,378 @@ def looking_through_pile(st: State) -> int | None:
     return None
 
 
+# Which actions are legal, and why not ------------------------------------------------------
+#
+# Each decision has one checker. ``candidates()`` are the actions that might answer it, in
+# the order they are listed; ``fault(action)`` is the rule an action of a kind answering
+# the decision breaks, or None when it is legal. ``legal_actions`` keeps the candidates
+# without a fault and ``apply`` refuses an action with its fault: a rule is written once.
+
+
+class _Check:
+    """The rules of one decision."""
+
+    __slots__ = ()
+
+    def candidates(self) -> list[dict]:
+        raise NotImplementedError
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        raise NotImplementedError
+
+    def legal(self) -> list[dict]:
+        fault = self.fault
+        return [a for a in self.candidates() if fault(a) is None]
+
+
+def _check(st: State) -> _Check:
+    """The checker of the current decision (the game is not over)."""
+    if st.frames:
+        fr = st.frames[-1]
+        return _CHECKS[fr["type"]](st, fr)
+    if st.actions_left > 0:
+        return _TurnAction(st)
+    return _EndTurn()
+
+
 def legal_actions(st: State) -> list[dict]:
+    """Every legal action of the current decision. The order is part of the contract:
+    seeded computer players pick from this list, so a new order would change their games."""
     if st.phase == "over":
         return []
-    if not st.frames:
-        if st.actions_left > 0:
-            return _action_options(st)
+    return _check(st).legal()
+
+
+def _fault(st: State, action: dict) -> IllegalAction | None:
+    """The rule a well-formed action breaks now (the game is not over), or None."""
+    d = decision(st)
+    wanted = DECISION_ACTIONS[d["kind"]]
+    if action["kind"] not in wanted:
+        return IllegalAction(
+            "wrong_decision",
+            f"Now {st.names[d['player']]} must decide: {d['kind'].replace('_', ' ')} "
+            f"(one of: {', '.join(wanted)}), not {action['kind']}",
+        )
+    return _check(st).fault(action)
+
+
+def _not_in_hand() -> IllegalAction:
+    return IllegalAction("card_not_in_hand", "That card is not in your hand")
+
+
+class _TurnAction(_Check):
+    """Decision "action": play a card, discard and draw, or buy a VP card (RULINGS 3, 4)."""
+
+    __slots__ = ("st", "ps", "owned")
+
+    def __init__(self, st: State) -> None:
+        self.st = st
+        self.ps = st.players[st.current]
+        self.owned = {IDENT[c] for c in self.ps.guildhall}
+
+    def candidates(self) -> list[dict]:
+        plays = [{"kind": "play", "card": c} for c in self.ps.hand]
+        buys = [{"kind": "buy", "vp": v} for v in self.st.center if v is not None]
+        return [*plays, {"kind": "discard_draw"}, *buys]
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        kind = action["kind"]
+        if kind == "play":
+            return self._play_fault(action["card"])
+        if kind == "buy":
+            return self._buy_fault(action["vp"])
+        return None  # discarding and drawing is always possible
+
+    def _play_fault(self, card: int) -> IllegalAction | None:
+        if card not in self.ps.hand:
+            return _not_in_hand()
+        if IDENT[card] in self.owned:
+            return IllegalAction(
+                "no_duplicates",
+                f"You cannot play a {card_name(card)}: the same card is in your guildhall",
+            )
+        return self._profession_fault(PROF[card])
+
+    def _profession_fault(self, prof: int) -> IllegalAction | None:
+        if self.st.options.advanced:
+            # [002]: not while a card of that profession is in the action area.
+            if any(PROF[c] == prof for c in self.ps.action_area):
+                return IllegalAction(
+                    "action_area_restriction",
+                    "Advanced rule: you cannot play a profession while a card of it is in "
+                    "your action area",
+                )
+        elif self.st.played >> prof & 1:  # base rule: one card of a profession per turn
+            return IllegalAction(
+                "one_profession_per_turn", "You cannot play two cards of a profession in one turn"
+            )
+        return None
+
+    def _buy_fault(self, vp: int) -> IllegalAction | None:
+        if vp not in self.st.center:
+            return IllegalAction("not_in_center_row", "That VP card is not in the center row")
+        have = len(self.ps.completed)
+        if VP_COST[vp] > have:
+            return IllegalAction(
+                "not_enough_chapters",
+                f"That VP card costs {VP_COST[vp]} completed chapters; you have {have}",
+            )
+        return None
+
+
+class _EndTurn(_Check):
+    """Decision "end_turn": no action left, the turn passes when the player confirms."""
+
+    __slots__ = ()
+
+    def candidates(self) -> list[dict]:
         return [{"kind": "end_turn"}]
-    fr = st.frames[-1]
-    return _OPTIONS[fr["type"]](st, fr)
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        return None
 
 
-def _blocked_profession(st: State, ps, card: int) -> bool:
-    prof = PROF[card]
-    if st.options.advanced:
-        # [002]: not while a card of that profession is in the action area.
-        return any(PROF[c] == prof for c in ps.action_area)
-    return bool(st.played >> prof & 1)
+class _Discard(_Check):
+    """Decisions "setup_discard" and "discard": any number of hand cards, then draw."""
+
+    __slots__ = ("hand",)
+
+    def __init__(self, st: State, fr: dict) -> None:
+        self.hand = st.players[fr["player"]].hand
+
+    def candidates(self) -> list[dict]:
+        discards = [{"kind": "discard", "card": c} for c in self.hand]
+        return [*discards, {"kind": "done"}]
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        if action["kind"] == "discard" and action["card"] not in self.hand:
+            return _not_in_hand()
+        return None
 
 
-def _action_options(st: State) -> list[dict]:
-    ps = st.players[st.current]
-    owned = {IDENT[c] for c in ps.guildhall}
-    actions = [
-        {"kind": "play", "card": c}
-        for c in ps.hand
-        if IDENT[c] not in owned and not _blocked_profession(st, ps, c)
-    ]
-    actions.append({"kind": "discard_draw"})
-    chapters = len(ps.completed)
-    actions.extend(
-        {"kind": "buy", "vp": v} for v in st.center if v is not None and VP_COST[v] <= chapters
-    )
-    return actions
+class _SetupPlace(_Check):
+    """Decision "setup_place": 3 hand cards into the guildhall, no duplicates (RULINGS 5)."""
+
+    __slots__ = ("ps", "owned", "stuck")
+
+    def __init__(self, st: State, fr: dict) -> None:
+        self.ps = ps = st.players[fr["player"]]
+        self.owned = {IDENT[c] for c in ps.guildhall}
+        fresh = {IDENT[c] for c in ps.hand} - self.owned
+        # Too few different cards to finish: cannot happen with 9 cards in hand and 4
+        # copies of each card, but a dead end is never offered.
+        self.stuck = len(fresh) < GUILDHALL_SETUP - len(ps.guildhall)
+
+    def candidates(self) -> list[dict]:
+        return [{"kind": "place", "card": c} for c in self.ps.hand]
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        card = action["card"]
+        if card not in self.ps.hand:
+            return _not_in_hand()
+        if IDENT[card] in self.owned:
+            return IllegalAction(
+                "no_duplicates", f"Your guildhall already holds a {card_name(card)}: no duplicates"
+            )
+        if self.stuck:
+            return IllegalAction("not_a_choice", "That is not a legal choice now")
+        return None
 
 
-def _discard_options(st: State, fr: dict) -> list[dict]:
-    actions = [{"kind": "discard", "card": c} for c in st.players[fr["player"]].hand]
-    actions.append({"kind": "done"})
-    return actions
+class _Level(_Check):
+    """Decisions "ability" and "vp_ability": use a level reached or the VP card's ability,
+    if it can be done in full (RULINGS 2), or skip it."""
 
+    __slots__ = ("st", "fr")
 
-def _setup_place_options(st: State, fr: dict) -> list[dict]:
-    ps = st.players[fr["player"]]
-    owned = {IDENT[c] for c in ps.guildhall}
-    need_after = GUILDHALL_SETUP - len(ps.guildhall) - 1
-    fresh = {IDENT[c] for c in ps.hand} - owned
-    if len(fresh) - 1 < need_after:
-        return []  # cannot happen with 9 cards in hand, 4 copies of each card
-    return [{"kind": "place", "card": c} for c in ps.hand if IDENT[c] not in owned]
+    def __init__(self, st: State, fr: dict) -> None:
+        self.st = st
+        self.fr = fr
 
+    def candidates(self) -> list[dict]:
+        if "vp" in self.fr:
+            uses = [{"kind": "use"}]
+        else:
+            levels = LEVELS[PROFESSION_INDEX[self.fr["ability"]]]
+            uses = [{"kind": "use", "level": level} for level in levels]
+        return [*uses, {"kind": "skip"}]
 
-def _level_options(st: State, fr: dict) -> list[dict]:
-    p = fr["player"]
-    if "vp" in fr:
-        actions = [{"kind": "use"}] if VP_PLANS[fr["ability"]].usable(st, p) else []
-    else:
+    def fault(self, action: dict) -> IllegalAction | None:
+        if action["kind"] == "skip":
+            return None  # no effect is always a choice
+        if "vp" in self.fr:
+            return self._vp_fault(action)
+        return self._level_fault(action.get("level"))
+
+    def has_effect(self) -> bool:
+        """Whether any use is legal: otherwise the card has no effect and nothing is asked."""
+        return any(a["kind"] == "use" and self.fault(a) is None for a in self.candidates())
+
+    def _vp_fault(self, action: dict) -> IllegalAction | None:
+        if "level" in action:
+            return IllegalAction("malformed_action", "A VP card ability has no level")
+        if not VP_PLANS[self.fr["ability"]].usable(self.st, self.fr["player"]):
+            return IllegalAction(
+                "effect_in_full", "This ability cannot be done in full now, so it cannot be used"
+            )
+        return None
+
+    def _level_fault(self, level: int | None) -> IllegalAction | None:
+        fr = self.fr
         prof = PROFESSION_INDEX[fr["ability"]]
-        actions = [
-            {"kind": "use", "level": level}
-            for level in LEVELS[prof]
-            if level <= fr["reach"] and PROFESSION_PLANS[(prof, level)].usable(st, p)
-        ]
-    actions.append({"kind": "skip"})
-    return actions
+        if level not in LEVELS[prof]:
+            levels = ", ".join(str(x) for x in LEVELS[prof])
+            return IllegalAction("no_such_level", f"The {fr['ability']} has levels {levels}")
+        if level > fr["reach"]:
+            return IllegalAction(
+                "level_not_reached",
+                f"Level {level} needs {level} cards of that profession in your guildhall; "
+                f"you have {fr['reach']}",
+            )
+        if not PROFESSION_PLANS[(prof, level)].usable(self.st, fr["player"]):
+            return IllegalAction(
+                "effect_in_full",
+                "That level cannot be done in full now (an effect is done in full or not at all)",
+            )
+        return None
 
 
-def _ability_options(st: State, fr: dict) -> list[dict]:
-    plan = plan_for(fr)
-    p, target, picks = fr["player"], fr["target"], fr["picks"]
-    if plan.target and target is None:
-        return [{"kind": "target", "player": q} for q in plan.targets(st, p)]
-    slot_i, _ = plan.position(picks)
-    slot = plan.slots[slot_i]
-    choices = plan.choices(st, p, target, picks)
-    if slot.kind == "chapter":
-        owner = p if slot.label == "chapter_in_own_guildhall" else target
-        actions = [
-            {"kind": "pick_chapter", "player": owner, "profession": PROFESSIONS[x]} for x in choices
-        ]
-    else:
-        actions = [{"kind": "pick", "card": x} for x in choices]
-    if plan.can_finish(st, p, target, picks):
-        actions.append({"kind": "done"})
-    return actions
+class _Selection(_Check):
+    """Decisions "target", "pick" and "pick_chapter": one step of choosing what an ability
+    acts on. Only steps from which the whole effect can still be done are legal."""
+
+    __slots__ = ("st", "plan", "p", "target", "picks", "slot", "offered", "offered_set")
+
+    def __init__(self, st: State, fr: dict) -> None:
+        self.st = st
+        self.plan = plan = plan_for(fr)
+        self.p, self.target, self.picks = fr["player"], fr["target"], fr["picks"]
+        self.slot = None  # choosing the target
+        if not plan.target or self.target is not None:
+            slot_i, _ = plan.position(self.picks)
+            self.slot = plan.slots[slot_i]
+            self.offered = self.slot.source(st, self.p, self.target, self.picks)
+            self.offered_set = set(self.offered)
+
+    def candidates(self) -> list[dict]:
+        if self.slot is None:
+            return [{"kind": "target", "player": q} for q in range(len(self.st.players))]
+        if self.slot.kind == "chapter":
+            owner = self._chapter_owner()
+            picks = [
+                {"kind": "pick_chapter", "player": owner, "profession": PROFESSIONS[x]}
+                for x in self.offered
+            ]
+        else:
+            picks = [{"kind": "pick", "card": x} for x in self.offered]
+        picks.append({"kind": "done"})
+        return picks
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        kind = action["kind"]
+        if kind == "target":
+            return self._target_fault(action["player"])
+        if kind == "done":
+            return self._done_fault()
+        if kind == "pick":
+            return self._pick_fault(action["card"])
+        return self._chapter_fault(action["player"], action["profession"])
+
+    def _chapter_owner(self) -> int | None:
+        return self.p if self.slot.label == "chapter_in_own_guildhall" else self.target
+
+    def _target_fault(self, q: int) -> IllegalAction | None:
+        if q == self.p or not 0 <= q < len(self.st.players) or not self._feasible(q, []):
+            return IllegalAction(
+                "no_target",
+                "That player cannot be chosen: the effect could not be done in full with "
+                "them (or it is you)",
+            )
+        return None
+
+    def _done_fault(self) -> IllegalAction | None:
+        if not self.plan.can_finish(self.st, self.p, self.target, self.picks):
+            return IllegalAction("not_a_choice", "This choice cannot be finished yet")
+        return None
+
+    def _pick_fault(self, value: int) -> IllegalAction | None:
+        if value not in self.offered_set:
+            where = self.slot.label.replace("_", " ")
+            return IllegalAction("not_a_choice", f"Pick a {where}")
+        if not self._feasible(self.target, self.picks + [value]):
+            return IllegalAction(self.plan.rule, self.plan.message)
+        return None
+
+    def _chapter_fault(self, owner: int, profession: str) -> IllegalAction | None:
+        fault = self._pick_fault(PROFESSION_INDEX.get(profession, -1))
+        if fault is None and owner != self._chapter_owner():
+            # Refused like a chapter that does not fit: the rule the effect names.
+            return IllegalAction(self.plan.rule, self.plan.message)
+        return fault
+
+    def _feasible(self, target: int | None, picks: list) -> bool:
+        return self.plan.feasible(self.st, self.p, target, picks)
 
 
-def _pay_options(st: State, fr: dict) -> list[dict]:
-    completed = st.players[fr["player"]].completed
-    return [{"kind": "pay", "chapter": i} for i in range(len(completed))]
+class _CompletedChapter(_Check):
+    """One of your completed chapters, by number."""
+
+    __slots__ = ("count",)
+    kind = ""  # the action kind that names the chapter
+
+    def __init__(self, st: State, fr: dict) -> None:
+        self.count = len(st.players[fr["player"]].completed)
+
+    def candidates(self) -> list[dict]:
+        return [{"kind": self.kind, "chapter": i} for i in range(self.count)]
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        if not 0 <= action["chapter"] < self.count:
+            return IllegalAction(
+                "no_such_chapter", "You have no completed chapter with that number"
+            )
+        return None
 
 
-def _order_options(st: State, fr: dict) -> list[dict]:
-    return [{"kind": "order", "card": c} for c in fr["cards"]]
+class _Pay(_CompletedChapter):
+    """Decision "pay": the completed chapters that pay for a VP card, one at a time."""
+
+    __slots__ = ()
+    kind = "pay"
 
 
-def _chapter_limit_options(st: State, fr: dict) -> list[dict]:
-    completed = st.players[fr["player"]].completed
-    return [{"kind": "discard_chapter", "chapter": i} for i in range(len(completed))]
+class _ChapterLimit(_CompletedChapter):
+    """Decision "discard_chapter": a completed chapter above the limit of 3 (RULINGS 4)."""
+
+    __slots__ = ()
+    kind = "discard_chapter"
 
 
-_OPTIONS = {
-    "discard": _discard_options,
-    "setup_place": _setup_place_options,
-    "level": _level_options,
-    "ability": _ability_options,
-    "pay": _pay_options,
-    "order": _order_options,
-    "chapter_limit": _chapter_limit_options,
+class _Order(_Check):
+    """Decision "order": the next card onto the discard pile (the last chosen ends on top)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, st: State, fr: dict) -> None:
+        self.cards = fr["cards"]
+
+    def candidates(self) -> list[dict]:
+        return [{"kind": "order", "card": c} for c in self.cards]
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        if action["card"] not in self.cards:
+            return IllegalAction("not_a_choice", "That card is not one of the cards to order")
+        return None
+
+
+_CHECKS: dict[str, Callable[[State, dict], _Check]] = {
+    "discard": _Discard,
+    "setup_place": _SetupPlace,
+    "level": _Level,
+    "ability": _Selection,
+    "pay": _Pay,
+    "order": _Order,
+    "chapter_limit": _ChapterLimit,
 }
 
 
@@ -351,8 +617,9 @@ def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
         )
     if action["kind"] == "undo":
         raise IllegalAction("undo", "Undo needs the game's history: use Match.apply")
-    if action not in legal_actions(st):
-        raise explain(st, action)
+    fault = _fault(st, action)
+    if fault is not None:
+        raise fault
     step = Step()
     if st.frames:
         fr = st.frames[-1]
@@ -447,7 +714,7 @@ def _offer_ability(st: State, p: int, card: int, step: Step) -> None:
             step.emit("no_effect", player=p, card=card)
         return
     fr = {"type": "level", "player": p, "ability": PROFESSIONS[prof], "card": card, "reach": reach}
-    if _level_options(st, fr) == [{"kind": "skip"}]:
+    if not _Level(st, fr).has_effect():
         step.emit("no_effect", player=p, card=card)
         return
     _push(st, fr)
@@ -667,7 +934,7 @@ def _finish_buy(st: State, fr: dict, step: Step) -> None:
         step.emit("extra_actions", player=p, count=kind.extra_actions)
     if kind.key in VP_PLANS:
         level = {"type": "level", "player": p, "ability": kind.key, "vp": vp}
-        if _level_options(st, level) != [{"kind": "skip"}]:
+        if _Level(st, level).has_effect():
             _push(st, level)
         else:
             step.emit("no_effect", player=p, vp=vp)
@@ -725,112 +992,3 @@ def ranking(st: State, winner: int | None) -> list[dict]:
 def _result_row(st: State, q: int, rank: int) -> dict:
     ps = st.players[q]
     return {"seat": q, "rank": rank, "vp": ps.vp, "completed": len(ps.completed)}
-
-
-# Why an action is not legal ----------------------------------------------------------------
-
-
-def explain(st: State, action: dict) -> IllegalAction:
-    """The rule an action breaks, for a player to read."""
-    d = decision(st)
-    kind = action["kind"]
-    if kind not in DECISION_ACTIONS[d["kind"]]:
-        wanted = ", ".join(DECISION_ACTIONS[d["kind"]])
-        return IllegalAction(
-            "wrong_decision",
-            f"Now {st.names[d['player']]} must decide: {d['kind'].replace('_', ' ')} "
-            f"(one of: {wanted}), not {kind}",
-        )
-    p = d["player"]
-    ps = st.players[p]
-    if d["kind"] == "action":
-        return _explain_action(st, ps, action)
-    if kind == "done":
-        return IllegalAction("not_a_choice", "This choice cannot be finished yet")
-    if kind in ("discard", "place") and action["card"] not in ps.hand:
-        return IllegalAction("card_not_in_hand", "That card is not in your hand")
-    if kind == "place":
-        if has_identity(ps.guildhall, action["card"]):
-            return IllegalAction(
-                "no_duplicates",
-                f"Your guildhall already holds a {card_name(action['card'])}: no duplicates",
-            )
-    if kind == "use":
-        return _explain_use(st, action)
-    if kind in ("pay", "discard_chapter"):
-        return IllegalAction("no_such_chapter", "You have no completed chapter with that number")
-    if kind == "order":
-        return IllegalAction("not_a_choice", "That card is not one of the cards to order")
-    if kind == "target":
-        return IllegalAction(
-            "no_target",
-            "That player cannot be chosen: the effect could not be done in full with them "
-            "(or it is you)",
-        )
-    if kind in ("pick", "pick_chapter"):
-        fr = st.frames[-1]
-        plan = plan_for(fr)
-        slot_i, _ = plan.position(fr["picks"])
-        raw = plan.slots[slot_i].source(st, p, fr["target"], fr["picks"])
-        value = action["card"] if kind == "pick" else PROFESSION_INDEX.get(action["profession"], -1)
-        if value not in raw:
-            where = plan.slots[slot_i].label.replace("_", " ")
-            return IllegalAction("not_a_choice", f"Pick a {where}")
-        return IllegalAction(plan.rule, plan.message)
-    return IllegalAction("not_a_choice", "That is not a legal choice now")
-
-
-def _explain_action(st: State, ps, action: dict) -> IllegalAction:
-    kind = action["kind"]
-    if kind == "play":
-        card = action["card"]
-        if card not in ps.hand:
-            return IllegalAction("card_not_in_hand", "That card is not in your hand")
-        if has_identity(ps.guildhall, card):
-            return IllegalAction(
-                "no_duplicates",
-                f"You cannot play a {card_name(card)}: the same card is in your guildhall",
-            )
-        if st.options.advanced:
-            return IllegalAction(
-                "action_area_restriction",
-                "Advanced rule: you cannot play a profession while a card of it is in your "
-                "action area",
-            )
-        return IllegalAction(
-            "one_profession_per_turn", "You cannot play two cards of a profession in one turn"
-        )
-    if kind == "buy":
-        vp = action["vp"]
-        if vp not in st.center:
-            return IllegalAction("not_in_center_row", "That VP card is not in the center row")
-        return IllegalAction(
-            "not_enough_chapters",
-            f"That VP card costs {VP_COST[vp]} completed chapters; you have {len(ps.completed)}",
-        )
-    return IllegalAction("not_a_choice", "That is not a legal action now")
-
-
-def _explain_use(st: State, action: dict) -> IllegalAction:
-    fr = st.frames[-1]
-    if "vp" in fr:
-        if "level" in action:
-            return IllegalAction("malformed_action", "A VP card ability has no level")
-        return IllegalAction(
-            "effect_in_full", "This ability cannot be done in full now, so it cannot be used"
-        )
-    level = action.get("level")
-    prof = PROFESSION_INDEX[fr["ability"]]
-    if level not in LEVELS[prof]:
-        levels = ", ".join(str(x) for x in LEVELS[prof])
-        return IllegalAction("no_such_level", f"The {fr['ability']} has levels {levels}")
-    if level > fr["reach"]:
-        return IllegalAction(
-            "level_not_reached",
-            f"Level {level} needs {level} cards of that profession in your guildhall; "
-            f"you have {fr['reach']}",
-        )
-    return IllegalAction(
-        "effect_in_full",
-        "That level cannot be done in full now (an effect is done in full or not at all)",
-    )
