@@ -42,9 +42,10 @@ class InvitationAdmin(admin.ModelAdmin):
 @admin.register(Move)
 class MoveAdmin(admin.ModelAdmin):
     list_display = ("game", "number", "seat", "automatic", "created")
-    # Events hold drawn cards; moves are append-only.
-    exclude = ("events",)
-    readonly_fields = ("game", "number", "seat", "action", "automatic")
+    # Events hold drawn cards, and an action may be a choice not yet revealed; moves are
+    # append-only.
+    exclude = ("events", "action")
+    readonly_fields = ("game", "number", "seat", "automatic")
 
     def has_add_permission(self, request) -> bool:
         return False

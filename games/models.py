@@ -9,7 +9,8 @@ Every game of every kind is stored the same way: ``kind`` names the game in the 
 Who must decide is per seat (``Seat.deciding``), with its own clock, deadline and version:
 several seats may decide at once.
 
-Secrets: ``Game.seed``, ``Game.snapshot`` and ``Move.events`` must never reach a page, an API
+Secrets: ``Game.seed``, ``Game.snapshot``, ``Move.events`` and ``Move.action`` (in a game of
+simultaneous choices it holds a choice not yet revealed) must never reach a page, an API
 response, an email or a log line; what a person sees comes from the game's ``view``.
 """
 
@@ -204,7 +205,7 @@ class Move(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()  # the game's version after this record, from 1
     seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()
+    action = models.JSONField()  # secret until the game reveals it (simultaneous choices)
     events = models.JSONField(editable=False)  # secret: drawn cards; words via games.movelog
     # Played by the computer for a resigned or abandoned seat.
     automatic = models.BooleanField(default=False)
