@@ -132,7 +132,8 @@ class GameKind(ABC):
     @abstractmethod
     def check_shape(self, action: object) -> dict:
         """``action`` if it is a well-formed action of this game (whatever the state),
-        else IllegalAction("malformed_action" or "unknown_action", ...)."""
+        else IllegalAction("malformed_action" or "unknown_action", ...): usually
+        ``core.actions.check_shape`` with the game's fields (undo and resign included)."""
 
     @abstractmethod
     def apply(self, state: State, seat: int, action: dict) -> list[dict]:
@@ -145,8 +146,9 @@ class GameKind(ABC):
         """``seat`` concedes (at any moment): it will rank last."""
 
     def can_undo(self, state: State, seat: int) -> bool:
-        """Whether ``seat`` may take back the last step (nothing hidden revealed since, and
-        nobody else has seen it). ``core.match.Match`` rebuilds the state before it."""
+        """Whether ``seat`` may take back the last step: the last record is its own step,
+        nothing hidden was revealed since, and nobody else has seen it.
+        ``core.match.Match`` rebuilds the state before it."""
         return False
 
     @abstractmethod
@@ -163,7 +165,9 @@ class GameKind(ABC):
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict:
         """Everything ``seat`` (None: a spectator) may know, as JSON. It includes
-        ``legal_actions`` (the viewer's) and ``can_undo``."""
+        ``phase``, ``viewer``, ``legal_actions`` (the viewer's) and ``can_undo``, and may
+        include ``decision`` (what is being decided, as the viewer may know it), which the
+        API's legal-actions answer repeats."""
 
     @abstractmethod
     def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:

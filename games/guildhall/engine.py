@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.core.actions import check_shape as core_check_shape
+
 from . import rng
 from .cards import (
     CARD_COUNT,
@@ -573,29 +575,7 @@ _CHECKS: dict[str, Callable[[State, dict], _Check]] = {
 
 def check_shape(action: object) -> dict:
     """A well-formed action object, or IllegalAction('malformed_action')."""
-    if not isinstance(action, dict):
-        raise IllegalAction("malformed_action", "An action must be a JSON object")
-    kind = action.get("kind")
-    if not isinstance(kind, str):
-        raise IllegalAction("malformed_action", 'An action needs a "kind"')
-    if kind not in ACTION_FIELDS:
-        raise IllegalAction("unknown_action", f"Unknown action kind {kind!r}")
-    fields = ACTION_FIELDS[kind]
-    optional = OPTIONAL_FIELDS.get(kind, set())
-    for name in action:
-        if name != "kind" and name not in fields:
-            raise IllegalAction("malformed_action", f"A {kind!r} action has no field {name!r}")
-    for name, typ in fields.items():
-        if name not in action:
-            if name in optional:
-                continue
-            raise IllegalAction("malformed_action", f"A {kind!r} action needs {name!r}")
-        value = action[name]
-        if type(value) is not typ:  # noqa: E721 - bool must not pass for int
-            raise IllegalAction(
-                "malformed_action", f"{name!r} must be {'an int' if typ is int else 'a string'}"
-            )
-    return action
+    return core_check_shape(action, ACTION_FIELDS, OPTIONAL_FIELDS)
 
 
 def apply(st: State, action: dict, player: int | None = None) -> list[dict]:

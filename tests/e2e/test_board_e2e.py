@@ -69,8 +69,11 @@ def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots,
     sign_up(dora, base, "dora")
     sign_up(emil, base, "emil")
 
-    # Dora invites Emil from the lobby; Emil takes the seat and lands on the board.
+    # Dora invites Emil from the lobby (first the game, then its options); Emil takes the
+    # seat and lands on the board.
     dora.goto(f"{base}/lobby/new/")
+    dora.click("main a.button:has-text('Guildhall')")
+    dora.wait_for_selector("input[name=invitees]")
     dora.fill("input[name=invitees]", "emil")
     dora.click("main form button[type=submit]")
     dora.wait_for_url(f"{base}/lobby/")

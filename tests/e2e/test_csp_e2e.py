@@ -85,6 +85,7 @@ def test_the_main_pages_break_no_rule(live_server, phone, csp_watch, alice, bob,
     assert page.locator("#dashboard-games").count() == 1
     visit("/lobby/")
     visit("/lobby/new/")
+    visit("/lobby/new/?game=guildhall")
     visit("/accounts/profile/")
     visit("/accounts/tokens/")
     visit("/accounts/email/")

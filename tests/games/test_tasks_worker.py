@@ -17,7 +17,7 @@ from games.models import Game
 from games.notifications.models import Notification
 from guildhall_site.celery import app
 from tests import mailserver
-from tests.games.helpers import start_game
+from tests.games.helpers import start_game, to_move
 from tests.games.notifications.helpers import InOrder, play_turn
 
 pytestmark = [
@@ -90,7 +90,7 @@ class TestWorker:
 
         game = play_turn(game)  # committed whatever the mail server does
 
-        assert Game.objects.get(pk=game.pk).to_move == 1
+        assert to_move(Game.objects.get(pk=game.pk)) == 1
         wait_until(
             lambda: (
                 Notification.objects.filter(kind=Kind.TURN, user=bob, attempts__gte=1)

@@ -14,13 +14,15 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, field, fields
 
+from games.core.actions import check_shape as core_check_shape
 from games.core.errors import IllegalAction
 
 MIN_CARDS, MAX_CARDS = 3, 13
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 # Every action kind and its fields; "undo" and "resign" are the platform's (core.match).
-ACTION_FIELDS: dict[str, tuple[str, ...]] = {"bid": ("card",), "undo": (), "resign": ()}
+# Undo and resign are the platform's (games.core.actions), taken by every game.
+ACTION_FIELDS: dict[str, dict[str, type]] = {"bid": {"card": int}}
 
 
 @dataclass
@@ -147,20 +149,7 @@ def legal_actions(st: State, seat: int) -> list[dict]:
 
 
 def check_shape(action: object) -> dict:
-    if not isinstance(action, dict):
-        raise IllegalAction("malformed_action", "An action must be a JSON object")
-    kind = action.get("kind")
-    if not isinstance(kind, str):
-        raise IllegalAction("malformed_action", 'An action needs a "kind"')
-    if kind not in ACTION_FIELDS:
-        raise IllegalAction("unknown_action", f"Unknown action kind {kind!r}")
-    wanted = ("kind", *ACTION_FIELDS[kind])
-    if set(action) != set(wanted):
-        fields_ = ", ".join(wanted)
-        raise IllegalAction("malformed_action", f"A {kind!r} action has exactly: {fields_}")
-    if kind == "bid" and type(action["card"]) is not int:  # bool must not pass for int
-        raise IllegalAction("malformed_action", "'card' must be an int")
-    return action
+    return core_check_shape(action, ACTION_FIELDS)
 
 
 def apply(st: State, seat: int, action: dict) -> list[dict]:

@@ -1,0 +1,34 @@
+"""The registry: the site offers the games that registered themselves."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import registry
+from games.guildhall.game import GUILDHALL
+from tests.goofspiel.game import GOOFSPIEL
+
+
+def test_the_games_under_games_register_themselves():
+    registry.discover("games")
+
+    assert registry.get("guildhall") is GUILDHALL
+
+
+def test_the_tests_offer_their_proof_game_too():
+    assert [g.id for g in registry.all_games()] == ["goofspiel", "guildhall"]  # by name
+    assert registry.get("goofspiel") is GOOFSPIEL
+
+
+@pytest.mark.parametrize("game_id", ["chess", "", None, ["guildhall"]])
+def test_an_unknown_game_is_refused(game_id):
+    with pytest.raises(registry.UnknownGame):
+        registry.get(game_id)
+
+
+def test_two_games_may_not_share_an_id():
+    impostor = type(GUILDHALL)()
+
+    with pytest.raises(ValueError):
+        registry.register(impostor)
+    registry.register(GUILDHALL)  # the same object again is fine
