@@ -80,7 +80,9 @@ class InvitationForm(forms.Form):
     def clean(self):
         data = super().clean()
         players, invitees = data.get("players"), data.get("invitees")
-        if players and invitees and len(invitees) < players - 1:
+        if players == 1 and invitees:
+            self.add_error("invitees", "A one-player game has no seat for anyone else.")
+        elif players and invitees and len(invitees) < players - 1:
             self.add_error(
                 "invitees",
                 f"Name at least {players - 1} players for a {players}-player game, "

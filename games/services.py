@@ -430,13 +430,16 @@ def do_create_invitation(
 ) -> Invitation:
     """A new invitation to a game of ``kind`` with its ``options`` (JSON, checked by the
     game); the creator takes the first seat. With ``invitees`` only they may accept (there
-    must be enough of them to fill the game); without, anyone may."""
+    must be enough of them to fill the game); without, anyone may. A one-player game starts
+    at once."""
     invitees = list(dict.fromkeys(invitees))
     game = check_invitation(kind, players, options)
     if move_days not in MOVE_DAYS:
         raise ValidationError("Choose a time per move from the list")
     if creator in invitees:
         raise ValidationError("You cannot invite yourself")
+    if players == 1 and invitees:
+        raise ValidationError("A one-player game has no seat for anyone else")
     if invitees and len(invitees) < players - 1:
         raise ValidationError(
             f"A {players}-player game needs at least {players - 1} invited players"
@@ -453,7 +456,10 @@ def do_create_invitation(
         )
         invitation.invitees.set(invitees)
         InvitationResponse.objects.create(invitation=invitation, user=creator, accepted=True)
-        if invitees:
+        if players == 1:
+            # A game for one (against the game itself): nobody to wait for.
+            _start_game(invitation, [creator])
+        elif invitees:
             notify.invitation(invitation.pk)
     return invitation
 

@@ -81,10 +81,12 @@ def create_invitation(request: HttpRequest) -> HttpResponse:
     form = InvitationForm(request.POST or None, creator=request.user, game=game)
     if request.method == "POST" and form.is_valid():
         try:
-            services.do_create_invitation(request.user, **form.invitation())
+            invitation = services.do_create_invitation(request.user, **form.invitation())
         except ValidationError as error:
             form.add_error(None, error)
         else:
+            if invitation.game_id is not None:  # a one-player game starts at once
+                return redirect("games:board", game_id=invitation.game_id)
             messages.success(request, "Your invitation is open. The game starts when it is full.")
             return redirect("games:lobby")
     context = {"form": form, "game": game, "other_games": len(games) > 1}
