@@ -2,12 +2,13 @@
 (their clock, their turn email) and whose decision changed (a choice they sent before is
 stale). Pure bookkeeping over ``GameKind.deciders`` and ``GameKind.step``.
 
-A seat's wait starts again when it starts deciding: it was not deciding before the change,
-or stopped deciding at some record of it (the turn went round), or the step changed (a new
-round of simultaneous choices). A player who keeps deciding through a long turn, or undoes
-and redoes, keeps the clock of that turn. A seat's decision changed when its wait started
-again, when it stopped deciding, or when it acted itself; another seat's choice in the same
-simultaneous step leaves it alone.
+A seat's wait starts again when the game comes to wait for it through someone else's
+record (the turn went round to it; another player's choice closed a step), or when the step
+changes (a new round of simultaneous choices). A player who keeps deciding through a long
+turn, undoes and redoes, or reopens their own submission, keeps the clock of that wait. A
+seat's decision changed when its wait started again, when it stopped or started deciding,
+or when it acted itself; another seat's choice in the same simultaneous step leaves it
+alone.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ class Waits:
         """Start following from ``state`` (``new``: a game just created, whose deciders
         all start waiting now)."""
         self.game = game
-        self.first: frozenset[int] = frozenset() if new else game.deciders(state)
-        self.last: frozenset[int] = game.deciders(state)
+        self.first: frozenset[int] = game.deciders(state)
+        self.last: frozenset[int] = self.first
         self._step: Hashable = game.step(state)
-        self._gap: set[int] = set()  # seats that were not deciding at some point
+        self._brought: set[int] = set(self.first) if new else set()  # by another's record
+        self._moved: set[int] = set()  # started or stopped deciding at some record
         self._acted: set[int] = set()
-        self._step_changed = new
+        self._step_changed = False
 
     def after(self, state: State, actor: int | None) -> None:
         """Record that ``actor`` (None: nobody, a site event) made one more record."""
@@ -44,19 +46,14 @@ class Waits:
         if step != self._step:
             self._step_changed = True
             self._step = step
-        everyone = self.first | self.last | now
-        self._gap |= everyone - now
+        self._moved |= now ^ self.last
+        self._brought |= {q for q in now - self.last if q != actor}
         if actor is not None:
             self._acted.add(actor)
         self.last = now
 
     def seat(self, seat: int) -> SeatChange:
         deciding = seat in self.last
-        restarted = deciding and (seat not in self.first or seat in self._gap or self._step_changed)
-        changed = (
-            restarted
-            or seat in self._acted
-            or (seat in self.first) != deciding
-            or (seat in self._gap)
-        )
+        restarted = deciding and (seat in self._brought or self._step_changed)
+        changed = restarted or seat in self._acted or seat in self._moved
         return SeatChange(deciding, restarted, changed)

@@ -84,3 +84,18 @@ def test_a_game_over_ends_every_wait():
     waits = follow(at(0), (0, at()))
 
     assert waits.seat(0) == SeatChange(deciding=False, restarted=False, changed=True)
+
+
+def test_reopening_my_own_submission_keeps_my_clock():
+    # Ann submits (nobody waits for her), then takes it back to change it: her own records.
+    waits = follow(at(0, 1), (0, at(1)), (0, at(0, 1)))
+
+    assert waits.seat(0) == SeatChange(deciding=True, restarted=False, changed=True)
+    assert not waits.seat(1).changed
+
+
+def test_a_turn_that_comes_back_within_one_change_starts_again():
+    # Ann acts, Bob (the computer) decides in between, then the game waits for Ann again.
+    waits = follow(at(0), (0, at(1)), (1, at(1)), (1, at(0)))
+
+    assert waits.seat(0).restarted
