@@ -1,0 +1,624 @@
+"""The rules: setup, the simultaneous steps of a round, their reveal and resolution, the
+end of the game and the ranking, resigning.
+
+A round is: action phases 1..4 (each a simultaneous secret step, then a follow-up step when
+a Renaissance Man is generated), Recruit resolution (the winner of an area chooses where its
+card goes), the discard step (simultaneous, secret), refills. ``apply`` either changes the
+state and returns its events, or raises IllegalAction and changes nothing: every action is
+checked in full (``legal``) before anything moves.
+"""
+
+from __future__ import annotations
+
+from games.core import rng
+from games.core.errors import IllegalAction
+
+from . import legal, pyramid
+from .cards import DECK_SIZE, FOUNDATION, ICON_INDEX, TYPE, foundation_card
+from .legal import ACTION_FIELDS, ANSWERS, check_shape, legal_actions, majority, position
+from .pyramid import LEVEL, MASTER, POS
+from .state import KNIGHTS, State
+
+MIN_PLAYERS, MAX_PLAYERS = 1, 4
+HAND = 4
+DEFAULT_OPTIONS = {"solo": "standard", "solo_cards": 10}
+SOLO_VARIANTS = ("standard", "easier", "tougher")
+# Kinds that only change the actor's own unrevealed submission: undoable while they
+# revealed nothing (the step did not move on).
+SECRET_KINDS = {k for k in ACTION_FIELDS if k not in ("take", "place")}
+
+__all__ = [
+    "ACTION_FIELDS",
+    "apply",
+    "can_undo",
+    "check_shape",
+    "deciders",
+    "legal_actions",
+    "new_game",
+    "ranking",
+    "resign",
+]
+
+
+class _DeckOut(Exception):
+    """A one-player draw found the deck empty: the game is lost."""
+
+
+# A new game -------------------------------------------------------------------------------
+
+
+def new_game(options: dict | None, names: list[str], seed: int) -> State:
+    """A game for ``names`` (seat order; the dealer is the last seat) from a secret seed:
+    the deck is shuffled and the Recruit board dealt; every seat sets its foundation."""
+    options = {**DEFAULT_OPTIONS, **(options or {})}
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"Renaissance Man is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if options["solo"] not in SOLO_VARIANTS or type(options["solo_cards"]) is not int:
+        raise ValueError("bad one-player options")
+    st = State(options, list(names), rng.seed_state(seed))
+    deck = list(range(DECK_SIZE))
+    st.rng = rng.shuffle(st.rng, deck)
+    st.deck = deck
+    if st.solo and options["solo"] == "tougher":  # cards removed face down before play
+        for _ in range(min(options["solo_cards"], DECK_SIZE - 30)):
+            st.discard.append(st.deck.pop())
+    for area in range(4):
+        st.recruit[area] = st.deck.pop()
+    return st
+
+
+# Who decides ------------------------------------------------------------------------------
+
+
+def deciders(st: State) -> frozenset[int]:
+    """The seats the current step waits for: in a simultaneous step, those that have not
+    submitted; at a Recruit area, its winner."""
+    stage = st.stage
+    if stage == "over":
+        return frozenset()
+    if stage == "recruit":
+        winner = majority(st, st.area)
+        return frozenset() if winner is None or winner < 0 else frozenset((winner,))
+    return frozenset(q for q, p in enumerate(st.players) if not p.done)
+
+
+def can_undo(st: State, seat: int) -> bool:
+    return st.stage != "over" and st.last_seat == seat and st.last_undoable
+
+
+# Applying an action -----------------------------------------------------------------------
+
+
+def apply(st: State, seat: int, action: dict) -> list[dict]:
+    check_shape(action)
+    if st.stage == "over":
+        raise IllegalAction("game_over", "The game is over")
+    if type(seat) is not int or not 0 <= seat < len(st.players):
+        raise IllegalAction("no_such_seat", f"There is no seat {seat!r} in this game")
+    kind = action["kind"]
+    if kind == "resign":
+        return resign(st, seat)
+    if kind == "undo":
+        raise IllegalAction("undo_not_allowed", "Undo is done by the match, when allowed")
+    if st.stage not in ANSWERS[kind]:
+        raise IllegalAction("wrong_decision", f"A {kind!r} action does not answer this step")
+    step = st.step
+    events: list[dict] = []
+    try:
+        _HANDLERS[kind](st, seat, action, events)
+    except _DeckOut:
+        _end(st, events, reason="deck_out")
+    st.last_seat = seat
+    st.last_undoable = kind in SECRET_KINDS and st.step == step and st.stage != "over"
+    return events
+
+
+def _involved(st: State, seat: int) -> None:
+    """A seat with nothing to decide in this simultaneous step may not act in it."""
+    p = st.players[seat]
+    stage = st.stage
+    if (stage == "rm" and not p.picks) or (stage == "discard" and not p.hand):
+        raise IllegalAction("not_your_decision", "You have nothing to decide in this step")
+
+
+def _foundation(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    p = st.players[seat]
+    worker = action["worker"]
+    if worker not in FOUNDATION:
+        raise IllegalAction("no_such_worker", f"The foundation has no {worker!r}")
+    w = FOUNDATION.index(worker)
+    if p.done or w in p.picks:
+        raise IllegalAction("already_placed", f"Your foundation {worker} is already placed")
+    p.picks.append(w)
+    if len(p.picks) == 4:  # the last card goes to the last place by itself
+        p.picks.append(next(x for x in range(5) if x not in p.picks))
+        p.done = True
+    events.append({"type": "foundation", "player": seat, "worker": worker, "done": p.done})
+    if not deciders(st):
+        _reveal_foundation(st, events)
+
+
+def _reset(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    p = st.players[seat]
+    if not p.picks and p.choice is None:
+        raise IllegalAction("nothing_to_reset", "Your submission is empty")
+    was = p.done
+    p.clear_submission()
+    events.append({"type": "reset", "player": seat, "was": was})
+
+
+def _remove(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    p = st.players[seat]
+    i = position(action)
+    if i not in pyramid.removable(legal.virtual_cells(p)):
+        raise IllegalAction(
+            "not_removable", "Only an uncovered worker of level 2 or higher may be removed"
+        )
+    was = p.done
+    p.picks.append(i)
+    p.choice, p.done = None, False  # the action is chosen again after a removal
+    events.append({"type": "remove", "player": seat, "level": LEVEL[i], "pos": POS[i], "was": was})
+
+
+def _act(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    if action["kind"] != "pass":
+        legal.check_act(st, seat, action)
+    p = st.players[seat]
+    change = p.choice is not None
+    p.choice, p.done = dict(action), True
+    events.append({"type": "choose", "player": seat, "action": dict(action), "change": change})
+    if not deciders(st):
+        _reveal_actions(st, events)
+
+
+def _place_rm(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    _involved(st, seat)
+    p = st.players[seat]
+    i = position(action)
+    if i not in pyramid.open_positions(p.cells):
+        raise IllegalAction("does_not_fit", "A card must rest on two adjacent cards")
+    change = p.choice is not None
+    p.choice, p.done = {"level": LEVEL[i], "pos": POS[i]}, True
+    events.append({"type": "place_rm", "player": seat, **p.choice, "change": change})
+    if not deciders(st):
+        _reveal_rm(st, events)
+
+
+def _recruit_choice(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    if majority(st, st.area) != seat:
+        raise IllegalAction("not_your_decision", "Another player decides now")
+    p = st.players[seat]
+    card = st.recruit[st.area]
+    if action["kind"] == "take":
+        p.hand.append(card)
+        events.append({"type": "recruit_take", "player": seat, "card": card, "area": st.area})
+    else:
+        i = position(action)
+        if not pyramid.fits(p.cells, p.down, card, i):
+            raise IllegalAction(
+                "does_not_fit", "The card's needs do not match the offers of that position"
+            )
+        p.cells[i] = card
+        events.append(
+            {"type": "recruit_place", "player": seat, "card": card, "area": st.area, **_at(i)}
+        )
+    _clear_area(st, st.area)
+    st.recruit[st.area] = None
+    st.area += 1
+    _continue_recruit(st, events)
+
+
+def _discard_pick(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    _involved(st, seat)
+    p = st.players[seat]
+    card = action["card"]
+    kind = action["kind"]
+    if kind == "discard":
+        if card not in p.hand or card in p.picks:
+            raise IllegalAction("card_not_in_hand", f"Card {card} is not in your hand to discard")
+        p.picks.append(card)
+    else:
+        if card not in p.picks:
+            raise IllegalAction("not_picked", f"Card {card} is not among your discards")
+        p.picks.remove(card)
+    was = p.done
+    p.done = False  # a changed selection is submitted again
+    events.append({"type": kind, "player": seat, "card": card, "was": was})
+
+
+def _discard_done(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    _involved(st, seat)
+    p = st.players[seat]
+    if p.done:
+        raise IllegalAction("already_submitted", "Your discards are already submitted")
+    p.done = True
+    events.append({"type": "discard_done", "player": seat, "cards": p.picks[:]})
+    if not deciders(st):
+        _reveal_discards(st, events)
+
+
+_HANDLERS = {
+    "foundation": _foundation,
+    "reset": _reset,
+    "remove": _remove,
+    "hire": _act,
+    "barter": _act,
+    "teach": _act,
+    "recruit": _act,
+    "pass": _act,
+    "place_rm": _place_rm,
+    "take": _recruit_choice,
+    "place": _recruit_choice,
+    "discard": _discard_pick,
+    "keep": _discard_pick,
+    "done": _discard_done,
+}
+
+
+def _at(i: int) -> dict:
+    return {"level": LEVEL[i], "pos": POS[i]}
+
+
+# Drawing ----------------------------------------------------------------------------------
+
+
+def draw(st: State, events: list[dict]) -> int | None:
+    """The top card of the deck, reshuffling the discard pile into a new deck when it is
+    empty. One player: the empty deck loses the game (the easier variant first makes one
+    new deck of ``solo_cards`` random cards of the pile)."""
+    if not st.deck:
+        if st.solo:
+            if st.options["solo"] != "easier" or st.reshuffles:
+                raise _DeckOut
+            st.rng = rng.shuffle(st.rng, st.discard)
+            n = min(st.options["solo_cards"], len(st.discard))
+            st.deck = st.discard[len(st.discard) - n :]
+            del st.discard[len(st.discard) - n :]
+        else:
+            st.deck = st.discard
+            st.discard = []
+            st.rng = rng.shuffle(st.rng, st.deck)
+        st.reshuffles += 1
+        events.append({"type": "reshuffle", "cards": len(st.deck)})
+        if not st.deck:
+            if st.solo:
+                raise _DeckOut
+            return None
+    return st.deck.pop()
+
+
+def _deal(st: State, events: list[dict]) -> None:
+    """Hands back to 4, seat order from the dealer's left (seat 0 first)."""
+    for seat, p in enumerate(st.players):
+        cards = []
+        while len(p.hand) < HAND:
+            card = draw(st, events)
+            if card is None:
+                break
+            p.hand.append(card)
+            cards.append(card)
+        if cards:
+            events.append({"type": "deal", "player": seat, "cards": cards})
+
+
+# The steps of a round ---------------------------------------------------------------------
+
+
+def _reveal_foundation(st: State, events: list[dict]) -> None:
+    for seat, p in enumerate(st.players):
+        for k, w in enumerate(p.picks):
+            p.cells[k] = foundation_card(seat, w)
+        p.clear_submission()
+    events.append(
+        {
+            "type": "foundation_reveal",
+            "orders": [[FOUNDATION[TYPE[c]] for c in p.cells[:5]] for p in st.players],
+        }
+    )
+    _deal(st, events)
+    st.round = 1
+    _start_phase(st, 1, events)
+
+
+def _start_phase(st: State, phase: int, events: list[dict]) -> None:
+    st.stage = "action"
+    st.phase = phase
+    st.step += 1
+    for p in st.players:
+        p.clear_submission()
+    events.append({"type": "phase", "round": st.round, "phase": phase})
+
+
+def _reveal_actions(st: State, events: list[dict]) -> None:
+    """Every submission revealed at once, then resolved in seat order (seat 0 first)."""
+    submissions = []
+    for seat, p in enumerate(st.players):
+        removals = [
+            {**_at(i), "card": None if p.cells[i] in p.down else p.cells[i]} for i in p.picks
+        ]
+        submissions.append({"player": seat, "removals": removals, "action": p.choice})
+    st.revealed = {"round": st.round, "phase": st.phase, "submissions": submissions}
+    events.append(
+        {"type": "reveal", "round": st.round, "phase": st.phase, "submissions": submissions}
+    )
+    drawn: dict[int, int] = {}
+    for seat, p in enumerate(st.players):
+        _resolve(st, seat, p, events, drawn)
+    for p in st.players:
+        p.clear_submission()
+    if drawn:
+        _start_rm(st, drawn, events)
+    else:
+        _end_of_phase(st, events)
+
+
+def _resolve(st: State, seat: int, p, events: list[dict], drawn: dict[int, int]) -> None:
+    for i in p.picks:  # removals first, in order
+        card = p.cells[i]
+        p.cells[i] = None
+        if card in p.down:
+            p.down.remove(card)
+        st.discard.append(card)
+    action = p.choice
+    kind = action["kind"]
+    if kind == "pass":
+        return
+    card = action["card"]
+    t = TYPE[card]
+    p.hand.remove(card)
+    if action["source"] == "token":
+        p.stored.remove(legal.ACTION_OF[kind])
+    if kind == "hire":
+        p.cells[position(action)] = card
+        return
+    st.discard.append(card)
+    if kind == "barter":
+        back = action.get("return_token")
+        if back is not None:
+            p.stored.remove(ICON_INDEX[back])
+        p.stored.append(t)
+        p.stored.sort()
+    elif kind == "teach":
+        p.rm_tokens.append(t)
+        p.rm_tokens.sort()
+        if len(p.rm_tokens) == 4:  # a Renaissance Man: the tokens go back, a card comes
+            p.rm_tokens = []
+            card = draw(st, events)
+            if card is not None:
+                drawn[seat] = card
+                events.append({"type": "rm_drawn", "player": seat, "card": card})
+    else:  # recruit
+        k = action["knight"]
+        if k == "supply":
+            p.supply -= 1
+        else:
+            st.knights[ICON_INDEX[k]][seat] -= 1
+        st.knights[t][seat] += 1
+
+
+def _start_rm(st: State, drawn: dict[int, int], events: list[dict]) -> None:
+    """Each new Renaissance Man is placed face down where its owner chooses, all at once;
+    a seat with a single place for it is not asked."""
+    asked = False
+    for seat, p in enumerate(st.players):
+        card = drawn.get(seat)
+        if card is None:
+            p.done = True
+            continue
+        places = pyramid.open_positions(p.cells)
+        if not places:  # a full structure (never before the Master ends the game)
+            st.discard.append(card)
+            p.done = True
+        elif len(places) == 1:
+            _put_down(p, card, places[0])
+            events.append({"type": "rm_placed", "placements": [{"player": seat, **_at(places[0])}]})
+            p.done = True
+        else:
+            p.picks = [card]
+            asked = True
+    if asked:
+        st.stage = "rm"
+        st.step += 1
+    else:
+        _end_of_phase(st, events)
+
+
+def _put_down(p, card: int, i: int) -> None:
+    p.cells[i] = card
+    p.down.append(card)
+
+
+def _reveal_rm(st: State, events: list[dict]) -> None:
+    placements = []
+    for seat, p in enumerate(st.players):
+        if p.picks:
+            i = pyramid.index(p.choice["level"], p.choice["pos"])
+            _put_down(p, p.picks[0], i)
+            placements.append({"player": seat, **_at(i)})
+        p.clear_submission()
+    events.append({"type": "rm_placed", "placements": placements})
+    _end_of_phase(st, events)
+
+
+def _end_of_phase(st: State, events: list[dict]) -> None:
+    """After an action phase: the end on a Master, else the next phase if anyone has a card
+    on its level, else the Recruit board."""
+    if _any_master(st):
+        _end(st, events, reason="master")
+    elif st.phase < 4 and any(
+        p.cells[i] is not None
+        for p in st.players
+        for i in range(pyramid.FIRST[st.phase], pyramid.FIRST[st.phase] + 5 - st.phase)
+    ):
+        _start_phase(st, st.phase + 1, events)
+    else:
+        _start_recruit(st, events)
+
+
+def _any_master(st: State) -> bool:
+    return any(p.cells[MASTER] is not None for p in st.players)
+
+
+def _start_recruit(st: State, events: list[dict]) -> None:
+    for p in st.players:
+        p.clear_submission()
+        p.done = True  # nobody submits anything here: the winners choose one by one
+    if st.solo:  # the opposing Knights: one per flipped card
+        flipped = []
+        for _ in range(2):
+            card = draw(st, events)
+            flipped.append(card)
+            st.opposing[TYPE[card]] += 1
+            st.discard.append(card)
+        events.append({"type": "opposing", "cards": flipped})
+    st.area = 0
+    st.stage = "recruit"
+    _continue_recruit(st, events)
+
+
+def _continue_recruit(st: State, events: list[dict]) -> None:
+    """Resolve the areas left to right from ``st.area``; stop at a winner's choice."""
+    while st.area < 4:
+        area = st.area
+        knights = st.knights[area]
+        if not any(knights) and not st.opposing[area]:
+            st.area += 1
+            continue
+        winner = majority(st, area)
+        card = st.recruit[area]
+        if winner is None:
+            if st.solo:  # a one-player tie removes every Knight there
+                _clear_area(st, area)
+                events.append({"type": "recruit_tie", "area": area, "removed": True})
+            else:
+                events.append({"type": "recruit_tie", "area": area, "removed": False})
+            st.area += 1
+            continue
+        if card is None:  # cannot happen in play: an area is refilled every round
+            _clear_area(st, area)
+            st.area += 1
+            continue
+        events.append({"type": "recruit_win", "area": area, "player": winner, "card": card})
+        if winner < 0:  # the opposing Knights' card is discarded
+            st.discard.append(card)
+            _clear_area(st, area)
+            st.recruit[area] = None
+            st.area += 1
+            continue
+        p = st.players[winner]
+        if pyramid.fitting(p.cells, p.down, card):
+            st.step += 1  # the winner chooses: hand or a position whose needs it meets
+            return
+        p.hand.append(card)
+        events.append({"type": "recruit_take", "player": winner, "card": card, "area": area})
+        _clear_area(st, area)
+        st.recruit[area] = None
+        st.area += 1
+    if _any_master(st):
+        _end(st, events, reason="master")
+    else:
+        _start_discard(st, events)
+
+
+def _clear_area(st: State, area: int) -> None:
+    """Every Knight in ``area`` goes back to its owner (the opposing ones leave); a won
+    area's card has left it."""
+    for seat, n in enumerate(st.knights[area]):
+        st.players[seat].supply += n
+        st.knights[area][seat] = 0
+    st.opposing[area] = 0
+
+
+def _start_discard(st: State, events: list[dict]) -> None:
+    st.stage = "discard"
+    st.step += 1
+    for p in st.players:
+        p.clear_submission()
+        p.done = not p.hand
+    if not deciders(st):
+        _reveal_discards(st, events)
+
+
+def _reveal_discards(st: State, events: list[dict]) -> None:
+    cards = []
+    for p in st.players:
+        for card in p.picks:
+            p.hand.remove(card)
+            st.discard.append(card)
+        cards.append(p.picks[:])
+        p.clear_submission()
+    events.append({"type": "discards", "cards": cards})
+    for area in range(4):  # refill the Recruit board, then the hands
+        if st.recruit[area] is None:
+            card = draw(st, events)
+            st.recruit[area] = card
+            if card is not None:
+                events.append({"type": "refill", "area": area, "card": card})
+    _deal(st, events)
+    st.round += 1
+    _start_phase(st, 1, events)
+
+
+# The end ----------------------------------------------------------------------------------
+
+
+def tiebreak(st: State, seat: int) -> int:
+    """Stored Actions tokens, RM-area tokens and Knights on the Recruit board."""
+    p = st.players[seat]
+    return len(p.stored) + len(p.rm_tokens) + KNIGHTS - p.supply
+
+
+def score(st: State, seat: int) -> int:
+    """Cards in the structure (15 with a Master)."""
+    return pyramid.count(st.players[seat].cells)
+
+
+def _end(st: State, events: list[dict], reason: str, winner: int | None = None) -> None:
+    st.stage = "over"
+    for p in st.players:  # a submission never revealed stays secret
+        p.clear_submission()
+        p.done = True
+    st.result = ranking(st, winner)
+    events.append({"type": "game_over", "reason": reason, "result": [dict(r) for r in st.result]})
+
+
+def ranking(st: State, winner: int | None = None) -> list[dict]:
+    """Best first: ``winner`` if given (the last seat not resigned), then the seats in the
+    game by cards in their structure (a Master's 15 first), then by the tie-break sum,
+    equal both sharing a rank; resigned seats last, the latest to resign highest.
+    One player: rank 1 for a Master, else 2 (the opposing Knights won)."""
+    if st.solo:
+        won = st.players[0].cells[MASTER] is not None and not st.resigned
+        return [{"seat": 0, "rank": 1 if won else 2, "score": score(st, 0)}]
+    rows = []
+    staying = [q for q in st.seats if q not in st.resigned and q != winner]
+    if winner is not None:
+        rows.append({"seat": winner, "rank": 1, "score": score(st, winner)})
+    first = len(rows) + 1
+    keys = {q: (score(st, q), tiebreak(st, q)) for q in staying}
+    for q in sorted(staying, key=lambda q: keys[q], reverse=True):
+        rank = first + sum(1 for o in staying if keys[o] > keys[q])
+        rows.append({"seat": q, "rank": rank, "score": keys[q][0]})
+    for q in reversed(st.resigned):
+        rows.append({"seat": q, "rank": len(rows) + 1, "score": score(st, q)})
+    return rows
+
+
+def resign(st: State, seat: int) -> list[dict]:
+    """``seat`` concedes: it ranks last. The game goes on (the site plays the seat) unless
+    one seat is left in it, which wins at once; alone, the player loses."""
+    if st.stage == "over":
+        raise IllegalAction("game_over", "The game is over")
+    if type(seat) is not int or not 0 <= seat < len(st.players):
+        raise IllegalAction("no_such_seat", f"There is no seat {seat!r} in this game")
+    if seat in st.resigned:
+        raise IllegalAction("already_resigned", f"{st.names[seat]} has already resigned")
+    st.resigned.append(seat)
+    events = [{"type": "resign", "player": seat}]
+    staying = [q for q in st.seats if q not in st.resigned]
+    if not staying:
+        _end(st, events, reason="resigned")
+    elif len(staying) == 1 and not st.solo:
+        _end(st, events, reason="resigned", winner=staying[0])
+    st.last_seat, st.last_undoable = seat, False
+    return events

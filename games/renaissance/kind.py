@@ -1,0 +1,176 @@
+"""Renaissance Man as the platform sees it: the engine behind the game protocol.
+
+Not registered yet, and deliberately not named ``game.py`` (``registry.discover`` would
+offer it on the site at once): the board comes later, with a ``game.py`` that registers
+``RENAISSANCE``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.core import GameKind, OptionSpec
+from games.core.protocol import SeatUser
+
+from . import api_schema, bot, engine, log, positions, views
+from .state import State
+
+
+class RenaissanceMan(GameKind):
+    id = "renaissance"
+    name = "Renaissance Man"
+    min_players = engine.MIN_PLAYERS
+    max_players = engine.MAX_PLAYERS
+    summary = (
+        "Everyone plays at once: order your foundation in secret, then hire, barter, teach "
+        "and recruit workers into a pyramid of 15, where each worker's needs match the offers "
+        "below it. The first Master (the 15th worker) ends the game."
+    )
+    rules_url = (
+        "https://boardgamegeek.com/geeksearch.php?action=search&objecttype=boardgame"
+        "&q=Renaissance%20Man"
+    )
+    score_label = "cards"
+    option_specs = (
+        OptionSpec(
+            "solo",
+            "choice",
+            "standard",
+            "One-player game",
+            "Easier: when the deck first runs out, that many random discarded cards make a "
+            "new deck. Tougher: that many cards are discarded face down before the game.",
+            choices=(("standard", "Standard"), ("easier", "Easier"), ("tougher", "Tougher")),
+        ),
+        OptionSpec(
+            "solo_cards",
+            "int",
+            10,
+            "Cards for the easier or tougher one-player game",
+            minimum=1,
+            maximum=40,
+        ),
+    )
+    board_template = "renaissance/board.html"
+    template_dir = None
+    stylesheet = None
+
+    # Options
+
+    def options_label(self, options: dict) -> str:
+        if options.get("solo", "standard") == "standard":
+            return ""
+        return f"{options['solo']} one-player game ({options['solo_cards']} cards)"
+
+    # Playing
+
+    def new_state(self, options: dict, names: list[str], seed: int) -> State:
+        return engine.new_game(options, names, seed)
+
+    def to_json(self, state: State) -> dict:
+        return positions.to_json(state)
+
+    def from_json(self, data: dict) -> State:
+        return positions.from_json(data)
+
+    def clone(self, state: State) -> State:
+        return state.clone()
+
+    def phase(self, state: State) -> str:
+        return state.phase_name
+
+    def deciders(self, state: State) -> frozenset[int]:
+        return engine.deciders(state)
+
+    def step(self, state: State) -> int:
+        return state.step
+
+    def legal_actions(self, state: State, seat: int) -> list[dict]:
+        return engine.legal_actions(state, seat)
+
+    def check_shape(self, action: object) -> dict:
+        return engine.check_shape(action)
+
+    def apply(self, state: State, seat: int, action: dict) -> list[dict]:
+        return engine.apply(state, seat, action)
+
+    def resign(self, state: State, seat: int) -> list[dict]:
+        return engine.resign(state, seat)
+
+    def can_undo(self, state: State, seat: int) -> bool:
+        return engine.can_undo(state, seat)
+
+    def result(self, state: State) -> list[dict] | None:
+        return None if state.result is None else [dict(row) for row in state.result]
+
+    def choose(self, state: State, seat: int, rand: random.Random) -> dict:
+        return bot.choose(state, seat, rand)
+
+    # What people see
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
+        return log.describe(state, events, viewer)
+
+    def prompt(self, view: dict) -> str | None:
+        return prompt(view)
+
+    def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
+        raise NotImplementedError("the Renaissance Man board comes later")
+
+    def scores(self, view: dict) -> dict[int, int]:
+        return {p["seat"]: p["cards"] for p in view["players"]}
+
+    def result_detail(self, row) -> str:
+        return "a Master" if row["score"] == 15 else ""
+
+    # The API
+
+    def api_components(self) -> dict[str, dict]:
+        return api_schema.api_components(self.view_component, self.action_component)
+
+    @property
+    def view_component(self) -> str:
+        return "RenaissanceView"
+
+    @property
+    def action_component(self) -> str:
+        return "RenaissanceAction"
+
+    def action_examples(self) -> dict[str, dict]:
+        return api_schema.EXAMPLES
+
+
+def prompt(view: dict) -> str | None:
+    """The viewer's decision in a sentence, from the view alone."""
+    d = view.get("decision")
+    if not d or not view["legal_actions"]:
+        return None
+    kind = d["kind"]
+    again = " You may change it until everyone has chosen."
+    if kind == "foundation":
+        if d["submitted"]:
+            return "Your foundation is set." + again
+        return f"Choose the foundation worker for position {len(d['order']) + 1} of level 1."
+    if kind == "action":
+        if d["submitted"]:
+            return f"You have chosen your action for phase {d['phase']}." + again
+        return f"Choose your action for phase {d['phase']}."
+    if kind == "place_rm":
+        if d["submitted"]:
+            return "You have placed your Renaissance Man." + again
+        return "Choose where your face-down Renaissance Man goes."
+    if kind == "recruit":
+        return (
+            f"You won the {d['area']} area: take its card into your hand or place it in your "
+            "structure."
+        )
+    if kind == "discard":
+        if d["submitted"]:
+            return "You have chosen your discards." + again
+        return "Choose the cards to discard, if any, then confirm."
+    return None
+
+
+RENAISSANCE = RenaissanceMan()

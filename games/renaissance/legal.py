@@ -1,0 +1,250 @@
+"""Which actions a seat may take now, and why another is refused.
+
+For every decision there is one place that lists its candidates and one that checks a
+single action with a stable rule code; ``tests/.../test_legality.py`` checks that an action
+is accepted exactly when it is listed. Everything here reads only the seat's own state and
+the public board, so that legality never depends on another seat's secrets.
+"""
+
+from __future__ import annotations
+
+from games.core.actions import check_shape as core_check_shape
+from games.core.errors import IllegalAction
+
+from . import pyramid
+from .cards import ACTION_OF, FOUNDATION, ICON_INDEX, ICONS, TYPE
+from .pyramid import LEVEL, POS
+from .state import STORE_SLOTS, PlayerState, State
+
+# Every action kind and its fields ("undo" and "resign" are the platform's).
+ACTION_FIELDS: dict[str, dict[str, type]] = {
+    "foundation": {"worker": str},
+    "reset": {},
+    "remove": {"level": int, "pos": int},
+    "hire": {"card": int, "source": str, "level": int, "pos": int},
+    "barter": {"card": int, "source": str, "return_token": str},
+    "teach": {"card": int, "source": str},
+    "recruit": {"card": int, "source": str, "knight": str},
+    "pass": {},
+    "place_rm": {"level": int, "pos": int},
+    "take": {},
+    "place": {"level": int, "pos": int},
+    "discard": {"card": int},
+    "keep": {"card": int},
+    "done": {},
+}
+OPTIONAL = {"barter": {"return_token"}}
+ACTS = ("hire", "teach", "barter", "recruit")  # the four action types
+# The decision each kind answers ("reset" answers two).
+ANSWERS = {
+    "foundation": ("foundation",),
+    "reset": ("foundation", "action"),
+    "remove": ("action",),
+    "hire": ("action",),
+    "barter": ("action",),
+    "teach": ("action",),
+    "recruit": ("action",),
+    "pass": ("action",),
+    "place_rm": ("rm",),
+    "take": ("recruit",),
+    "place": ("recruit",),
+    "discard": ("discard",),
+    "keep": ("discard",),
+    "done": ("discard",),
+}
+
+
+def check_shape(action: object) -> dict:
+    return core_check_shape(action, ACTION_FIELDS, OPTIONAL)
+
+
+def _at(i: int) -> dict:
+    return {"level": LEVEL[i], "pos": POS[i]}
+
+
+def virtual_cells(p: PlayerState) -> list:
+    """The seat's structure after its pending removals (the action phase's picks)."""
+    cells = p.cells[:]
+    for i in p.picks:
+        cells[i] = None
+    return cells
+
+
+def majority(st: State, area: int) -> int | None:
+    """The seat with strictly more Knights in ``area`` than anyone (the opposing Knights
+    included: -1 for them), or None."""
+    best, who, tied = 0, None, False
+    for seat, n in enumerate(st.knights[area]):
+        if n > best:
+            best, who, tied = n, seat, False
+        elif n == best and n:
+            tied = True
+    n = st.opposing[area]
+    if n > best:
+        return -1
+    if n == best and n:
+        return None
+    return None if tied else who
+
+
+# Listing ----------------------------------------------------------------------------------
+
+
+def legal_actions(st: State, seat: int) -> list[dict]:
+    if st.stage == "over" or type(seat) is not int or not 0 <= seat < len(st.players):
+        return []
+    p = st.players[seat]
+    stage = st.stage
+    if stage == "action":
+        return _action_phase(st, seat, p)
+    if stage == "foundation":
+        out = []
+        if not p.done:
+            out = [
+                {"kind": "foundation", "worker": FOUNDATION[w]}
+                for w in range(5)
+                if w not in p.picks
+            ]
+        if p.picks:
+            out.append({"kind": "reset"})
+        return out
+    if stage == "discard":
+        if not p.hand:
+            return []
+        out = [{"kind": "discard", "card": c} for c in p.hand if c not in p.picks]
+        out += [{"kind": "keep", "card": c} for c in p.picks]
+        if not p.done:
+            out.append({"kind": "done"})
+        return out
+    if stage == "rm":
+        if not p.picks:
+            return []
+        return [{"kind": "place_rm", **_at(i)} for i in pyramid.open_positions(p.cells)]
+    if stage == "recruit":
+        if majority(st, st.area) != seat:
+            return []
+        card = st.recruit[st.area]
+        out = [{"kind": "take"}]
+        out += [{"kind": "place", **_at(i)} for i in pyramid.fitting(p.cells, p.down, card)]
+        return out
+    return []
+
+
+def sources(st: State, p: PlayerState, cells: list, t: int) -> tuple[str, ...]:
+    """How the seat may get the action of type ``t`` this phase: a worker of the phase's
+    level, else a Stored Actions token (a token is never offered beside a worker: using
+    it could only lose a token, docs/renaissance.md)."""
+    if pyramid.gives(cells, p.down, st.phase, t):
+        return ("worker",)
+    if t in p.stored:
+        return ("token",)
+    return ()
+
+
+def _action_phase(st: State, seat: int, p: PlayerState) -> list[dict]:
+    cells = virtual_cells(p)
+    out: list[dict] = [{"kind": "remove", **_at(i)} for i in pyramid.removable(cells)]
+    via = [sources(st, p, cells, t) for t in range(4)]
+    hire, teach, barter, recruit = (via[ACTION_OF[a]] for a in ACTS)
+    open_cells = pyramid.open_positions(cells) if hire else ()
+    full = len(p.stored) >= STORE_SLOTS
+    returns = sorted(set(p.stored))
+    for card in p.hand:
+        t = TYPE[card]
+        for src in hire:
+            for i in open_cells:
+                if pyramid.fits(cells, p.down, card, i):
+                    out.append({"kind": "hire", "card": card, "source": src, **_at(i)})
+        for src in barter:
+            if full and src == "worker":
+                for r in returns:
+                    out.append(
+                        {
+                            "kind": "barter",
+                            "card": card,
+                            "source": src,
+                            "return_token": ICONS[r],
+                        }
+                    )
+            else:
+                out.append({"kind": "barter", "card": card, "source": src})
+        if t not in p.rm_tokens:
+            for src in teach:
+                out.append({"kind": "teach", "card": card, "source": src})
+        if recruit:
+            knights = ["supply"] if p.supply else []
+            knights += [ICONS[a] for a in range(4) if a != t and st.knights[a][seat]]
+            for src in recruit:
+                for k in knights:
+                    out.append({"kind": "recruit", "card": card, "source": src, "knight": k})
+    out.append({"kind": "pass"})
+    if p.picks or p.choice is not None:
+        out.append({"kind": "reset"})
+    return out
+
+
+# Checking one action ----------------------------------------------------------------------
+
+
+def position(action: dict) -> int:
+    try:
+        return pyramid.index(action["level"], action["pos"])
+    except ValueError:
+        raise IllegalAction(
+            "no_such_position", f"There is no position {action['pos']} on level {action['level']}"
+        ) from None
+
+
+def check_act(st: State, seat: int, action: dict) -> None:
+    """An action-phase action (hire, barter, teach, recruit), checked against the seat's
+    structure after its pending removals: it must be possible to carry out in full."""
+    p = st.players[seat]
+    kind = action["kind"]
+    card = action["card"]
+    if card not in p.hand:
+        raise IllegalAction("card_not_in_hand", f"Card {card} is not in your hand")
+    cells = virtual_cells(p)
+    t = ACTION_OF[kind]
+    src = action["source"]
+    if src not in ("worker", "token"):
+        raise IllegalAction("no_such_source", 'The source is "worker" or "token"')
+    if src not in sources(st, p, cells, t):
+        if src == "token" and t in p.stored:
+            raise IllegalAction(
+                "worker_available", f"A worker gives {kind.upper()} now: no token is needed"
+            )
+        where = f"an uncovered level-{st.phase} worker" if src == "worker" else "a token"
+        raise IllegalAction("no_access", f"You have no {kind.upper()} from {where}")
+    if kind == "hire":
+        i = position(action)
+        if not pyramid.fits(cells, p.down, card, i):
+            raise IllegalAction(
+                "does_not_fit", "The card's needs do not match the offers of that position"
+            )
+    elif kind == "barter":
+        full = len(p.stored) >= STORE_SLOTS and src == "worker"
+        back = action.get("return_token")
+        if full and back is None:
+            raise IllegalAction(
+                "store_full", "Your Stored Actions are full: name a token to return"
+            )
+        if not full and back is not None:
+            raise IllegalAction("no_return_needed", "There is room for the token: return none")
+        if back is not None and ICON_INDEX.get(back) not in p.stored:
+            raise IllegalAction("no_such_token", f"You have no {back} token stored")
+    elif kind == "teach":
+        if TYPE[card] in p.rm_tokens:
+            raise IllegalAction(
+                "rm_token_held", f"Your Renaissance Man area already holds a {ICONS[TYPE[card]]}"
+            )
+    elif kind == "recruit":
+        k = action["knight"]
+        if k == "supply":
+            if not p.supply:
+                raise IllegalAction("no_knight", "All your Knights are on the Recruit board")
+        else:
+            area = ICON_INDEX.get(k)
+            if area is None:
+                raise IllegalAction("no_knight", 'The Knight comes from "supply" or an area')
+            if area == TYPE[card] or not st.knights[area][seat]:
+                raise IllegalAction("no_knight", f"You have no Knight to move from the {k} area")

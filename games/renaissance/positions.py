@@ -1,0 +1,339 @@
+"""A full state (hidden parts included) to and from JSON, checked on loading.
+
+This is how games are stored and how a test sets up any situation (with ``builder``).
+Loading refuses a broken position with a ValueError that names what is wrong: every one of
+the 96 cards and every player's 5 foundation cards must be in exactly one place.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from . import pyramid
+from .cards import DECK_SIZE, NEED_L, NEED_R, foundation_cards, is_foundation
+from .engine import MAX_PLAYERS, MIN_PLAYERS, SOLO_VARIANTS
+from .legal import ACTION_FIELDS
+from .pyramid import BELOW, LEVEL, POS, SIZE
+from .state import KNIGHTS, STAGES, STORE_SLOTS, PlayerState, State
+
+FORMAT = 1
+_STATE_KEYS = {
+    "format",
+    "options",
+    "names",
+    "rng",
+    "deck",
+    "discard",
+    "recruit",
+    "knights",
+    "opposing",
+    "players",
+    "stage",
+    "round",
+    "phase",
+    "step",
+    "area",
+    "reshuffles",
+    "last_seat",
+    "last_undoable",
+    "revealed",
+    "resigned",
+    "result",
+}
+_PLAYER_KEYS = {"hand", "cells", "down", "stored", "rm_tokens", "supply", "picks", "choice", "done"}
+
+
+def to_json(st: State) -> dict:
+    return {
+        "format": FORMAT,
+        "options": dict(st.options),
+        "names": list(st.names),
+        "rng": st.rng,
+        "deck": st.deck[:],
+        "discard": st.discard[:],
+        "recruit": st.recruit[:],
+        "knights": [row[:] for row in st.knights],
+        "opposing": st.opposing[:],
+        "players": [
+            {
+                "hand": p.hand[:],
+                "cells": p.cells[:],
+                "down": p.down[:],
+                "stored": p.stored[:],
+                "rm_tokens": p.rm_tokens[:],
+                "supply": p.supply,
+                "picks": p.picks[:],
+                "choice": None if p.choice is None else dict(p.choice),
+                "done": p.done,
+            }
+            for p in st.players
+        ],
+        "stage": st.stage,
+        "round": st.round,
+        "phase": st.phase,
+        "step": st.step,
+        "area": st.area,
+        "reshuffles": st.reshuffles,
+        "last_seat": st.last_seat,
+        "last_undoable": st.last_undoable,
+        "revealed": copy_revealed(st.revealed),
+        "resigned": st.resigned[:],
+        "result": None if st.result is None else [dict(row) for row in st.result],
+    }
+
+
+def copy_revealed(revealed: dict | None) -> dict | None:
+    if revealed is None:
+        return None
+    return {
+        **revealed,
+        "submissions": [
+            {
+                "player": s["player"],
+                "removals": [dict(r) for r in s["removals"]],
+                "action": dict(s["action"]),
+            }
+            for s in revealed["submissions"]
+        ],
+    }
+
+
+def from_json(data: object) -> State:
+    """Read a stored state back; ValueError naming the first thing wrong."""
+    try:
+        st = _read(data)
+        check(st)
+    except ValueError:
+        raise
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        raise ValueError(f"malformed Renaissance Man state: {error!r}") from None
+    return st
+
+
+def _read(data: object) -> State:
+    if not isinstance(data, dict) or set(data) != _STATE_KEYS:
+        raise ValueError(f"a Renaissance Man state has exactly the fields {sorted(_STATE_KEYS)}")
+    if data["format"] != FORMAT:
+        raise ValueError(f"unknown state format {data['format']!r}")
+    names = data["names"]
+    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+        raise ValueError("names must be a list of strings")
+    st = State(dict(data["options"]), names, data["rng"])
+    st.deck = _ints(data["deck"], "deck")
+    st.discard = _ints(data["discard"], "discard pile")
+    st.recruit = _ints(data["recruit"], "Recruit board", none=True)
+    st.knights = [_ints(row, "knights") for row in data["knights"]]
+    st.opposing = _ints(data["opposing"], "opposing Knights")
+    players = data["players"]
+    if not isinstance(players, list) or len(players) != len(names):
+        raise ValueError("one player entry per name")
+    st.players = [_read_player(q, pd) for q, pd in enumerate(players)]
+    for key in ("stage", "round", "phase", "step", "area", "reshuffles", "last_seat"):
+        setattr(st, key, data[key])
+    st.last_undoable = data["last_undoable"]
+    st.revealed = copy_revealed(data["revealed"])
+    st.resigned = _ints(data["resigned"], "resigned seats")
+    st.result = copy.deepcopy(data["result"])
+    return st
+
+
+def _read_player(q: int, pd: object) -> PlayerState:
+    if not isinstance(pd, dict) or set(pd) != _PLAYER_KEYS:
+        raise ValueError(f"player {q} must have exactly the fields {sorted(_PLAYER_KEYS)}")
+    p = PlayerState()
+    p.hand = _ints(pd["hand"], f"player {q}'s hand")
+    p.cells = _ints(pd["cells"], f"player {q}'s structure", none=True)
+    p.down = _ints(pd["down"], f"player {q}'s face-down cards")
+    p.stored = _ints(pd["stored"], f"player {q}'s Stored Actions")
+    p.rm_tokens = _ints(pd["rm_tokens"], f"player {q}'s RM area")
+    p.supply = pd["supply"]
+    p.picks = _ints(pd["picks"], f"player {q}'s submission")
+    choice = pd["choice"]
+    if choice is not None and not isinstance(choice, dict):
+        raise ValueError(f"player {q}'s choice must be an object or null")
+    p.choice = None if choice is None else dict(choice)
+    p.done = pd["done"]
+    return p
+
+
+def _ints(xs: object, what: str, none: bool = False) -> list:
+    if not isinstance(xs, list) or not all(type(x) is int or (none and x is None) for x in xs):
+        raise ValueError(f"the {what} must be a list of ints")
+    return list(xs)
+
+
+def _is_int(x: object, low: int, high: int) -> bool:
+    return type(x) is int and low <= x <= high
+
+
+def check(st: State) -> None:
+    """Every invariant of a position; ValueError naming the first one broken."""
+    n = len(st.names)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    opts = st.options
+    if (
+        set(opts) != {"solo", "solo_cards"}
+        or opts["solo"] not in SOLO_VARIANTS
+        or not _is_int(opts["solo_cards"], 1, 60)
+    ):
+        raise ValueError("bad options")
+    if not _is_int(st.rng, 0, (1 << 64) - 1):
+        raise ValueError("the generator state must be a 64-bit int")
+    if st.stage not in STAGES:
+        raise ValueError(f"unknown stage {st.stage!r}")
+    for key, high in (("round", 10**6), ("phase", 4), ("step", 10**9), ("area", 4)):
+        if not _is_int(getattr(st, key), 0, high):
+            raise ValueError(f"bad {key}")
+    if not _is_int(st.reshuffles, 0, 10**6):
+        raise ValueError("bad reshuffle count")
+    if st.last_seat is not None and not _is_int(st.last_seat, 0, n - 1):
+        raise ValueError("bad last seat")
+    if type(st.last_undoable) is not bool:
+        raise ValueError("bad undo flag")
+    if len(set(st.resigned)) != len(st.resigned) or not all(0 <= q < n for q in st.resigned):
+        raise ValueError("bad resigned seats")
+    if (st.stage == "over") != (st.result is not None):
+        raise ValueError("a result exactly when the game is over")
+    if st.stage == "action" and not 1 <= st.phase <= 4:
+        raise ValueError("an action phase is 1 to 4")
+    _check_cards(st)
+    _check_board(st)
+    for q, p in enumerate(st.players):
+        _check_structure(st, q, p)
+        _check_tokens(q, p)
+        _check_submission(st, q, p)
+
+
+def _check_cards(st: State) -> None:
+    """Each of the 96 cards in exactly one place; foundation cards only in level 1."""
+    place: dict[int, str] = {}
+
+    def put(card: int, where: str) -> None:
+        if card < 0 or card >= DECK_SIZE:
+            raise ValueError(f"card {card} in the {where} is not a deck card")
+        if card in place:
+            raise ValueError(f"card {card} is both in the {place[card]} and in the {where}")
+        place[card] = where
+
+    for card in st.deck:
+        put(card, "deck")
+    for card in st.discard:
+        put(card, "discard pile")
+    for area, card in enumerate(st.recruit):
+        if card is not None:
+            put(card, f"Recruit area {area}")
+    for q, p in enumerate(st.players):
+        for card in p.hand:
+            put(card, f"hand of player {q}")
+        for i, card in enumerate(p.cells):
+            if card is not None and (i >= 5 or not is_foundation(card)):
+                put(card, f"structure of player {q}")
+        if st.stage == "rm":
+            for card in p.picks:
+                put(card, f"new Renaissance Man of player {q}")
+    missing = sorted(set(range(DECK_SIZE)) - set(place))
+    if missing:
+        raise ValueError(f"cards {missing[:8]} are nowhere")
+
+
+def _check_board(st: State) -> None:
+    n = len(st.names)
+    if len(st.recruit) != 4 or len(st.knights) != 4 or len(st.opposing) != 4:
+        raise ValueError("the Recruit board has 4 areas")
+    for area in range(4):
+        row = st.knights[area]
+        if len(row) != n or any(k < 0 for k in row):
+            raise ValueError(f"bad Knights in Recruit area {area}")
+        if st.opposing[area] < 0 or (st.opposing[area] and n != 1):
+            raise ValueError(f"bad opposing Knights in Recruit area {area}")
+    for q, p in enumerate(st.players):
+        on_board = sum(st.knights[a][q] for a in range(4))
+        if type(p.supply) is not int or p.supply < 0 or p.supply + on_board != KNIGHTS:
+            raise ValueError(f"player {q} must have {KNIGHTS} Knights")
+
+
+def _check_structure(st: State, q: int, p: PlayerState) -> None:
+    cells = p.cells
+    if len(cells) != SIZE:
+        raise ValueError(f"player {q}'s structure has {SIZE} positions")
+    own = foundation_cards(q)
+    level1 = cells[:5]
+    if st.stage == "foundation":
+        if any(c is not None for c in cells):
+            raise ValueError(f"player {q}'s structure is empty until the foundation is set")
+    elif sorted(c for c in level1 if c is not None) != own or None in level1:
+        raise ValueError(f"player {q}'s level 1 must be their 5 foundation cards")
+    down = set(p.down)
+    if len(down) != len(p.down) or not down <= {c for c in cells[5:] if c is not None}:
+        raise ValueError(f"player {q}'s face-down cards must be in their structure")
+    for i in range(5, SIZE):
+        card = cells[i]
+        if card is None:
+            continue
+        if is_foundation(card):
+            raise ValueError(f"foundation card {card} is above level 1")
+        left, right = BELOW[i]
+        if cells[left] is None or cells[right] is None:
+            raise ValueError(f"player {q}'s card at level {LEVEL[i]}, {POS[i]} rests on nothing")
+        if card in down:
+            continue
+        have_l = pyramid.offers(cells[left], down)[1]
+        have_r = pyramid.offers(cells[right], down)[0]
+        if (have_l not in (4, NEED_L[card])) or (have_r not in (4, NEED_R[card])):
+            raise ValueError(f"player {q}'s card {card} does not match the cards below it")
+
+
+def _check_tokens(q: int, p: PlayerState) -> None:
+    if len(p.stored) > STORE_SLOTS or p.stored != sorted(p.stored):
+        raise ValueError(f"player {q} has at most {STORE_SLOTS} Stored Actions, sorted")
+    if any(not 0 <= t <= 3 for t in p.stored + p.rm_tokens):
+        raise ValueError(f"player {q} has a token of no type")
+    if p.rm_tokens != sorted(set(p.rm_tokens)) or len(p.rm_tokens) > 3:
+        raise ValueError(f"player {q}'s RM area holds at most one token of each type")
+
+
+def _check_submission(st: State, q: int, p: PlayerState) -> None:
+    if type(p.done) is not bool:
+        raise ValueError(f"player {q}'s submitted flag must be a bool")
+    stage, picks, choice = st.stage, p.picks, p.choice
+    bad = False
+    if stage == "foundation":
+        bad = (
+            len(set(picks)) != len(picks)
+            or any(not 0 <= w <= 4 for w in picks)
+            or p.done != (len(picks) == 5)
+            or choice is not None
+        )
+    elif stage == "action":
+        cells = p.cells[:]
+        for i in picks:
+            if i not in pyramid.removable(cells):
+                bad = True
+                break
+            cells[i] = None
+        if choice is not None and (choice.get("kind") not in ACTION_FIELDS or p.done is not True):
+            bad = True
+        bad = bad or (choice is None and p.done)
+    elif stage == "rm":
+        if picks:
+            bad = len(picks) > 1 or p.done != (choice is not None)
+        else:
+            bad = choice is not None or not p.done
+        if choice is not None:
+            try:
+                i = pyramid.index(choice["level"], choice["pos"])
+            except (KeyError, ValueError):
+                i = None
+            bad = bad or i not in pyramid.open_positions(p.cells)
+    elif stage == "discard":
+        bad = (
+            len(set(picks)) != len(picks)
+            or not set(picks) <= set(p.hand)
+            or choice is not None
+            or (not p.hand and not p.done)
+        )
+    else:  # recruit, over: nothing pending
+        bad = bool(picks) or choice is not None
+    if bad:
+        raise ValueError(f"player {q}'s pending submission is broken")

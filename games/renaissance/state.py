@@ -1,0 +1,159 @@
+"""The full game state: plain lists and ints, hidden parts included.
+
+Only the engine and the server ever hold a State; people see ``views.view()`` of it.
+Lists are changed in place by the engine, so ``clone()`` copies every list it owns; a
+seat's ``choice`` (a dict) is only ever replaced, never changed, so clones share it.
+"""
+
+from __future__ import annotations
+
+from .pyramid import SIZE
+
+# Stages of a round. "foundation" is the setup; "action" an action phase; "rm" the
+# follow-up placement of face-down Renaissance Men; "recruit" a Recruit area's winner
+# choosing where its card goes; "discard" the discard step.
+STAGES = ("foundation", "action", "rm", "recruit", "discard", "over")
+KNIGHTS = 4  # per player
+STORE_SLOTS = 4  # Stored Actions
+
+
+class PlayerState:
+    __slots__ = (
+        "hand",
+        "cells",
+        "down",
+        "stored",
+        "rm_tokens",
+        "supply",
+        "picks",
+        "choice",
+        "done",
+    )
+
+    def __init__(self) -> None:
+        self.hand: list[int] = []  # secret to the others
+        self.cells: list[int | None] = [None] * SIZE  # the structure
+        self.down: list[int] = []  # face-down cards in the structure (faces secret to all)
+        self.stored: list[int] = []  # Stored Actions tokens (types), sorted, at most 4
+        self.rm_tokens: list[int] = []  # RM-area tokens (types), sorted, one of each at most
+        self.supply = KNIGHTS  # Knights not on the Recruit board
+        # The submission in the current simultaneous step, secret until the reveal:
+        # foundation: the workers picked so far, left to right; action: the positions
+        # removed, in order; rm: the face-down card drawn (one entry); discard: the cards.
+        self.picks: list[int] = []
+        self.choice: dict | None = None  # the closing choice (action phase, rm placement)
+        self.done = False  # submitted: the step does not wait for this seat
+
+    def clone(self) -> PlayerState:
+        p = PlayerState.__new__(PlayerState)
+        p.hand = self.hand[:]
+        p.cells = self.cells[:]
+        p.down = self.down[:]
+        p.stored = self.stored[:]
+        p.rm_tokens = self.rm_tokens[:]
+        p.supply = self.supply
+        p.picks = self.picks[:]
+        p.choice = self.choice
+        p.done = self.done
+        return p
+
+    def clear_submission(self) -> None:
+        self.picks = []
+        self.choice = None
+        self.done = False
+
+
+class State:
+    __slots__ = (
+        "options",
+        "names",
+        "rng",
+        "deck",
+        "discard",
+        "recruit",
+        "knights",
+        "opposing",
+        "players",
+        "stage",
+        "round",
+        "phase",
+        "step",
+        "area",
+        "reshuffles",
+        "last_seat",
+        "last_undoable",
+        "revealed",
+        "resigned",
+        "result",
+    )
+
+    def __init__(self, options: dict, names: list[str], rng: int) -> None:
+        n = len(names)
+        self.options = options  # {"solo": ..., "solo_cards": ...}; never changed
+        self.names = tuple(names)
+        self.rng = rng  # secret
+        self.deck: list[int] = []  # secret order; the top is the end of the list
+        self.discard: list[int] = []  # face down: its contents are secret
+        self.recruit: list[int | None] = [None] * 4  # the Recruit board, left to right
+        self.knights: list[list[int]] = [[0] * n for _ in range(4)]  # [area][seat]
+        self.opposing: list[int] = [0] * 4  # the opposing Knights (one-player game)
+        self.players = [PlayerState() for _ in range(n)]
+        self.stage = "foundation"
+        self.round = 0  # 1 from the first action phase
+        self.phase = 0  # the action phase called (1..4)
+        self.step = 1  # changes at every new step (the platform restarts waits on it)
+        self.area = 0  # the Recruit area being resolved
+        self.reshuffles = 0
+        self.last_seat: int | None = None  # who made the last record
+        self.last_undoable = False  # it changed only that seat's unrevealed submission
+        self.revealed: dict | None = None  # the latest reveal, public
+        self.resigned: list[int] = []  # in the order they resigned
+        self.result: list[dict] | None = None
+
+    def clone(self) -> State:
+        s = State.__new__(State)
+        s.options = self.options
+        s.names = self.names
+        s.rng = self.rng
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.recruit = self.recruit[:]
+        s.knights = [row[:] for row in self.knights]
+        s.opposing = self.opposing[:]
+        s.players = [p.clone() for p in self.players]
+        s.stage = self.stage
+        s.round = self.round
+        s.phase = self.phase
+        s.step = self.step
+        s.area = self.area
+        s.reshuffles = self.reshuffles
+        s.last_seat = self.last_seat
+        s.last_undoable = self.last_undoable
+        s.revealed = self.revealed  # replaced, never changed in place
+        s.resigned = self.resigned[:]
+        s.result = self.result  # replaced, never changed in place
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        from .positions import to_json
+
+        return to_json(self) == to_json(other)
+
+    __hash__ = None  # mutable
+
+    @property
+    def seats(self) -> range:
+        return range(len(self.names))
+
+    @property
+    def solo(self) -> bool:
+        return len(self.names) == 1
+
+    @property
+    def phase_name(self) -> str:
+        """The platform's phase: "setup" during the foundation, "play", "over"."""
+        if self.stage == "foundation":
+            return "setup"
+        return "over" if self.stage == "over" else "play"

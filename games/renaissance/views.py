@@ -1,0 +1,181 @@
+"""What one seat (or a spectator) may know of a game, as JSON: the only way a state is shown.
+
+Never in a view: another seat's hand or unrevealed submission, the deck's order, the
+discard pile's contents, the face of a face-down card (its owner's included), the
+generator. Who has submitted in the current step is public; what, only to its owner.
+"""
+
+from __future__ import annotations
+
+from . import engine, pyramid
+from .cards import FOUNDATION, ICONS, TYPES, card_json
+from .legal import legal_actions, sources, virtual_cells
+from .pyramid import FIRST, LEVEL_SIZES
+from .state import State
+
+FACE_DOWN = {"face_down": True}
+
+
+def view(st: State, seat: int | None) -> dict:
+    if seat is not None and (type(seat) is not int or not 0 <= seat < len(st.players)):
+        raise ValueError(f"no seat {seat!r}")
+    waiting = engine.deciders(st)
+    mine = seat is not None
+    actions = legal_actions(st, seat) if mine else []
+    return {
+        "options": dict(st.options),
+        "viewer": seat,
+        "phase": st.phase_name,
+        "stage": st.stage,
+        "round": st.round,
+        "action_phase": st.phase if st.stage in ("action", "rm") else None,
+        "step": st.step,
+        "players": [_player(st, q, q in waiting) for q in st.seats],
+        "recruit_board": [_area(st, a) for a in range(4)],
+        "recruit_area": ICONS[st.area] if st.stage == "recruit" and st.area < 4 else None,
+        "deck_size": len(st.deck),
+        "discard_size": len(st.discard),
+        "hand": [card_json(c) for c in st.players[seat].hand] if mine else None,
+        "decision": _decision(st, seat) if actions else None,
+        "legal_actions": actions,
+        "can_undo": mine and engine.can_undo(st, seat),
+        "revealed": _revealed(st.revealed),
+        "result": _result(st),
+    }
+
+
+def structure(st: State, q: int) -> list[list[dict | None]]:
+    """Levels 1 to 5, left to right; a face-down card shows only that it is one."""
+    p = st.players[q]
+    down = p.down
+    rows = []
+    for level, n in enumerate(LEVEL_SIZES, start=1):
+        row = []
+        for i in range(FIRST[level - 1], FIRST[level - 1] + n):
+            card = p.cells[i]
+            row.append(None if card is None else FACE_DOWN if card in down else card_json(card))
+        rows.append(row)
+    return rows
+
+
+def _player(st: State, q: int, deciding: bool) -> dict:
+    p = st.players[q]
+    simultaneous = st.stage in ("foundation", "action", "rm", "discard")
+    return {
+        "seat": q,
+        "name": st.names[q],
+        "structure": structure(st, q),
+        "cards": pyramid.count(p.cells),
+        "hand_size": len(p.hand),
+        "stored": [ICONS[t] for t in p.stored],
+        "rm_tokens": [ICONS[t] for t in p.rm_tokens],
+        "knights_supply": p.supply,
+        "tiebreak": engine.tiebreak(st, q),
+        "deciding": deciding,
+        # Whether the seat has submitted in this simultaneous step (never what).
+        "submitted": simultaneous and p.done and _involved(st, q),
+        "resigned": q in st.resigned,
+    }
+
+
+def _involved(st: State, q: int) -> bool:
+    p = st.players[q]
+    if st.stage == "rm":
+        return bool(p.picks)
+    if st.stage == "discard":
+        return bool(p.hand)
+    return True
+
+
+def _area(st: State, a: int) -> dict:
+    card = st.recruit[a]
+    return {
+        "area": ICONS[a],
+        "type": TYPES[a],
+        "card": None if card is None else card_json(card),
+        "knights": st.knights[a][:],
+        "opposing": st.opposing[a],
+    }
+
+
+def _decision(st: State, seat: int) -> dict | None:
+    """What ``seat`` decides now, with its own submission so far."""
+    p = st.players[seat]
+    stage = st.stage
+    base = {"kind": stage, "step": st.step, "submitted": p.done}
+    if stage == "foundation":
+        return {**base, "order": [FOUNDATION[w] for w in p.picks]}
+    if stage == "action":
+        cells = virtual_cells(p)
+        access = {
+            action: list(sources(st, p, cells, t))
+            for t, action in enumerate(("hire", "teach", "barter", "recruit"))
+        }
+        return {
+            **base,
+            "phase": st.phase,
+            "removals": [pyramid.where(i) for i in p.picks],
+            "choice": _action(p.choice),
+            "access": access,
+        }
+    if stage == "rm":
+        return {**base, "kind": "place_rm", "choice": p.choice and dict(p.choice)}
+    if stage == "recruit":
+        return {
+            **base,
+            "area": ICONS[st.area],
+            "card": card_json(st.recruit[st.area]),
+            "submitted": False,
+        }
+    if stage == "discard":
+        return {**base, "cards": [card_json(c) for c in p.picks]}
+    return None
+
+
+def _action(action: dict | None) -> dict | None:
+    if action is None:
+        return None
+    out = dict(action)
+    if "card" in out:
+        out["card"] = card_json(out["card"])
+    return out
+
+
+def _revealed(revealed: dict | None) -> dict | None:
+    """The latest action phase's submissions, as revealed to all."""
+    if revealed is None:
+        return None
+    return {
+        "round": revealed["round"],
+        "phase": revealed["phase"],
+        "submissions": [
+            {
+                "player": s["player"],
+                "removals": [
+                    {
+                        "level": r["level"],
+                        "pos": r["pos"],
+                        "card": FACE_DOWN if r["card"] is None else card_json(r["card"]),
+                    }
+                    for r in s["removals"]
+                ],
+                "action": _action(s["action"]),
+            }
+            for s in revealed["submissions"]
+        ],
+    }
+
+
+def _result(st: State) -> list[dict] | None:
+    if st.result is None:
+        return None
+    return [
+        {
+            **row,
+            "name": st.names[row["seat"]],
+            "tiebreak": engine.tiebreak(st, row["seat"]),
+            "master": st.players[row["seat"]].cells[pyramid.MASTER] is not None,
+            "resigned": row["seat"] in st.resigned,
+        }
+        for row in st.result
+    ]

@@ -1,0 +1,120 @@
+"""The game object: what the platform asks of Renaissance Man (games.core.GameKind)."""
+
+import random
+
+import pytest
+
+from games.core import GameKind, IllegalAction, OptionError
+from games.core.registry import UnknownGame, get
+from games.renaissance.builder import build
+from games.renaissance.kind import RENAISSANCE as GAME
+from games.renaissance.kind import RenaissanceMan
+
+from .games import new_match, random_game
+from .helpers import act, card
+
+
+def test_the_game_object():
+    assert isinstance(GAME, RenaissanceMan) and isinstance(GAME, GameKind)
+    assert (GAME.id, GAME.name, GAME.min_players, GAME.max_players) == (
+        "renaissance",
+        "Renaissance Man",
+        1,
+        4,
+    )
+    assert GAME.view_component == "RenaissanceView"
+    assert GAME.action_component == "RenaissanceAction"
+    assert set(GAME.api_components()) == {"RenaissanceView", "RenaissanceAction"}
+    with pytest.raises(UnknownGame):
+        get("renaissance")  # not offered on the site yet (no game.py)
+
+
+def test_options_and_their_defaults():
+    assert GAME.parse_options(None, 3) == {"solo": "standard", "solo_cards": 10}
+    assert GAME.parse_options({"solo": "easier", "solo_cards": 5}, 1)["solo"] == "easier"
+    assert GAME.options_label({"solo": "tougher", "solo_cards": 10}) == (
+        "tougher one-player game (10 cards)"
+    )
+    for bad, players in (({"solo": "hard"}, 1), ({"solo_cards": 0}, 1), (None, 5), (None, 0)):
+        with pytest.raises(OptionError):
+            GAME.parse_options(bad, players)
+
+
+def test_malformed_actions_are_refused_whatever_the_state():
+    for action, rule in (
+        ([], "malformed_action"),
+        ({"kind": "hire", "card": 3}, "malformed_action"),
+        ({"kind": "pass", "card": 3}, "malformed_action"),
+        ({"kind": "discard", "card": True}, "malformed_action"),
+        ({"kind": "fly"}, "unknown_action"),
+    ):
+        with pytest.raises(IllegalAction) as caught:
+            GAME.check_shape(action)
+        assert caught.value.rule == rule
+    for example in GAME.action_examples().values():
+        assert GAME.check_shape(example) == example
+    assert GAME.check_shape({"kind": "undo"}) and GAME.check_shape({"kind": "resign"})
+
+
+def test_phase_deciders_step_and_prompts_through_a_round():
+    match = new_match(players=2)
+    st = match.state
+    assert GAME.phase(st) == "setup" and GAME.deciders(st) == {0, 1}
+    assert (
+        GAME.prompt(GAME.view(st, 0)) == "Choose the foundation worker for position 1 of level 1."
+    )
+    assert GAME.prompt(GAME.view(st, None)) is None
+    for seat in (0, 1):
+        for w in ("merchant", "scholar", "baker", "knight"):
+            match.apply({"kind": "foundation", "worker": w}, seat)
+    st = match.state
+    assert GAME.phase(st) == "play"
+    assert GAME.prompt(GAME.view(st, 1)) == "Choose your action for phase 1."
+    match.apply({"kind": "pass"}, 1)
+    assert GAME.prompt(GAME.view(match.state, 1)).startswith("You have chosen your action")
+    assert GAME.scores(GAME.view(match.state, None)) == {0: 5, 1: 5}
+
+
+def test_prompts_of_the_other_decisions():
+    prize = card("merchant", needs=("coin", "book"))
+    st = build(players=[{"knights": {"coin": 1}}, {}], recruit=[prize, None, None, None])
+    act(st, 0, "pass")
+    act(st, 1, "pass")
+    assert GAME.prompt(GAME.view(st, 0)).startswith("You won the coin area")
+    st = build(players=[{"hand": [card("baker")]}], stage="discard")
+    assert GAME.prompt(GAME.view(st, 0)) == "Choose the cards to discard, if any, then confirm."
+    st = build(players=[{"picks": [card("baker")]}, {}], stage="rm")
+    assert GAME.prompt(GAME.view(st, 0)) == "Choose where your face-down Renaissance Man goes."
+
+
+def test_the_result_rows_and_the_computer():
+    match = new_match(players=2, seed=3)
+    rand = random.Random(1)
+    while GAME.phase(match.state) != "over":
+        seat = min(GAME.deciders(match.state))
+        action = GAME.choose(match.state, seat, rand)
+        assert action in GAME.legal_actions(match.state, seat)
+        match.apply(action, seat)
+    result = GAME.result(match.state)
+    assert [set(r) for r in result] == [{"seat", "rank", "score"}] * 2
+    assert result[0]["rank"] == 1 and result[0]["score"] == 15
+    assert GAME.result_detail(result[0]) == "a Master"
+
+
+def test_the_board_is_not_written_yet():
+    with pytest.raises(NotImplementedError):
+        GAME.board_context({}, {})
+
+
+def test_views_and_actions_follow_the_schemas():
+    components = GAME.api_components()
+    action_schema, view_schema = components["RenaissanceAction"], components["RenaissanceView"]
+    for move in random_game(4, players=3, max_rounds=4):
+        st = move.match.state
+        for viewer in (None, *st.seats):
+            seen = GAME.view(st, viewer)
+            assert set(view_schema["required"]) <= set(seen)
+            assert set(seen) <= set(view_schema["properties"])
+            for a in seen["legal_actions"]:
+                assert set(a) <= set(action_schema["properties"])
+                assert a["kind"] in action_schema["properties"]["kind"]["enum"]
