@@ -1,18 +1,19 @@
 """Renaissance Man as the platform sees it: the engine behind the game protocol.
 
-Not registered yet, and deliberately not named ``game.py`` (``registry.discover`` would
-offer it on the site at once): the board comes later, with a ``game.py`` that registers
-``RENAISSANCE``.
+``game.py`` registers ``RENAISSANCE`` (``registry.discover`` imports it when Django starts);
+kept apart so that the engine's tests and tools can use the game object without offering
+it anywhere.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from games.core import GameKind, OptionSpec
 from games.core.protocol import SeatUser
 
-from . import api_schema, bot, engine, log, positions, views
+from . import api_schema, bot, engine, log, positions, present, views
 from .state import State
 
 
@@ -51,8 +52,8 @@ class RenaissanceMan(GameKind):
         ),
     )
     board_template = "renaissance/board.html"
-    template_dir = None
-    stylesheet = None
+    template_dir = Path(__file__).parent / "templates"
+    stylesheet = "site/renaissance.css"
 
     # Options
 
@@ -114,10 +115,10 @@ class RenaissanceMan(GameKind):
         return log.describe(state, events, viewer)
 
     def prompt(self, view: dict) -> str | None:
-        return prompt(view)
+        return present.prompt(view)
 
     def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
-        raise NotImplementedError("the Renaissance Man board comes later")
+        return present.board_context(view, seat_users)
 
     def scores(self, view: dict) -> dict[int, int]:
         return {p["seat"]: p["cards"] for p in view["players"]}
@@ -142,35 +143,6 @@ class RenaissanceMan(GameKind):
         return api_schema.EXAMPLES
 
 
-def prompt(view: dict) -> str | None:
-    """The viewer's decision in a sentence, from the view alone."""
-    d = view.get("decision")
-    if not d or not view["legal_actions"]:
-        return None
-    kind = d["kind"]
-    again = " You may change it until everyone has chosen."
-    if kind == "foundation":
-        if d["submitted"]:
-            return "Your foundation is set." + again
-        return f"Choose the foundation worker for position {len(d['order']) + 1} of level 1."
-    if kind == "action":
-        if d["submitted"]:
-            return f"You have chosen your action for phase {d['phase']}." + again
-        return f"Choose your action for phase {d['phase']}."
-    if kind == "place_rm":
-        if d["submitted"]:
-            return "You have placed your Renaissance Man." + again
-        return "Choose where your face-down Renaissance Man goes."
-    if kind == "recruit":
-        return (
-            f"You won the {d['area']} area: take its card into your hand or place it in your "
-            "structure."
-        )
-    if kind == "discard":
-        if d["submitted"]:
-            return "You have chosen your discards." + again
-        return "Choose the cards to discard, if any, then confirm."
-    return None
-
+prompt = present.prompt  # the viewer's decision in a sentence, from the view alone
 
 RENAISSANCE = RenaissanceMan()

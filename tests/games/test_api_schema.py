@@ -80,6 +80,7 @@ class TestSchema:
         assert components["Action"]["anyOf"] == [
             {"$ref": "#/components/schemas/GoofspielAction"},
             {"$ref": "#/components/schemas/GuildhallAction"},
+            {"$ref": "#/components/schemas/RenaissanceAction"},
         ]
         action = components["GuildhallAction"]
         assert len(action["oneOf"]) == len(ACTION_FIELDS)

@@ -1,0 +1,182 @@
+"""Renaissance Man on the site: in the lobby (one player starts at once), through the API
+alone, with its turn emails per player and per step, and its secrets kept."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Invitation, Seat
+from games.notifications.models import Notification
+from games.renaissance.kind import RENAISSANCE
+from tests.games.api_helpers import Api, game_url
+from tests.games.helpers import deciding, start_game
+from tests.games.notifications.helpers import InOrder
+from tests.mailserver import smtp, text_of  # noqa: F401 (fixture)
+
+Kind = Notification.Kind
+# A client that only reads its legal actions still plays with some sense: it prefers to
+# build (uniform random play takes its own pyramid apart about as fast as it grows).
+WEIGHTS = {"hire": 40.0, "place": 20.0, "place_rm": 5.0, "remove": 0.03, "reset": 0.0}
+
+
+@pytest.fixture(autouse=True)
+def _setup(monkeypatch, settings):
+    monkeypatch.setattr(services, "seat_random", InOrder())
+    settings.API_THROTTLE_RATES = {
+        **settings.API_THROTTLE_RATES,
+        "api": "100000/minute",
+        "actions": "100000/minute",
+    }
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def weighted(actions: list[dict], rand: random.Random) -> dict:
+    weights = [WEIGHTS.get(a["kind"], 1.0) for a in actions]
+    if not any(weights):
+        weights = [1.0] * len(actions)
+    return rand.choices(actions, weights)[0]
+
+
+class TestLobby:
+    def test_it_is_in_the_catalog_and_the_lobby(self, alice):
+        catalog = {g["id"]: g for g in Api(alice).get("/api/v1/catalog/").json()}
+
+        game = catalog["renaissance"]
+        assert (game["name"], game["min_players"], game["max_players"]) == (
+            "Renaissance Man",
+            1,
+            4,
+        )
+        page = client_for(alice).get(reverse("games:invitation_new")).content.decode()
+        assert "?game=renaissance" in page
+
+    def test_one_player_starts_at_once_against_the_opposing_knights(self, alice):
+        response = client_for(alice).post(
+            reverse("games:invitation_new"),
+            {"game": "renaissance", "players": "1", "solo": "standard", "solo_cards": "10"},
+        )
+
+        game = Game.objects.get()
+        assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+        assert Invitation.objects.get().status == Invitation.Status.STARTED
+        assert game.kind == "renaissance" and deciding(game) == [0]
+        page = client_for(alice).get(response["Location"]).content.decode()
+        assert "Choose the foundation worker" in page
+
+    def test_a_one_player_game_names_nobody_else(self, alice, bob):
+        response = client_for(alice).post(
+            reverse("games:invitation_new"),
+            {"game": "renaissance", "players": "1", "invitees": "bob"},
+        )
+
+        assert response.status_code == 200 and not Game.objects.exists()
+        assert "no seat for anyone else" in response.content.decode()
+
+
+class TestApi:
+    def test_two_clients_that_read_their_legal_actions_play_it_to_the_end(self, alice, bob):
+        apis = [Api(alice), Api(bob)]
+        made = apis[0].post("/api/v1/invitations/", {"game": "renaissance", "players": 2})
+        apis[1].post(f"/api/v1/invitations/{made.json()['id']}/accept/")
+        game_id = Game.objects.get().pk
+        rand = random.Random(5)
+        for _ in range(3000):
+            game = apis[0].get(game_url(game_id)).json()
+            if game["status"] == "finished":
+                break
+            for number in game["deciding"]:
+                answer = apis[number].get(game_url(game_id, "actions")).json()
+                action = weighted(answer["actions"], rand)
+                sent = apis[number].post(
+                    game_url(game_id, "actions"), {"version": answer["version"], "action": action}
+                )
+                assert sent.status_code == 201, sent.json()
+        assert game["status"] == "finished", "the game did not end"
+        assert sorted(p["rank"] for p in game["players"])[0] == 1
+        assert {p["score"] for p in game["players"] if p["rank"] == 1} == {15}
+
+
+class TestEmails:
+    def test_each_player_hears_once_when_a_step_opens_for_them(
+        self,
+        alice,
+        bob,
+        charlie,
+        smtp,  # noqa: F811
+        django_capture_on_commit_callbacks,
+    ):
+        with django_capture_on_commit_callbacks(execute=True):
+            game = start_game(alice, bob, charlie, kind="renaissance")
+        smtp.wait_for(3)  # "your game has started"
+        smtp.clear()
+        users = {0: alice, 1: bob, 2: charlie}
+        rand = random.Random(2)
+        # Everyone orders the foundation; the first action phase opens for all at once.
+        while Game.objects.get(pk=game.pk).version < 200:
+            game = Game.objects.get(pk=game.pk)
+            waiting = deciding(game)
+            if not waiting:
+                break
+            state = services.game_state(game)
+            number = waiting[0]
+            action = RENAISSANCE.choose(state, number, rand)
+            with django_capture_on_commit_callbacks(execute=True):
+                services.do_submit_action(game.pk, users[number], action, game.version)
+            turns = Notification.objects.filter(kind=Kind.TURN)
+            if turns.count() >= 3:
+                break
+        rows = list(Notification.objects.filter(kind=Kind.TURN).order_by("user_id"))
+        assert len({(r.user_id, r.turn) for r in rows}) == len(rows)  # once per wait
+        messages = smtp.wait_for(len(rows))
+        phase = [m for m in messages if "Choose your action for phase 1." in text_of(m)]
+        assert phase, [text_of(m) for m in messages]
+
+
+class TestSecrets:
+    def test_a_pending_action_reaches_nobody_else(self, alice, bob, charlie, monkeypatch):
+        monkeypatch.setattr(services.secrets, "randbits", lambda bits: 77)
+        pages = []
+        for variant in (0, 1):
+            game = start_game(alice, bob, charlie, kind="renaissance")
+            rand = random.Random(9)
+            users = {0: alice, 1: bob, 2: charlie}
+            # The foundation, the same in both games.
+            while Game.objects.get(pk=game.pk).status == Game.Status.SETUP:
+                game = Game.objects.get(pk=game.pk)
+                number = deciding(game)[0]
+                action = RENAISSANCE.choose(services.game_state(game), number, rand)
+                services.do_submit_action(game.pk, users[number], action, game.version)
+            game = Game.objects.get(pk=game.pk)
+            # Alice chooses a different action in each game; Bob looks.
+            options = RENAISSANCE.legal_actions(services.game_state(game), 0)
+            closing = [a for a in options if a["kind"] in ("hire", "barter", "teach", "pass")]
+            services.do_submit_action(game.pk, alice, closing[variant], game.version)
+            bob_client = client_for(bob)
+            page = bob_client.get(reverse("games:board", args=[game.pk])).content.decode()
+            api = json.dumps(Api(bob).get(game_url(game.pk)).json(), sort_keys=True)
+            moves = json.dumps(Api(bob).get(game_url(game.pk, "moves")).json(), sort_keys=True)
+            pages.append([_normal(x, game) for x in (page, api, moves)])
+            Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
+            Seat.objects.filter(game=game).update(deciding=False)
+        assert pages[0] == pages[1]
+
+
+def _normal(text: str, game: Game) -> str:
+    text = re.sub(rf"/{game.pk}/", "/GAME/", text)
+    text = re.sub(rf"-{game.pk}\b", "-GAME", text)
+    text = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]*', r"\1", text)
+    text = re.sub(r'("X-CSRFToken": ")[^"]*', r"\1", text)
+    text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+Z?", "TIME", text)
+    return re.sub(r'"id": \d+', '"id": 0', text)
