@@ -180,3 +180,41 @@ def _normal(text: str, game: Game) -> str:
     text = re.sub(r'("X-CSRFToken": ")[^"]*', r"\1", text)
     text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+Z?", "TIME", text)
     return re.sub(r'"id": \d+', '"id": 0', text)
+
+
+class TestClocks:
+    def test_a_player_out_of_time_is_played_by_the_computer_for_that_step_only(
+        self, alice, bob, charlie
+    ):
+        from datetime import UTC, datetime, timedelta
+
+        import time_machine
+
+        from games.models import Move
+        from games.timeouts import sweep_timeouts
+
+        start = datetime(2027, 6, 1, 8, 0, tzinfo=UTC)
+        with time_machine.travel(start, tick=False) as clock:
+            game = start_game(alice, bob, charlie, kind="renaissance", move_days=1)
+            users = {0: alice, 1: bob}
+            rand = random.Random(4)
+            # Alice and Bob order their foundations; Charlie does not.
+            for number in (0, 1):
+                while number in deciding(Game.objects.get(pk=game.pk)):
+                    game = Game.objects.get(pk=game.pk)
+                    action = RENAISSANCE.choose(services.game_state(game), number, rand)
+                    services.do_submit_action(game.pk, users[number], action, game.version)
+            assert deciding(Game.objects.get(pk=game.pk)) == [2]
+
+            clock.move_to(start + timedelta(days=1, seconds=1))
+            assert sweep_timeouts() == 1
+
+            game = Game.objects.get(pk=game.pk)
+            automatic = Move.objects.filter(game=game, automatic=True)
+            assert set(automatic.values_list("seat", flat=True)) == {2}
+            # The foundations were revealed: the first action phase waits for everyone,
+            # Charlie included, with a fresh clock.
+            assert game.status == Game.Status.PLAYING and deciding(game) == [0, 1, 2]
+            assert Seat.objects.get(game=game, number=2).consecutive_timeouts == 1
+            deadlines = set(game.seats.values_list("deadline", flat=True))
+            assert deadlines == {start + timedelta(days=2, seconds=1)}
