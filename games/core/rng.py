@@ -2,7 +2,7 @@
 
 Written here rather than taken from ``random`` so that a game replays identically on any
 Python version forever, the state stays a few bytes of JSON, and a clone copies one int.
-Shared by the games that want it (Guildhall keeps its own copy of the same functions).
+Shared by the games that want it (Guildhall and Renaissance Man).
 """
 
 from __future__ import annotations
