@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import statistics
 import time
+
+from games.core.bench import figures, one_core
 
 from .engine import apply, legal_actions, new_game
 from .errors import PositionError
@@ -139,15 +140,8 @@ def _end_check(st) -> list[str]:
 
 def bench(seconds: float = 5.0, seed: int = 1, out=print) -> dict:
     """Decisions/s (listing + apply), games/s, state JSON size and clone time, one core."""
-    pinned = hasattr(os, "sched_setaffinity")
-    if pinned:
-        cores = os.sched_getaffinity(0)
-        os.sched_setaffinity(0, {min(cores)})
-    try:
+    with one_core():
         return _bench(seconds, seed, out)
-    finally:
-        if pinned:
-            os.sched_setaffinity(0, cores)
 
 
 def _bench(seconds: float, seed: int, out) -> dict:
@@ -177,27 +171,16 @@ def _bench(seconds: float, seed: int, out) -> dict:
                 if decisions % 97 == 0:
                     samples.append(st.clone())
             games += 1
-        wall = time.perf_counter() - t0
-        sizes = [len(json.dumps(to_json(s), separators=(",", ":"))) for s in samples]
-        clone_us = _time_clone(samples)
-        results[f"{players}p"] = {
-            "decisions_per_s": round(decisions / (listing + applying)),
-            "decisions_per_s_wall_incl_random_choice": round(decisions / wall),
-            "games_per_s": round(games / wall, 2),
-            "state_json_bytes": {"mean": round(statistics.mean(sizes)), "max": max(sizes)},
-            "clone_us": round(clone_us, 2),
-        }
+        results[f"{players}p"] = figures(
+            decisions=decisions,
+            engine_seconds=listing + applying,
+            wall_seconds=time.perf_counter() - t0,
+            games=games,
+            samples=samples,
+            to_json=to_json,
+        )
     out(json.dumps(results, indent=2))
     return results
-
-
-def _time_clone(samples) -> float:
-    reps = 20
-    start = time.perf_counter()
-    for _ in range(reps):
-        for s in samples:
-            s.clone()
-    return (time.perf_counter() - start) / (reps * len(samples)) * 1e6
 
 
 __all__ = ["bench", "invariants", "leaks", "run"]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import time
 
 from games.core import Match
+from games.core.bench import figures, one_core
 
 from . import engine, pyramid
 from .kind import RENAISSANCE
@@ -151,15 +151,8 @@ def run(
 def bench(seconds: float = 5.0, seed: int = 1, out=print) -> dict:
     """Decisions/s (listing + applying, the random choice excluded), state JSON size and
     clone time, pinned to one core."""
-    pinned = hasattr(os, "sched_setaffinity")
-    if pinned:
-        cores = os.sched_getaffinity(0)
-        os.sched_setaffinity(0, {min(cores)})
-    try:
+    with one_core():
         return _bench(seconds, seed, out)
-    finally:
-        if pinned:
-            os.sched_setaffinity(0, cores)
 
 
 def _bench(seconds: float, seed: int, out) -> dict:
@@ -188,26 +181,16 @@ def _bench(seconds: float, seed: int, out) -> dict:
                 if decisions % 53 == 0:
                     samples.append(st.clone())
             games += 1
-        wall = time.perf_counter() - t0
-        sizes = [len(json.dumps(to_json(s), separators=(",", ":"))) for s in samples]
-        results[f"{players}p"] = {
-            "decisions_per_s": round(decisions / engine_time),
-            "decisions_per_s_wall_incl_random_choice": round(decisions / wall),
-            "games_per_s": round(games / wall, 2),
-            "state_json_bytes": {"mean": round(statistics.mean(sizes)), "max": max(sizes)},
-            "clone_us": round(_time_clone(samples), 2),
-        }
+        results[f"{players}p"] = figures(
+            decisions=decisions,
+            engine_seconds=engine_time,
+            wall_seconds=time.perf_counter() - t0,
+            games=games,
+            samples=samples,
+            to_json=to_json,
+        )
     out(json.dumps(results, indent=2))
     return results
-
-
-def _time_clone(samples: list[State]) -> float:
-    reps = 20
-    start = time.perf_counter()
-    for _ in range(reps):
-        for s in samples:
-            s.clone()
-    return (time.perf_counter() - start) / (reps * len(samples)) * 1e6
 
 
 __all__ = ["bench", "invariants", "others_blank", "play", "run"]
