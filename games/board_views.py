@@ -19,22 +19,23 @@ which the turn emails use to skip a player who has the game open.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef
+from django.db.models import Exists, F, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import clocks, parsing, services
+from games import clocks, page_cache, parsing, services
 from games.core import IllegalAction
 from games.models import Game, Move, Seat
 from games.movelog import describe_move
@@ -81,14 +82,22 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
 def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """Polled by an open board: 204 while the game is as the board shows it, else the board.
 
-    Two small queries while nothing changes: the game's version and status, and the seat's
-    last_seen_at (written at most every SEEN_PRECISION).
+    One query while nothing changes: the game's version and status with the viewer's
+    last_seen_at, which is written only when older than SEEN_PRECISION.
     """
-    row = Game.objects.filter(pk=game_id).values_list("version", "status").first()
+    seen = Seat.objects.filter(game=OuterRef("pk"), user=request.user).values("last_seen_at")
+    row = (
+        Game.objects.filter(pk=game_id)
+        .annotate(seen=Subquery(seen[:1]), seated=Exists(seen))
+        .values_list("version", "status", "seen", "seated")
+        .first()
+    )
     if row is None:
         raise Http404("No such game")
-    _mark_seen(game_id, request.user)
-    if request.GET.get("v") == _poll_token(*row):
+    version, status, seen_at, seated = row
+    if seated:
+        _mark_seen(game_id, request.user, seen_at)
+    if request.GET.get("v") == _poll_token(version, status):
         return HttpResponse(status=204)
     return _render_board(request, game_id, partial=True, mark_seen=False)
 
@@ -140,11 +149,66 @@ def _poll_token(version: int, status: str) -> str:
     return f"{version}-{status}"
 
 
-def _mark_seen(game_id: int, user) -> None:
+def _mark_seen(game_id: int, user, seen_at: datetime | None) -> None:
+    """Write the seat's last_seen_at when the one read (``seen_at``) is older than
+    SEEN_PRECISION: most requests of an open board write nothing."""
     now = timezone.now()
-    Seat.objects.filter(game_id=game_id, user=user).exclude(
-        last_seen_at__gt=now - SEEN_PRECISION
-    ).update(last_seen_at=now)
+    if seen_at is None or now - seen_at >= SEEN_PRECISION:
+        Seat.objects.filter(game_id=game_id, user=user).update(last_seen_at=now)
+
+
+def _seats(game_id: int, now: datetime) -> list[Seat]:
+    """The game's seats with what the board shows of their players (the end of a current
+    vacation) and the game's version and status: one query, all a cached board's key needs."""
+    return list(
+        Seat.objects.filter(game_id=game_id)
+        .annotate(
+            vacation_until=clocks.vacation_end_subquery(OuterRef("user"), now),
+            game_version=F("game__version"),
+            game_status=F("game__status"),
+        )
+        .order_by("number")
+    )
+
+
+def _seat_users(seats: list[Seat], now: datetime, active: bool) -> dict[int, dict]:
+    """What the board shows of each seat's player besides the game: online, played by the
+    computer, on vacation."""
+    return {
+        s.number: {
+            "online": s.last_seen_at is not None and now - s.last_seen_at < ONLINE_WITHIN,
+            "computer": s.computer_plays,
+            "vacation_until": s.vacation_until if active else None,
+        }
+        for s in seats
+    }
+
+
+def _board_key(
+    request: HttpRequest,
+    game_id: int,
+    version: int,
+    status: str,
+    seats: list[Seat],
+    seat_users: dict[int, dict],
+    partial: bool,
+) -> str:
+    """The cache key of the board as this request would render it: the game at its version
+    and status, the viewer (user and seat), every player's presence and cancel vote, the
+    language, and for the whole page what base.html shows of the user."""
+    user = request.user
+    parts: list[object] = [
+        game_id,
+        version,
+        status,
+        user.pk,
+        [(s.number, s.user_id, s.cancel_vote, sorted(seat_users[s.number].items())) for s in seats],
+        get_language(),
+        partial,
+    ]
+    if not partial:
+        parts.append((user.username, user.name, user.is_guest))
+    return page_cache.key("board", parts)
 
 
 def _render_board(
@@ -156,27 +220,56 @@ def _render_board(
     partial: bool | None = None,
     mark_seen: bool = True,
 ) -> HttpResponse:
-    game, seat = services.get_game_for_viewer(game_id, request.user)
-    if mark_seen and seat is not None:
-        _mark_seen(game_id, request.user)
+    """The board (page or partial) from the cache when this viewer has seen it as it is,
+    else rendered. A board with a message (``error``) is always rendered, never stored."""
+    if partial is None:
+        partial = bool(request.htmx) and not request.htmx.boosted
+    now = timezone.now()
+    seats = _seats(game_id, now)
+    if not seats:
+        raise Http404("No such game")
+    mine = next((s for s in seats if s.user_id == request.user.pk), None)
+    if mark_seen and mine is not None:
+        _mark_seen(game_id, request.user, mine.last_seen_at)
+    page_key = None
+    if error is None and status == 200:
+        version, game_status = seats[0].game_version, seats[0].game_status
+        active = game_status in Game.ACTIVE
+        seat_users = _seat_users(seats, now, active)
+        page_key = _board_key(request, game_id, version, game_status, seats, seat_users, partial)
+
+    def render(extra: dict) -> tuple[HttpResponse, str | None]:
+        return _render_fresh(request, game_id, error, status, partial, extra)
+
+    response = page_cache.serve(request, page_key, render)
+    # The same URL answers the page or the partial: caches must tell them apart.
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _render_fresh(
+    request: HttpRequest,
+    game_id: int,
+    error: str | None,
+    status: int,
+    partial: bool,
+    extra: dict,
+) -> tuple[HttpResponse, str | None]:
+    """The board rendered from the stored game, and the key it may be cached under (built
+    from what was rendered, which a move committed meanwhile may have made newer)."""
+    try:
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    now = timezone.now()
+    seats = _seats(game_id, now)
+    mine = next((s for s in seats if s.user_id == request.user.pk), None)
+    seat = None if mine is None else mine.number
     kind = game.game_kind
     state = kind.from_json(game.snapshot)
     v = kind.view(state, seat)
-    now = timezone.now()
-    seats = (
-        Seat.objects.filter(game_id=game_id)
-        .annotate(vacation_until=clocks.vacation_end_subquery(OuterRef("user"), now))
-        .values_list("number", "last_seen_at", "resigned", "abandoned", "vacation_until")
-    )
     active = game.status in Game.ACTIVE
-    seat_users = {
-        number: {
-            "online": seen is not None and now - seen < ONLINE_WITHIN,
-            "computer": resigned or abandoned,
-            "vacation_until": away if active else None,
-        }
-        for number, seen, resigned, abandoned, away in seats
-    }
+    seat_users = _seat_users(seats, now, active)
     moves = Move.objects.filter(game_id=game_id).order_by("-number")[:LOG_MOVES]
     log = []
     for number, events in moves.values_list("number", "events"):
@@ -190,6 +283,7 @@ def _render_board(
         "v": v,
         "game": game,
         "game_kind": kind,
+        "game_seats": seats,
         "title": " vs ".join(game.names),
         "rules_label": ", ".join(
             x for x in (f"{players} player{'s' if players != 1 else ''}", options_label) if x
@@ -204,11 +298,9 @@ def _render_board(
             else None
         ),
         "poll_seconds": POLL_SECONDS,
+        **extra,
     }
-    if partial is None:
-        partial = bool(request.htmx) and not request.htmx.boosted
     template = "games/board.html#board" if partial else "games/board.html"
     response = render(request, template, context, status=status)
-    # The same URL answers the page or the partial: caches must tell them apart.
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    page_key = _board_key(request, game_id, game.version, game.status, seats, seat_users, partial)
+    return response, page_key

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
+from games import list_stamps
 from games.models import Game, Seat, Vacation
 
 ALLOWANCE_PER_YEAR = timedelta(days=21)
@@ -76,6 +77,7 @@ def refresh_deadlines(user) -> int:
             deadline = deadline_for(user.pk, seat.deciding_since, game.move_days)
             if deadline != seat.deadline:
                 Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
+                list_stamps.games_changed([game_id])
                 changed += 1
     return changed
 

@@ -28,7 +28,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
-from games import clocks, notify
+from games import clocks, list_stamps, notify
 from games.core import GameKind, IllegalAction, Match, OptionError, parse_options, registry
 from games.core.match import RESIGN, UNDO
 from games.core.waits import Waits
@@ -209,6 +209,7 @@ class _Change:
         for seat in self.seats.values():
             _save_seat(game, seat, self.waits, now, seat.number in self.resigned, result)
         game_id = game.pk
+        list_stamps.users_changed(seat.user_id for seat in self.seats.values())
         notify.turn(game_id)
         if finished_now:
             notify.game_over(game_id)
@@ -350,6 +351,7 @@ def do_time_out(
         deadline = clocks.deadline_for(seat.user_id, seat.deciding_since, game.move_days)
         if deadline is not None and deadline > now:
             Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
+            list_stamps.users_changed(s.user_id for s in change.seats.values())
             return None
         timeouts = seat.consecutive_timeouts + 1
         marker = {"type": TIMEOUT_EVENT, "player": number}
@@ -395,6 +397,7 @@ def do_vote_cancel(game_id: int, user, vote: bool = True) -> Game:
             game.finished = timezone.now()
             game.save()
             game.seats.update(deciding=False, deciding_since=None, deadline=None)
+            list_stamps.games_changed([game.pk])
             notify.game_over(game.pk)
         return game
 
@@ -456,6 +459,7 @@ def do_create_invitation(
         )
         invitation.invitees.set(invitees)
         InvitationResponse.objects.create(invitation=invitation, user=creator, accepted=True)
+        list_stamps.invitations_changed()
         if players == 1:
             # A game for one (against the game itself): nobody to wait for.
             _start_game(invitation, [creator])
@@ -492,6 +496,7 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
         InvitationResponse.objects.update_or_create(
             invitation=invitation, user=user, defaults={"accepted": True}
         )
+        list_stamps.invitations_changed()
         accepted = list(
             User.objects.filter(
                 invitation_responses__invitation=invitation,
@@ -540,6 +545,8 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
     invitation.status = Invitation.Status.STARTED
     invitation.game = game
     invitation.save(update_fields=["status", "game"])
+    list_stamps.users_changed(u.pk for u in users)
+    list_stamps.invitations_changed()
     notify.game_started(game.pk)
     notify.turn(game.pk)
     return game
@@ -557,6 +564,7 @@ def do_decline_invitation(invitation_id: int, user: User) -> Invitation:
         InvitationResponse.objects.update_or_create(
             invitation=invitation, user=user, defaults={"accepted": False}
         )
+        list_stamps.invitations_changed()
     return invitation
 
 
@@ -569,4 +577,5 @@ def do_withdraw_invitation(invitation_id: int, user: User) -> Invitation:
         _check_open(invitation)
         invitation.status = Invitation.Status.WITHDRAWN
         invitation.save(update_fields=["status"])
+        list_stamps.invitations_changed()
     return invitation

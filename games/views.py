@@ -5,6 +5,8 @@ Each view serves its page and, for htmx requests (``request.htmx``), the partial
 in; every form also works without JavaScript (a POST, then a redirect).
 """
 
+import time
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -12,10 +14,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from games import parsing, queries, services
+from games import list_stamps, page_cache, parsing, queries, services
 from games.core import IllegalAction, registry
 from games.forms import InvitationForm
 from games.models import DEFAULT_KIND, Invitation
@@ -24,21 +27,42 @@ DASHBOARD_FINISHED = 5
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """The welcome page, or a player's dashboard: from the cache while none of their games
+    and no invitation has changed this minute (games.list_stamps)."""
     if not request.user.is_authenticated:
         return render(request, "games/welcome.html")
     user = request.user
-    games_to_play = queries.games_to_play(user)
-    context = {
-        "games_to_play": games_to_play,
-        "games_waiting": queries.games_waiting(user),
-        "invitations": queries.open_invitations(user),
-        "finished_games": queries.finished_games(user, limit=DASHBOARD_FINISHED),
-        "next_game_id": games_to_play[0].game.pk if games_to_play else None,
-    }
-    template = "games/dashboard.html"
-    if request.htmx and request.htmx.target == "dashboard-games":
-        template += "#dashboard_games"
-    return render(request, template, context)
+    partial = bool(request.htmx) and request.htmx.target == "dashboard-games"
+    parts = [
+        user.pk,
+        user.username,
+        user.name,
+        user.is_guest,
+        get_language(),
+        request.get_full_path(),
+        partial,
+        list_stamps.stamps(user.pk),
+        # The times shown ("waiting 3 hours", "time left 2 days") are read to the minute.
+        int(time.time() // 60),
+    ]
+    page_key = page_cache.key("dashboard", parts)
+
+    def render_dashboard(extra: dict) -> tuple[HttpResponse, str | None]:
+        games_to_play = queries.games_to_play(user)
+        context = {
+            "games_to_play": games_to_play,
+            "games_waiting": queries.games_waiting(user),
+            "invitations": queries.open_invitations(user),
+            "finished_games": queries.finished_games(user, limit=DASHBOARD_FINISHED),
+            "next_game_id": games_to_play[0].game.pk if games_to_play else None,
+            **extra,
+        }
+        template = "games/dashboard.html"
+        if partial:
+            template += "#dashboard_games"
+        return render(request, template, context), page_key
+
+    return page_cache.serve(request, page_key, render_dashboard)
 
 
 @require_GET
@@ -144,9 +168,10 @@ def withdraw_invitation(request: HttpRequest, invitation_id: int) -> HttpRespons
 # Game actions ------------------------------------------------------------------------------
 
 
-def game_actions_context(game, user) -> dict:
-    """What ``games/game_actions.html`` needs (the ``game_actions`` tag builds the same)."""
-    seats = list(game.seats.all())
+def game_actions_context(game, user, seats=None) -> dict:
+    """What ``games/game_actions.html`` needs (the ``game_actions`` tag builds the same),
+    from the game's ``seats`` when the caller has read them."""
+    seats = list(game.seats.all()) if seats is None else seats
     seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     voters = [s for s in seats if not s.computer_plays]
     return {

@@ -202,6 +202,12 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Rendered boards and dashboards kept in the cache (games/page_cache.py), keyed by everything
+# they show: how long an entry lives (0: never cache a page), and the build's name in the keys
+# (say, the deployed commit; empty: a digest of the code and templates, read at start).
+PAGE_CACHE_SECONDS = envint("PAGE_CACHE_SECONDS", 600)
+PAGE_CACHE_BUILD = envstr("PAGE_CACHE_BUILD", "")
+
 # Celery (guildhall_site/celery.py; tasks in games/tasks.py and games/notifications/tasks.py; see
 # docs/notifications.md). The broker is Redis when REDIS_URL is set. Without it, tasks run
 # inline in the process that queues them, after the commit (CELERY_TASK_ALWAYS_EAGER), so that

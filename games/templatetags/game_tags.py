@@ -11,7 +11,9 @@ def game_actions(context, game: Game) -> dict:
     from games.views import game_actions_context
 
     request = context.get("request")
-    return game_actions_context(game, getattr(request, "user", None))
+    # The board passes the seats it read (and keyed its cached page by).
+    seats = context.get("game_seats")
+    return game_actions_context(game, getattr(request, "user", None), seats)
 
 
 @register.inclusion_tag("games/vacation_panel.html", takes_context=True)

@@ -1,0 +1,100 @@
+"""Rendered pages kept in the cache, for the pages read far more often than they change.
+
+Between two moves every player of a game reloads and polls the same board at the same
+version; a dashboard is reloaded far more often than its games change. Such a page is
+rendered once per *key* and then served from the cache: the key names everything the page
+is made of (the game's version, the viewer, the language, ...), so a page is never served
+for inputs other than its own, and nothing needs to be deleted when a game changes: its
+new version simply asks for a new page. Entries expire after ``PAGE_CACHE_SECONDS``.
+
+What differs between two requests of the same key is left out of the stored page:
+
+- The CSRF token is stored as ``CSRF_PLACEHOLDER`` and put back, the requester's own, on
+  the way out (``get_token``): a page cached for one session works in another.
+- A request with a message to show (``django.contrib.messages``) is rendered and not
+  stored.
+- ``build_id()`` is part of every key: after a deploy that changed a template, the code or
+  a translation, pages of the old build are never served.
+
+Only a page answered 200 is stored. The cache is whatever ``CACHES["default"]`` is: Redis in
+production (shared by every worker), this process's memory otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.core.cache import cache as django_cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.safestring import SafeString, mark_safe
+
+# Safe (not escaped) so that it reaches the HTML as written, and made of characters that
+# escaping changes, so that no text a user typed can ever match it.
+CSRF_PLACEHOLDER: SafeString = mark_safe("<!--csrf-token-->")
+_PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
+
+# What the build is made of: a change to any of these files must change every key.
+_SOURCES = ("games", "accounts", "guildhall_site", "templates", "locale")
+_SUFFIXES = {".py", ".html", ".mo", ".json", ".css", ".js", ".svg"}
+
+
+@cache
+def build_id() -> str:
+    """This build of the site: ``PAGE_CACHE_BUILD`` (say, the deployed commit) when set, else
+    a digest of the code, templates, translations and static files, read once per process."""
+    if settings.PAGE_CACHE_BUILD:
+        return settings.PAGE_CACHE_BUILD
+    digest = hashlib.blake2b(digest_size=8)
+    base = Path(settings.BASE_DIR)
+    for top in _SOURCES:
+        for path in sorted((base / top).rglob("*")):
+            if path.suffix in _SUFFIXES and path.is_file():
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def key(page: str, parts: Iterable[object]) -> str:
+    """The cache key of ``page`` rendered from ``parts`` (any values with a stable repr)."""
+    digest = hashlib.blake2b(repr((build_id(), *parts)).encode(), digest_size=16)
+    return f"page:{page}:{digest.hexdigest()}"
+
+
+def enabled() -> bool:
+    return settings.PAGE_CACHE_SECONDS > 0
+
+
+def serve(
+    request: HttpRequest,
+    page_key: str | None,
+    render: Callable[[dict], tuple[HttpResponse, str | None]],
+) -> HttpResponse:
+    """The page at ``page_key`` from the cache, else the page ``render`` makes, stored.
+
+    ``render(extra_context)`` gets the context to add to the page's own (the CSRF
+    placeholder) and returns the response and the key to store it under, built from what it
+    rendered: usually ``page_key``, but a newer one when a move committed since ``page_key``
+    was read (None: do not store). ``page_key`` None: render, never store.
+    """
+    if page_key is None or not enabled() or _has_messages(request):
+        response, _ = render({})
+        return response
+    html = django_cache.get(page_key)
+    if html is not None:
+        return HttpResponse(html.replace(_PLACEHOLDER_BYTES, get_token(request).encode()))
+    response, store_key = render({"csrf_token": CSRF_PLACEHOLDER})
+    if store_key is not None and response.status_code == 200:
+        django_cache.set(store_key, response.content, settings.PAGE_CACHE_SECONDS)
+    response.content = response.content.replace(_PLACEHOLDER_BYTES, get_token(request).encode())
+    return response
+
+
+def _has_messages(request: HttpRequest) -> bool:
+    # len() loads the messages without marking them shown.
+    return len(get_messages(request)) > 0
