@@ -24,7 +24,6 @@ from datetime import datetime, timedelta
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, F, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -35,7 +34,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import clocks, page_cache, parsing, services
+from games import board_reads, page_cache, parsing, services
+from games.board_reads import SeatRow
 from games.core import IllegalAction
 from games.models import Game, Move, Seat
 from games.movelog import describe_move
@@ -85,16 +85,10 @@ def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
     One query while nothing changes: the game's version and status with the viewer's
     last_seen_at, which is written only when older than SEEN_PRECISION.
     """
-    seen = Seat.objects.filter(game=OuterRef("pk"), user=request.user).values("last_seen_at")
-    row = (
-        Game.objects.filter(pk=game_id)
-        .annotate(seen=Subquery(seen[:1]), seated=Exists(seen))
-        .values_list("version", "status", "seen", "seated")
-        .first()
-    )
+    row = board_reads.poll(game_id, request.user.pk)
     if row is None:
         raise Http404("No such game")
-    version, status, seen_at, seated = row
+    version, status, seated, seen_at = row
     if seated:
         _mark_seen(game_id, request.user, seen_at)
     if request.GET.get("v") == _poll_token(version, status):
@@ -157,21 +151,7 @@ def _mark_seen(game_id: int, user, seen_at: datetime | None) -> None:
         Seat.objects.filter(game_id=game_id, user=user).update(last_seen_at=now)
 
 
-def _seats(game_id: int, now: datetime) -> list[Seat]:
-    """The game's seats with what the board shows of their players (the end of a current
-    vacation) and the game's version and status: one query, all a cached board's key needs."""
-    return list(
-        Seat.objects.filter(game_id=game_id)
-        .annotate(
-            vacation_until=clocks.vacation_end_subquery(OuterRef("user"), now),
-            game_version=F("game__version"),
-            game_status=F("game__status"),
-        )
-        .order_by("number")
-    )
-
-
-def _seat_users(seats: list[Seat], now: datetime, active: bool) -> dict[int, dict]:
+def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, dict]:
     """What the board shows of each seat's player besides the game: online, played by the
     computer, on vacation."""
     return {
@@ -189,7 +169,7 @@ def _board_key(
     game_id: int,
     version: int,
     status: str,
-    seats: list[Seat],
+    seats: list[SeatRow],
     seat_users: dict[int, dict],
     partial: bool,
 ) -> str:
@@ -225,7 +205,7 @@ def _render_board(
     if partial is None:
         partial = bool(request.htmx) and not request.htmx.boosted
     now = timezone.now()
-    seats = _seats(game_id, now)
+    seats = board_reads.seats(game_id, now)
     if not seats:
         raise Http404("No such game")
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
@@ -262,7 +242,7 @@ def _render_fresh(
     except Game.DoesNotExist:
         raise Http404("No such game") from None
     now = timezone.now()
-    seats = _seats(game_id, now)
+    seats = board_reads.seats(game_id, now)
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
     seat = None if mine is None else mine.number
     kind = game.game_kind

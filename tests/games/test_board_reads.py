@@ -1,0 +1,49 @@
+"""games.board_reads: the board's two hot reads in SQL give what the ORM gives."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from games import board_reads, clocks, services
+from games.models import Game, Seat
+from tests.games.helpers import start_game
+
+
+def test_the_seats_are_as_the_orm_reads_them(alice, bob, charlie):
+    game = start_game(alice, bob, charlie)
+    clocks.do_start_vacation(bob, 3)
+    Seat.objects.filter(game=game, user=alice).update(last_seen_at=timezone.now())
+    services.do_vote_cancel(game.pk, charlie)
+    now = timezone.now()
+
+    rows = board_reads.seats(game.pk, now)
+
+    seats = {s.number: s for s in Seat.objects.filter(game=game)}
+    vacations = clocks.on_vacation_until([alice.pk, bob.pk, charlie.pk], now)
+    assert [r.number for r in rows] == sorted(seats)
+    for row in rows:
+        seat = seats[row.number]
+        assert row.user_id == seat.user_id
+        assert row.last_seen_at == seat.last_seen_at
+        assert (row.resigned, row.abandoned, row.cancel_vote) == (
+            seat.resigned,
+            seat.abandoned,
+            seat.cancel_vote,
+        )
+        assert row.vacation_until == vacations.get(seat.user_id)
+        assert (row.game_version, row.game_status) == (game.version, game.status)
+    assert any(r.vacation_until is not None and r.vacation_until.tzinfo for r in rows)
+    assert board_reads.seats(game.pk + 1000, now) == []
+
+
+def test_the_poll_reads_the_version_and_the_viewers_seat(alice, bob, charlie):
+    game = start_game(alice, bob)
+    seen = timezone.now()
+    Seat.objects.filter(game=game, user=alice).update(last_seen_at=seen)
+
+    assert board_reads.poll(game.pk, alice.pk) == (game.version, game.status, True, seen)
+    assert board_reads.poll(game.pk, bob.pk) == (game.version, game.status, True, None)
+    assert board_reads.poll(game.pk, charlie.pk) == (game.version, game.status, False, None)
+    assert board_reads.poll(game.pk, None) == (game.version, game.status, False, None)
+    assert board_reads.poll(game.pk + 1000, alice.pk) is None
+    assert Game.objects.filter(pk=game.pk).exists()
