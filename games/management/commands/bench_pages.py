@@ -80,6 +80,12 @@ class Command(BaseCommand):
             help="an empty Redis database for the cache and the broker, emptied at the end "
             "('' for none: a cache in each process and tasks inline, unlike production)",
         )
+        parser.add_argument(
+            "--no-page-cache",
+            action="store_true",
+            help="serve every page rendered (PAGE_CACHE_SECONDS=0): what the first view of a "
+            "board after a move costs",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -202,6 +208,7 @@ class Command(BaseCommand):
                 API_THROTTLE_ACTIONS="1000000/minute",
                 BENCH_STATIC_ROOT=str(Path(tmp) / "static"),
                 REDIS_URL=o["redis"],
+                PAGE_CACHE_SECONDS="0" if o["no_page_cache"] else "600",
             )
             if not o["redis"]:
                 env.pop("REDIS_URL")
@@ -234,6 +241,7 @@ class Command(BaseCommand):
                 "api_moves_per_round": o["api_moves"],
                 "load_generator": load.wrk_version(self.wrk) if self.wrk else "python",
                 "redis": bool(o["redis"]),
+                "page_cache": not o["no_page_cache"],
                 "postgresql": self.pg_version(),
                 "python": platform.python_version(),
                 "django": django.get_version(),
@@ -513,7 +521,8 @@ class Command(BaseCommand):
             f"{s['dashboard_games']} active games"
         )
         w(
-            f"PostgreSQL {s['postgresql']}, Redis {'on' if s['redis'] else 'off'}, Python "
+            f"PostgreSQL {s['postgresql']}, Redis {'on' if s['redis'] else 'off'}, "
+            f"page cache {'on' if s['page_cache'] else 'off'}, Python "
             f"{s['python']}, Django {s['django']}, {s['cpus']} CPUs, load average "
             f"{s['load_average']['start']:.2f} -> {s['load_average']['end']:.2f}"
         )
