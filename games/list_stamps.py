@@ -21,12 +21,16 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import transaction
 
 INVITATIONS = "lists:invitations"
 # Long enough to outlive any page kept under them (PAGE_CACHE_SECONDS).
 TIMEOUT = 30 * 24 * 3600
+
+
+def _cache():
+    return caches["pages"]  # with the pages kept under these stamps
 
 
 def _user(user_id: int) -> str:
@@ -40,12 +44,12 @@ def _fresh() -> str:
 def stamps(user_id: int) -> tuple[str, str]:
     """The stamps of ``user_id``'s games and of the open invitations: one cache read."""
     keys = [_user(user_id), INVITATIONS]
-    found = cache.get_many(keys)
+    found = _cache().get_many(keys)
     missing = {k: _fresh() for k in keys if k not in found}
     for k, value in missing.items():
         # add: of two requests finding it missing, both use the one stored first.
-        if not cache.add(k, value, TIMEOUT):
-            value = cache.get(k) or value
+        if not _cache().add(k, value, TIMEOUT):
+            value = _cache().get(k) or value
         found[k] = value
     return found[keys[0]], found[keys[1]]
 
@@ -54,7 +58,7 @@ def users_changed(user_ids: Iterable[int]) -> None:
     """After the commit: the lists of these users changed."""
     ids = set(user_ids)
     transaction.on_commit(
-        lambda: cache.set_many({_user(i): _fresh() for i in ids}, TIMEOUT), robust=True
+        lambda: _cache().set_many({_user(i): _fresh() for i in ids}, TIMEOUT), robust=True
     )
 
 
@@ -66,11 +70,11 @@ def games_changed(game_ids: Iterable[int]) -> None:
 
     def renew() -> None:
         users = Seat.objects.filter(game_id__in=ids).values_list("user_id", flat=True)
-        cache.set_many({_user(i): _fresh() for i in set(users)}, TIMEOUT)
+        _cache().set_many({_user(i): _fresh() for i in set(users)}, TIMEOUT)
 
     transaction.on_commit(renew, robust=True)
 
 
 def invitations_changed() -> None:
     """After the commit: an invitation was made, answered, started or withdrawn."""
-    transaction.on_commit(lambda: cache.set(INVITATIONS, _fresh(), TIMEOUT), robust=True)
+    transaction.on_commit(lambda: _cache().set(INVITATIONS, _fresh(), TIMEOUT), robust=True)

@@ -16,8 +16,9 @@ What differs between two requests of the same key is left out of the stored page
 - ``build_id()`` is part of every key: after a deploy that changed a template, the code or
   a translation, pages of the old build are never served.
 
-Only a page answered 200 is stored. The cache is whatever ``CACHES["default"]`` is: Redis in
-production (shared by every worker), this process's memory otherwise.
+Only a page answered 200 is stored. The cache is ``CACHES["pages"]``: Redis in production
+(shared by every worker; while it is away, a few hundred entries in each process), this
+process's memory otherwise.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.messages import get_messages
-from django.core.cache import cache as django_cache
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
@@ -85,12 +86,12 @@ def serve(
     if page_key is None or not enabled() or _has_messages(request):
         response, _ = render({})
         return response
-    html = django_cache.get(page_key)
+    html = caches["pages"].get(page_key)
     if html is not None:
         return HttpResponse(html.replace(_PLACEHOLDER_BYTES, get_token(request).encode()))
     response, store_key = render({"csrf_token": CSRF_PLACEHOLDER})
     if store_key is not None and response.status_code == 200:
-        django_cache.set(store_key, response.content, settings.PAGE_CACHE_SECONDS)
+        caches["pages"].set(store_key, response.content, settings.PAGE_CACHE_SECONDS)
     response.content = response.content.replace(_PLACEHOLDER_BYTES, get_token(request).encode())
     return response
 

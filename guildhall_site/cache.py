@@ -35,8 +35,11 @@ def _with_fallback(name: str):
 
 class RedisWithLocalFallback(RedisCache):
     def __init__(self, server, params) -> None:
+        params = {**params, "OPTIONS": dict(params.get("OPTIONS") or {})}
+        # How many entries the process keeps while Redis is away: few for big ones (pages).
+        max_entries = params["OPTIONS"].pop("FALLBACK_MAX_ENTRIES", 10_000)
         super().__init__(server, params)
-        self._local = LocMemCache(f"fallback-{id(self)}", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+        self._local = LocMemCache(f"fallback-{id(self)}", {"OPTIONS": {"MAX_ENTRIES": max_entries}})
         self._down_until: float | None = None  # None while Redis answers
         self._lock = threading.Lock()
 

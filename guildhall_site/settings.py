@@ -188,6 +188,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # inline, so that nothing but Python is needed. Production sets it.
 REDIS_URL = _env("REDIS_URL")
 
+# "pages" holds the rendered boards and dashboards (games/page_cache.py) and the stamps of the
+# game lists (games/list_stamps.py): big entries that can all be lost, bounded in a process.
+PAGES_REDIS_URL = envstr("PAGES_REDIS_URL", REDIS_URL or "")
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -197,10 +200,28 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             # Seconds: a Redis that stopped answering costs a request this much, once.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
+        },
+        "pages": {
+            "BACKEND": "guildhall_site.cache.RedisWithLocalFallback",
+            "LOCATION": PAGES_REDIS_URL,
+            "KEY_PREFIX": "pages",
+            "OPTIONS": {
+                "socket_connect_timeout": 1,
+                "socket_timeout": 1,
+                "FALLBACK_MAX_ENTRIES": 300,
+            },
+        },
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "pages": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "pages",
+            # About 30 KB a board: at most some 30 MB in a process.
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        },
+    }
 
 # Rendered boards and dashboards kept in the cache (games/page_cache.py), keyed by everything
 # they show: how long an entry lives (0: never cache a page), and the build's name in the keys

@@ -16,7 +16,7 @@ import os
 import pytest
 from allauth.account.models import EmailAddress
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 
 import tests.goofspiel.game  # noqa: F401 (the proof game: offered only to the tests)
 from accounts.models import User
@@ -90,6 +90,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def _empty_cache():
     # allauth keeps its rate limits in the cache; one test's attempts must not limit the next.
     cache.clear()
+    caches["pages"].clear()  # boards and dashboards (games.page_cache)
     yield
 
 

@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
@@ -578,7 +578,7 @@ class TestQueries:
         client = client_for(alice)
         for g in (game, other):
             client.get(board_url(g))  # the first visit writes last_seen_at
-            cache.clear()
+            caches["pages"].clear()
 
             # Rendered: session, user, the seats (with the game's version: the page's key),
             # then the game, the seats again (with what was rendered) and the last moves.

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -246,7 +246,7 @@ class TestTheDashboard:
 class TestStamps:
     def test_a_stamp_lost_from_the_cache_never_comes_back(self, alice):
         first = list_stamps.stamps(alice.pk)
-        cache.clear()
+        caches["pages"].clear()
 
         assert list_stamps.stamps(alice.pk)[0] != first[0]
         assert list_stamps.stamps(alice.pk) == list_stamps.stamps(alice.pk)

@@ -9,24 +9,35 @@ import logging
 
 import pytest
 from django.core.cache import cache, caches
+from django.test import Client
 from django.urls import reverse
 
 from guildhall_site import cache as site_cache
 from tests.conftest import PASSWORD
 from tests.games.api_helpers import Api
+from tests.games.helpers import start_game
 from tests.live import free_port
+
+
+def _caches(location: str) -> dict:
+    """Both caches of production's settings, at ``location``."""
+    options = {"socket_connect_timeout": 1, "socket_timeout": 1}
+    backend = "guildhall_site.cache.RedisWithLocalFallback"
+    return {
+        "default": {"BACKEND": backend, "LOCATION": location, "OPTIONS": options},
+        "pages": {
+            "BACKEND": backend,
+            "LOCATION": location,
+            "KEY_PREFIX": "pages",
+            "OPTIONS": {**options, "FALLBACK_MAX_ENTRIES": 3},
+        },
+    }
 
 
 @pytest.fixture
 def redis_down(settings):
     """The cache's Redis at an address where nothing listens."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "guildhall_site.cache.RedisWithLocalFallback",
-            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
-    }
+    settings.CACHES = _caches(f"redis://127.0.0.1:{free_port()}/0")
     yield
     cache.clear()
 
@@ -36,12 +47,7 @@ def redis_up(settings):
     """The real Redis of REDIS_URL (skipped without one; CI always has it)."""
     if not settings.REDIS_URL:
         pytest.skip("needs Redis: set REDIS_URL")
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "guildhall_site.cache.RedisWithLocalFallback",
-            "LOCATION": settings.REDIS_URL,
-        }
-    }
+    settings.CACHES = _caches(settings.REDIS_URL)
     cache.clear()
     yield
     cache.clear()
@@ -96,6 +102,25 @@ class TestApi:
         )
 
         assert response.status_code == 201, response.content
+
+
+class TestPages:
+    def test_boards_and_dashboards_are_served_and_few_kept_in_the_process(
+        self, redis_down, alice, bob, charlie
+    ):
+        games = [start_game(alice, bob), start_game(alice, charlie), start_game(bob, charlie)]
+        client = Client()
+        client.force_login(alice)
+
+        for game in games[:2]:
+            for _ in range(2):
+                response = client.get(reverse("games:board", args=[game.pk]))
+                assert response.status_code == 200
+                assert f'data-version="{game.version}"' in response.content.decode()
+        assert client.get(reverse("home")).status_code == 200
+        assert client.get(reverse("games:board", args=[games[2].pk])).status_code == 200
+
+        assert len(caches["pages"]._local._cache) <= 3
 
 
 class TestLogin:
