@@ -158,7 +158,27 @@ class GameKind(ABC):
     @abstractmethod
     def choose(self, state: State, seat: int, rand: random.Random) -> dict:
         """A computer's action for ``seat``: one of its legal actions, chosen without
-        reading anything the seat cannot see."""
+        reading anything the seat cannot see. The "normal" computer player: it plays for
+        seats that ran out of time or were abandoned, so it must stay cheap."""
+
+    # The strengths of the game's computer players, weakest first ("easy", "normal",
+    # "strong"); the lobby offers these for computer seats. "normal" is ``choose``.
+    computer_levels: ClassVar[tuple[str, ...]] = ("normal",)
+
+    def choose_at(
+        self,
+        level: str,
+        state: State,
+        seat: int,
+        rand: random.Random,
+        *,
+        budget_ms: int | None = None,
+    ) -> dict:
+        """A computer's action for ``seat`` at ``level`` (one of ``computer_levels``), in
+        about ``budget_ms`` of thinking where the level searches (None: its default). Like
+        ``choose``, it never reads what the seat cannot see, and given the same ``rand``
+        state and an iteration budget it chooses the same."""
+        return self.choose(state, seat, rand)
 
     # What people see -------------------------------------------------------------------------
 
