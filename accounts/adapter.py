@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.services import GUEST_PREFIX
+from accounts.services import COMPUTER_PREFIX, GUEST_PREFIX
 from accounts.usernames import normalise, skeleton
 
 
@@ -12,11 +12,13 @@ class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Stored as NFKC: "ｂｏｂ" is "bob". Sign-up and a guest's conversion both come here.
         username = normalise(username)
-        # Names starting with "guest-" mark guest accounts; nobody may choose one.
-        if skeleton(username).startswith(skeleton(GUEST_PREFIX)):
-            raise forms.ValidationError(
-                _("Usernames starting with “%(prefix)s” are reserved.") % {"prefix": GUEST_PREFIX}
-            )
+        # Names starting with "guest-" mark guest accounts, "computer-" computer players
+        # (games.computer_players); nobody may choose one.
+        for prefix in (GUEST_PREFIX, COMPUTER_PREFIX):
+            if skeleton(username).startswith(skeleton(prefix)):
+                raise forms.ValidationError(
+                    _("Usernames starting with “%(prefix)s” are reserved.") % {"prefix": prefix}
+                )
         username = super().clean_username(username, shallow=shallow)
         look = skeleton(username)
         if look in {skeleton(name) for name in app_settings.USERNAME_BLACKLIST}:

@@ -87,6 +87,9 @@ class User(AbstractUser):
     # The username as it looks (accounts.usernames.skeleton): two accounts whose names look
     # alike may not both exist; kept up to date by save().
     username_skeleton = models.CharField(max_length=150, db_index=True, editable=False, default="")
+    # A computer player's account (games.computer_players): the strength it plays at ("easy",
+    # "normal", "strong"); empty for people. Such an account is inactive: it never logs in.
+    computer_level = models.CharField(max_length=16, blank=True, default="", editable=False)
 
     def save(self, *args, **kwargs):
         self.username_skeleton = skeleton(self.username)
@@ -94,6 +97,10 @@ class User(AbstractUser):
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_skeleton"}
         super().save(*args, **kwargs)
+
+    @property
+    def is_computer(self) -> bool:
+        return bool(self.computer_level)
 
     @property
     def name(self) -> str:

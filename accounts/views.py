@@ -2,6 +2,7 @@ from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -15,11 +16,14 @@ PROFILE_FINISHED_GAMES = 50
 
 
 def public_profile(request: HttpRequest, username: str) -> HttpResponse:
-    profile_user = get_object_or_404(User, username=username, is_active=True)
+    # Computer players' accounts are inactive (they never log in) but have profiles.
+    people_and_computers = User.objects.filter(Q(is_active=True) | ~Q(computer_level=""))
+    profile_user = get_object_or_404(people_and_computers, username=username)
     context = {
         "profile_user": profile_user,
         # The finished games of this user with their results, newest first (games.queries).
         "finished_games": game_queries.finished_games(profile_user, PROFILE_FINISHED_GAMES),
+        "record": game_queries.record(profile_user),
     }
     return render(request, "accounts/profile.html", context)
 

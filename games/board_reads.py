@@ -29,6 +29,7 @@ class SeatRow:
     resigned: bool
     abandoned: bool
     cancel_vote: bool
+    computer_level: str  # a computer player's seat
     vacation_until: datetime | None  # the end of its player's current vacation
     game_version: int
     game_status: str
@@ -36,6 +37,10 @@ class SeatRow:
     @property
     def computer_plays(self) -> bool:
         return self.resigned or self.abandoned
+
+    @property
+    def is_person(self) -> bool:
+        return not (self.computer_level or self.computer_plays)
 
 
 def _sql(template: str) -> str:
@@ -51,6 +56,7 @@ def _sql(template: str) -> str:
 
 _SEATS = """
 SELECT s.number, s.user_id, s.last_seen_at, s.resigned, s.abandoned, s.cancel_vote,
+       s.computer_level,
        (SELECT MIN(v.{end}) FROM {vacation} v
          WHERE v.user_id = s.user_id AND v.{start} <= %s AND v.{end} > %s),
        g.version, g.status
@@ -81,9 +87,10 @@ def seats(game_id: int, now: datetime) -> list[SeatRow]:
             resigned=bool(row[3]),
             abandoned=bool(row[4]),
             cancel_vote=bool(row[5]),
-            vacation_until=_datetime(row[6]),
-            game_version=row[7],
-            game_status=row[8],
+            computer_level=row[6],
+            vacation_until=_datetime(row[7]),
+            game_version=row[8],
+            game_status=row[9],
         )
         for row in rows
     ]

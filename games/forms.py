@@ -8,6 +8,7 @@ import re
 from django import forms
 
 from accounts.models import User
+from games import computer_players
 from games.core import GameKind, OptionSpec
 from games.models import MOVE_DAYS_CHOICES
 
@@ -47,19 +48,41 @@ class InvitationForm(forms.Form):
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
 
-    def __init__(self, *args, creator: User, game: GameKind, **kwargs) -> None:
+    def __init__(
+        self, *args, creator: User, game: GameKind, against_computer: bool = False, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
         self.game = game
         counts = range(game.min_players, game.max_players + 1)
+        players = max(game.min_players, min(2, game.max_players))
         fields = {
             "players": forms.TypedChoiceField(
                 choices=[(n, f"{n} player{'s' if n != 1 else ''}") for n in counts],
                 coerce=int,
-                initial=max(game.min_players, min(2, game.max_players)),
+                initial=players,
             )
         }
         fields |= {spec.name: option_field(spec) for spec in game.option_specs}
+        if game.max_players > 1:
+            fields["computers"] = forms.TypedChoiceField(
+                label="Computer players",
+                choices=[(n, str(n)) for n in range(game.max_players)],
+                coerce=int,
+                required=False,
+                empty_value=0,
+                initial=players - 1 if against_computer else 0,
+                help_text="They take their seats at once. With every other seat a computer's, "
+                "the game starts now.",
+            )
+            levels = game.computer_levels
+            self.default_level = "normal" if "normal" in levels else levels[0]
+            fields["computer_level"] = forms.ChoiceField(
+                label="Their strength",
+                choices=[(level, computer_players.level_label(level)) for level in levels],
+                initial=self.default_level,
+                required=False,
+            )
         # The game's fields first, in the order it describes them.
         self.fields = fields | dict(self.fields)
 
@@ -80,13 +103,22 @@ class InvitationForm(forms.Form):
     def clean(self):
         data = super().clean()
         players, invitees = data.get("players"), data.get("invitees")
-        if players == 1 and invitees:
-            self.add_error("invitees", "A one-player game has no seat for anyone else.")
-        elif players and invitees and len(invitees) < players - 1:
+        computers = data.get("computers") or 0
+        if players and computers > players - 1:
+            self.add_error(
+                "computers",
+                f"A {players}-player game has room for {players - 1} computer "
+                f"player{'s' if players != 2 else ''} at most: one seat is yours.",
+            )
+            return data
+        others = (players or 0) - 1 - computers
+        if players and others == 0 and invitees:
+            self.add_error("invitees", "This game has no seat left for anyone else.")
+        elif players and invitees and len(invitees) < others:
             self.add_error(
                 "invitees",
-                f"Name at least {players - 1} players for a {players}-player game, "
-                "or leave this blank to open the game to all.",
+                f"Name at least {others} player{'s' if others != 1 else ''} for the seats "
+                "left, or leave this blank to open the game to all.",
             )
         return data
 
@@ -99,4 +131,6 @@ class InvitationForm(forms.Form):
             "options": {spec.name: data[spec.name] for spec in self.game.option_specs},
             "move_days": data["move_days"],
             "invitees": data["invitees"],
+            "computers": [data.get("computer_level") or self.default_level]
+            * (data.get("computers") or 0),
         }

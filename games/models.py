@@ -56,6 +56,8 @@ class Invitation(models.Model):
     move_days = models.PositiveSmallIntegerField(
         "time per move", null=True, blank=True, choices=MOVE_DAYS_CHOICES
     )
+    # The strengths of the computer players taking seats, one per seat (they accept at once).
+    computers = models.JSONField(default=list, blank=True)
     # Open to anyone, or only to the named users in ``invitees``.
     open_to_all = models.BooleanField(default=True)
     invitees = models.ManyToManyField(
@@ -159,6 +161,9 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     abandoned = models.BooleanField(default=False)
     cancel_vote = models.BooleanField(default=False)
+    # The strength a computer player's account plays this seat at (its user's
+    # computer_level, kept here for the sweep and the moves); empty for a person.
+    computer_level = models.CharField(max_length=16, blank=True, default="")
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     last_seen_at = models.DateTimeField(null=True, blank=True)
     # The seat's own decision (games.core.waits): whether the game waits for it now...
@@ -196,7 +201,14 @@ class Seat(models.Model):
 
     @property
     def computer_plays(self) -> bool:
+        """A person's seat the computer took over: resigned or abandoned."""
         return self.resigned or self.abandoned
+
+    @property
+    def is_person(self) -> bool:
+        """A person plays it: not a computer player's seat, nor taken over by the computer.
+        Only people vote to cancel and get emails."""
+        return not (self.computer_level or self.computer_plays)
 
 
 class Move(models.Model):

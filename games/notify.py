@@ -31,6 +31,14 @@ def invitation(invitation_id: int) -> None:
     tasks.enqueue_on_commit(tasks.notify_invitation, invitation_id)
 
 
+def computer_turn(game_id: int, version: int) -> None:
+    """After the commit that made it a computer player's turn, at ``version``."""
+    # Imported here: games.computer_moves drives the services, which call this module.
+    from games import computer_moves
+
+    tasks.enqueue_on_commit(computer_moves.play_computer_turn, game_id, version)
+
+
 def abandoned(game_id: int, seat: int) -> None:
     """After the commit that gave ``seat`` to the computer for running out of time."""
     tasks.enqueue_on_commit(tasks.notify_abandoned, game_id, seat)

@@ -109,6 +109,13 @@ def finished_games(user, limit: int | None = None) -> list[GameRow]:
     return [GameRow(s.game, s) for s in seats]
 
 
+def record(user) -> dict[str, int]:
+    """``user``'s finished games (cancelled ones left out) and how many they won (rank 1,
+    ties included)."""
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+    return {"played": seats.count(), "won": seats.filter(rank=1).count()}
+
+
 def next_game_id(user, after: int | None = None) -> int | None:
     """The game to go to next where ``user`` decides: the one after ``after`` in the order of
     the dashboard (longest-waiting first), going round to the first; None if there is none.

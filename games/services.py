@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -28,7 +28,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
-from games import clocks, list_stamps, notify
+from games import clocks, computer_players, list_stamps, notify
 from games.core import GameKind, IllegalAction, Match, OptionError, parse_options, registry
 from games.core.match import RESIGN, UNDO
 from games.core.waits import Waits
@@ -211,6 +211,8 @@ class _Change:
         game_id = game.pk
         list_stamps.users_changed(seat.user_id for seat in self.seats.values())
         notify.turn(game_id)
+        if game.is_active and any(s.deciding and s.computer_level for s in self.seats.values()):
+            notify.computer_turn(game_id, game.version)
         if finished_now:
             notify.game_over(game_id)
         return game
@@ -391,7 +393,7 @@ def do_vote_cancel(game_id: int, user, vote: bool = True) -> Game:
             raise PermissionDenied("You have left this game: you cannot vote any more")
         seat.cancel_vote = vote
         seat.save(update_fields=["cancel_vote"])
-        people = [s for s in game.seats.all() if not s.computer_plays]
+        people = [s for s in game.seats.all() if s.is_person]
         if vote and all(s.cancel_vote for s in people):
             game.status = Game.Status.CANCELLED
             game.finished = timezone.now()
@@ -430,23 +432,27 @@ def do_create_invitation(
     options: Mapping | None = None,
     move_days: int | None = None,
     invitees: Iterable[User] = (),
+    computers: Sequence[str] = (),
 ) -> Invitation:
     """A new invitation to a game of ``kind`` with its ``options`` (JSON, checked by the
-    game); the creator takes the first seat. With ``invitees`` only they may accept (there
-    must be enough of them to fill the game); without, anyone may. A one-player game starts
-    at once."""
+    game); the creator takes the first seat, and a computer player of each strength in
+    ``computers`` one each. With ``invitees`` only they may accept (there must be enough of
+    them to fill the game); without, anyone may. A game with no seat left for anyone else
+    (one player, or the creator against the computer) starts at once."""
     invitees = list(dict.fromkeys(invitees))
     game = check_invitation(kind, players, options)
+    computers = computer_players.check(game, players, computers)
+    others = players - 1 - len(computers)  # the seats left for other people
     if move_days not in MOVE_DAYS:
         raise ValidationError("Choose a time per move from the list")
     if creator in invitees:
         raise ValidationError("You cannot invite yourself")
-    if players == 1 and invitees:
-        raise ValidationError("A one-player game has no seat for anyone else")
-    if invitees and len(invitees) < players - 1:
-        raise ValidationError(
-            f"A {players}-player game needs at least {players - 1} invited players"
-        )
+    if any(u.is_computer for u in invitees):
+        raise ValidationError("Computer players are not invited: add computer seats instead")
+    if others == 0 and invitees:
+        raise ValidationError("This game has no seat left for anyone else")
+    if invitees and len(invitees) < others:
+        raise ValidationError(f"This game needs at least {others} invited players")
     with transaction.atomic():
         invitation = Invitation.objects.create(
             creator=creator,
@@ -456,13 +462,16 @@ def do_create_invitation(
             options=parse_options(game.option_specs, options),
             move_days=move_days,
             open_to_all=not invitees,
+            computers=computers,
         )
         invitation.invitees.set(invitees)
-        InvitationResponse.objects.create(invitation=invitation, user=creator, accepted=True)
+        seated = [creator, *computer_players.accounts(computers)]
+        for user in seated:  # in this order: the first to accept are seated first
+            InvitationResponse.objects.create(invitation=invitation, user=user, accepted=True)
         list_stamps.invitations_changed()
-        if players == 1:
-            # A game for one (against the game itself): nobody to wait for.
-            _start_game(invitation, [creator])
+        if others == 0:
+            # Nobody else to wait for: alone against the game, or against the computer.
+            _start_game(invitation, seated)
         elif invitees:
             notify.invitation(invitation.pk)
     return invitation
@@ -532,6 +541,7 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
             game=game,
             user=user,
             number=number,
+            computer_level=user.computer_level,
             deciding=number in waiting,
             deciding_since=now if number in waiting else None,
             deadline=(
@@ -549,6 +559,8 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
     list_stamps.invitations_changed()
     notify.game_started(game.pk)
     notify.turn(game.pk)
+    if any(u.is_computer for i, u in enumerate(users) if i in waiting):
+        notify.computer_turn(game.pk, game.version)
     return game
 
 

@@ -50,8 +50,9 @@ def enqueue_on_commit(task, *args) -> None:
 
 
 def _people(game: Game):
-    """The seats of people (not played by the computer), with their users."""
-    return [s for s in game.seats.select_related("user") if not s.computer_plays]
+    """The seats of people (not computer players, nor taken over by the computer), with
+    their users."""
+    return [s for s in game.seats.select_related("user") if s.is_person]
 
 
 # Notifications of one game -------------------------------------------------------------------
@@ -70,7 +71,7 @@ def turn_notifications(game: Game) -> Recorded:
         return []
     out = []
     for seat in Seat.objects.select_related("user").filter(game=game, deciding=True):
-        if seat.computer_plays or not preferences.wants(seat.user, Kind.TURN):
+        if not seat.is_person or not preferences.wants(seat.user, Kind.TURN):
             continue
         if seat.wait_version == 0 and preferences.wants(seat.user, Kind.STARTED):
             continue  # the "game started" email tells the first players to begin

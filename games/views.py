@@ -97,19 +97,23 @@ def create_invitation(request: HttpRequest) -> HttpResponse:
     if game_id is None and (len(games) == 1 or request.method == "POST"):
         game_id = games[0].id if len(games) == 1 else DEFAULT_KIND
     if game_id is None:
-        return render(request, "games/choose_game.html", {"games": games})
+        against = request.GET.get("against") == "computer"
+        return render(request, "games/choose_game.html", {"games": games, "against": against})
     try:
         game = registry.get(game_id)
     except registry.UnknownGame:
         raise Http404("No such game") from None
-    form = InvitationForm(request.POST or None, creator=request.user, game=game)
+    against = request.GET.get("against") == "computer"
+    form = InvitationForm(
+        request.POST or None, creator=request.user, game=game, against_computer=against
+    )
     if request.method == "POST" and form.is_valid():
         try:
             invitation = services.do_create_invitation(request.user, **form.invitation())
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            if invitation.game_id is not None:  # a one-player game starts at once
+            if invitation.game_id is not None:  # no seat left for others: it starts at once
                 return redirect("games:board", game_id=invitation.game_id)
             messages.success(request, "Your invitation is open. The game starts when it is full.")
             return redirect("games:lobby")
@@ -173,7 +177,7 @@ def game_actions_context(game, user, seats=None) -> dict:
     from the game's ``seats`` when the caller has read them."""
     seats = list(game.seats.all()) if seats is None else seats
     seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
-    voters = [s for s in seats if not s.computer_plays]
+    voters = [s for s in seats if s.is_person]
     return {
         "game": game,
         "seat": seat,

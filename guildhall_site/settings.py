@@ -227,6 +227,10 @@ else:
 # they show: how long an entry lives (0: never cache a page), and the build's name in the keys
 # (say, the deployed commit; empty: a digest of the code and templates, read at start).
 PAGE_CACHE_SECONDS = envint("PAGE_CACHE_SECONDS", 600)
+
+# How long a computer player that searches ("strong") thinks per decision, in milliseconds of
+# one core, in the worker (games/computer_moves.py).
+COMPUTER_BUDGET_MS = envint("COMPUTER_BUDGET_MS", 1000)
 PAGE_CACHE_BUILD = envstr("PAGE_CACHE_BUILD", "")
 
 # Celery (guildhall_site/celery.py; tasks in games/tasks.py and games/notifications/tasks.py; see
@@ -268,10 +272,15 @@ CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_IGNORE_RESULT = True
 # Task modules besides each app's tasks.py (which the worker finds by itself).
-CELERY_IMPORTS = ("games.timeouts",)
+CELERY_IMPORTS = ("games.timeouts", "games.computer_moves")
 # One beat process schedules these. A sweep that waited longer than its period is dropped:
 # the next one does the same work.
 CELERY_BEAT_SCHEDULE = {
+    "computer-turns-left-behind": {
+        "task": "games.sweep_computer_turns",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "time-out-expired-turns": {
         "task": "games.tasks.sweep_timeouts",
         "schedule": 60.0,

@@ -180,6 +180,9 @@ class InvitationSerializer(serializers.Serializer):
     declined = UserRefSerializer(many=True)
     pending = UserRefSerializer(many=True, help_text="Invited players who have not answered.")
     seats_left = serializers.IntegerField()
+    computers = serializers.ListField(
+        child=serializers.CharField(), help_text="The strength of each computer seat."
+    )
     status = serializers.ChoiceField(choices=Invitation.Status.choices)
     game = serializers.IntegerField(allow_null=True, help_text="The game, once started.")
     created = serializers.DateTimeField()
@@ -223,6 +226,14 @@ class InvitationCreateSerializer(serializers.Serializer):
         default=list,
         help_text="Usernames. Empty: open to all; else only they may accept.",
     )
+    computers = serializers.ListField(
+        child=StrictCharField(max_length=16),
+        max_length=3,
+        default=list,
+        help_text="A computer player's strength (see the catalog's `computer_levels`) per "
+        "computer seat; they take their seats at once. With every seat taken, the game "
+        "starts now.",
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -255,6 +266,10 @@ class CatalogGameSerializer(serializers.Serializer):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     options = CatalogOptionSerializer(many=True)
+    computer_levels = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The strengths its computer players play, weakest first.",
+    )
     view_schema = serializers.CharField(
         help_text="The name of the schema of this game's `view` in this API's OpenAPI schema."
     )

@@ -28,7 +28,7 @@ from drf_spectacular.utils import (
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from games import parsing, queries, services
+from games import computer_players, parsing, queries, services
 from games.api.common import ActionThrottle, ApiThrottle, ApiView, Pagination, query_flag
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
@@ -370,6 +370,7 @@ def invitation_payload(invitation: Invitation, user) -> dict:
         "declined": [_user_ref(u) for u in row.declined],
         "pending": [_user_ref(u) for u in row.pending],
         "seats_left": row.seats_left,
+        "computers": invitation.computers,
         "status": invitation.status,
         "game": invitation.game_id,
         "created": invitation.created,
@@ -452,6 +453,7 @@ class InvitationListView(ApiView):
         options = _invitation_options(game, request.data, data.get("options"))
         try:
             services.check_invitation(game.id, data["players"], options)
+            computers = computer_players.check(game, data["players"], data["computers"])
         except DjangoValidationError as error:
             raise exceptions.ValidationError(error.message_dict) from None
         # The lobby form's checks (usernames, enough invitees), with its messages.
@@ -461,13 +463,17 @@ class InvitationListView(ApiView):
                 **_form_options(game, options),
                 "move_days": "" if data["move_days"] is None else data["move_days"],
                 "invitees": " ".join(data["invitees"]),
+                "computers": len(computers),
+                "computer_level": computers[0] if computers else game.computer_levels[0],
             },
             creator=request.user,
             game=game,
         )
         if not form.is_valid():
             raise exceptions.ValidationError(_form_errors(form))
-        invitation = services.do_create_invitation(request.user, **form.invitation())
+        # Strengths may differ from seat to seat here, unlike in the lobby's form.
+        kwargs = {**form.invitation(), "computers": computers}
+        invitation = services.do_create_invitation(request.user, **kwargs)
         invitation = _invitations().get(pk=invitation.pk)
         return Response(
             InvitationSerializer(invitation_payload(invitation, request.user)).data,
@@ -578,6 +584,7 @@ def catalog_entry(game) -> dict:
         "min_players": game.min_players,
         "max_players": game.max_players,
         "options": [spec.to_json() for spec in game.option_specs],
+        "computer_levels": list(game.computer_levels),
         "view_schema": game.view_component,
         "action_schema": game.action_component,
     }

@@ -153,7 +153,7 @@ def _waiting(row: Notification) -> tuple[Game, Seat] | Skip:
         return Skip("it is not this player's turn")
     if seat.wait_version != row.turn:
         return Skip("the turn has passed")
-    if seat.computer_plays:
+    if not seat.is_person:
         return Skip("the computer plays this seat")
     return game, seat
 

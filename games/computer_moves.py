@@ -1,0 +1,92 @@
+"""Computer players' moves, in Celery tasks (never in the web request that made it their
+turn, unless tasks run inline: the embedded default, without a broker).
+
+After every commit that leaves a computer player's seat deciding, the services queue
+``play_computer_turn(game, version)`` (``games.notify.computer_turn``). The task thinks
+outside any transaction (the "strong" computer searches for about a second), then submits
+its action through the services at that version, like a player's move: a task that comes
+late or twice finds the game moved on and does nothing (the version check refuses a stale
+move). Its commit queues the next task if a computer player decides again, so several
+computer moves in a row each reach the log as moves of their own.
+
+A task that is never queued (the broker was down at that moment) or lost is caught by
+``sweep_computer_turns``, every minute: a computer seat that has been deciding for
+longer than ``STUCK_AFTER`` is queued again.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.utils import timezone
+
+from games import services
+from games.core import IllegalAction
+from games.models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+# A computer seat deciding for longer than this has lost its task: queue it again.
+STUCK_AFTER = timedelta(seconds=60)
+
+
+@shared_task(name="games.play_computer_turn", ignore_result=True)
+def play_computer_turn(game_id: int, version: int) -> bool:
+    """One decision of the first computer seat the game waits for at ``version``; whether
+    a move was made."""
+    game = Game.objects.filter(pk=game_id, version=version, status__in=Game.ACTIVE).first()
+    if game is None:
+        return False  # moved on, over, or gone: a later task (or none) has the turn
+    seat = (
+        Seat.objects.filter(game=game, deciding=True)
+        .exclude(computer_level="")
+        .select_related("user")
+        .order_by("number")
+        .first()
+    )
+    if seat is None:
+        return False
+    kind = game.game_kind
+    state = kind.from_json(game.snapshot)
+    # Seeded by the game, the version and the seat: a retried task thinks the same.
+    rand = random.Random(f"{game.pk}:{version}:{seat.number}:{game.seed}")
+    level = seat.computer_level if seat.computer_level in kind.computer_levels else "normal"
+    action = kind.choose_at(level, state, seat.number, rand, budget_ms=settings.COMPUTER_BUDGET_MS)
+    try:
+        services.do_submit_action(game_id, seat.user, action, version)
+    except (services.StaleVersion, PermissionDenied, services.GameNotActive):
+        return False  # someone else's task, a concession or a cancel got there first
+    except IllegalAction:
+        log.exception("The %s computer of game %s chose an illegal action", level, game_id)
+        raise
+    return True
+
+
+@shared_task(name="games.sweep_computer_turns", ignore_result=True)
+def sweep_computer_turns(now=None) -> int:
+    """Queue again the turns of computer seats deciding for longer than STUCK_AFTER; how
+    many were queued."""
+    now = now or timezone.now()
+    stuck = (
+        Seat.objects.filter(
+            deciding=True,
+            deciding_since__lte=now - STUCK_AFTER,
+            game__status__in=Game.ACTIVE,
+            game__updated__lte=now - STUCK_AFTER,
+        )
+        .exclude(computer_level="")
+        .values_list("game_id", "game__version")
+        .distinct()
+    )
+    count = 0
+    for game_id, version in stuck:
+        play_computer_turn.delay(game_id, version)
+        count += 1
+    if count:
+        log.warning("Queued again the turns of %s computer players", count)
+    return count
