@@ -4,20 +4,23 @@ Skipped where there is no Redis; under CI=true a missing Redis stops the run bef
 (tests/conftest.py), so these always run in CI.
 """
 
+import random
 import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings as django_settings
 
+import games.computer_moves  # noqa: F401
 import games.notifications.tasks  # noqa: F401
 import games.tasks  # noqa: F401 (the worker must know the tasks before it starts)
 from games import services
-from games.models import Game
+from games.core import registry
+from games.models import Game, Move, Seat
 from games.notifications.models import Notification
 from guildhall_site.celery import app
 from tests import mailserver
-from tests.games.helpers import start_game, to_move
+from tests.games.helpers import random_action, start_game, to_move
 from tests.games.notifications.helpers import InOrder, play_turn
 
 pytestmark = [
@@ -121,3 +124,32 @@ class TestWorker:
         smtp_down.start()
         wait_until(lambda: invitation.filter(status=Notification.Status.SENT).exists())
         assert [m["To"] for m in smtp_down.messages] == [bob.email]
+
+
+class TestComputerPlayers:
+    # The worker's moves and Alice's write the same rows at once: SQLite in memory (the
+    # tests' database without DATABASE_URL) refuses that with "table is locked" at once.
+    @pytest.mark.skipif(
+        django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"),
+        reason="needs PostgreSQL: set DATABASE_URL (CI does)",
+    )
+    def test_the_computers_moves_arrive_through_the_worker(self, worker, alice, settings):
+        settings.COMPUTER_BUDGET_MS = 50
+        levels = registry.get("guildhall").computer_levels
+        invitation = services.do_create_invitation(
+            alice, players=3, computers=[levels[-1], levels[0]]
+        )
+        game = Game.objects.get(pk=invitation.game_id)
+        mine = Seat.objects.get(game=game, user=alice)
+        rand = random.Random(3)
+
+        for _ in range(12):  # Alice's decisions; the two computers answer in the worker
+            wait_until(lambda: Seat.objects.filter(pk=mine.pk, deciding=True).exists(), timeout=60)
+            game.refresh_from_db()
+            services.do_submit_action(
+                game.pk, alice, random_action(game, rand, mine.number), game.version
+            )
+
+        computers = Move.objects.filter(game=game).exclude(seat=mine.number)
+        assert computers.count() >= 4
+        assert {m.seat for m in computers} == {0, 1, 2} - {mine.number}
