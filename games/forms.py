@@ -113,7 +113,7 @@ class InvitationForm(forms.Form):
             return data
         others = (players or 0) - 1 - computers
         if players and others == 0 and invitees:
-            self.add_error("invitees", "This game has no seat left for anyone else.")
+            self.add_error("invitees", "This game has no seat for anyone else.")
         elif players and invitees and len(invitees) < others:
             self.add_error(
                 "invitees",

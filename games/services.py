@@ -437,7 +437,7 @@ def do_create_invitation(
     """A new invitation to a game of ``kind`` with its ``options`` (JSON, checked by the
     game); the creator takes the first seat, and a computer player of each strength in
     ``computers`` one each. With ``invitees`` only they may accept (there must be enough of
-    them to fill the game); without, anyone may. A game with no seat left for anyone else
+    them to fill the game); without, anyone may. A game with no seat for anyone else
     (one player, or the creator against the computer) starts at once."""
     invitees = list(dict.fromkeys(invitees))
     game = check_invitation(kind, players, options)
@@ -450,7 +450,7 @@ def do_create_invitation(
     if any(u.is_computer for u in invitees):
         raise ValidationError("Computer players are not invited: add computer seats instead")
     if others == 0 and invitees:
-        raise ValidationError("This game has no seat left for anyone else")
+        raise ValidationError("This game has no seat for anyone else")
     if invitees and len(invitees) < others:
         raise ValidationError(f"This game needs at least {others} invited players")
     with transaction.atomic():
