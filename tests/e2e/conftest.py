@@ -123,6 +123,17 @@ class CspWatch:
             self.found.append(f"console: {message.text}")
 
 
+def log_in(page, base_url: str, next_path: str, username: str = "alice") -> None:
+    """Log in through the login page (the tests' PASSWORD) and land on ``next_path``."""
+    from tests.conftest import PASSWORD
+
+    page.goto(f"{base_url}/accounts/login/?next={next_path}")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"**{next_path}")
+
+
 @pytest.fixture
 def csp_watch():
     """csp_watch(page) -> CspWatch: call before the page's first navigation."""

@@ -12,6 +12,7 @@ from django.core import mail
 
 from games.models import Game
 from tests.conftest import PASSWORD
+from tests.e2e.conftest import log_in
 from tests.games.helpers import start_game
 
 CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/accounts/confirm-email/[^/\s]+/)")
@@ -153,11 +154,7 @@ def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots,
 def test_the_board_works_without_javascript(live_server, phone, alice, bob, monkeypatch):
     game = start_game(alice, bob)
     page = phone(javascript=False)
-    page.goto(f"{live_server.url}/accounts/login/?next=/games/{game.pk}/")
-    page.fill("input[name=login]", "alice")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"**/games/{game.pk}/")
+    log_in(page, live_server.url, f"/games/{game.pk}/")
 
     page.locator(".hand .tap").first.click()  # a plain POST, then a redirect to the page
     page.wait_for_url(f"**/games/{game.pk}/")

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from games.models import Game
-from tests.conftest import PASSWORD
+from tests.e2e.conftest import log_in
 from tests.games.helpers import start_game
 
 MOVE = re.compile(r".*/games/\d+/move/$")
@@ -25,11 +25,7 @@ def board(live_server, phone, csp_watch, alice, bob, monkeypatch):
     game = start_game(alice, bob)
     page = phone()
     watch = csp_watch(page)
-    page.goto(f"{live_server.url}/accounts/login/?next=/games/{game.pk}/")
-    page.fill("input[name=login]", "alice")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"**/games/{game.pk}/")
+    log_in(page, live_server.url, f"/games/{game.pk}/")
     page.wait_for_function("window.htmx !== undefined")
     yield page, game
     assert watch.found == []

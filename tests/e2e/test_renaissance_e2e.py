@@ -10,7 +10,7 @@ import random
 from games.models import Game
 from games.renaissance.kind import RENAISSANCE
 from games.services import game_state
-from tests.conftest import PASSWORD
+from tests.e2e.conftest import log_in
 
 MOST_DECISIONS = 600
 
@@ -21,11 +21,7 @@ def test_a_one_player_game_from_the_lobby_to_its_end(
     page = phone()
     watch = csp_watch(page)
     base = live_server.url
-    page.goto(f"{base}/accounts/login/?next=/lobby/new/")
-    page.fill("input[name=login]", "alice")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url("**/lobby/new/")
+    log_in(page, base, "/lobby/new/")
     page.click("main a.button:has-text('Renaissance Man')")
     page.select_option("select[name=players]", "1")
     page.click("main form button[type=submit]")
