@@ -173,11 +173,13 @@ class GameKind(ABC):
         rand: random.Random,
         *,
         budget_ms: int | None = None,
+        iterations: int | None = None,
     ) -> dict:
         """A computer's action for ``seat`` at ``level`` (one of ``computer_levels``), in
-        about ``budget_ms`` of thinking where the level searches (None: its default). Like
-        ``choose``, it never reads what the seat cannot see, and given the same ``rand``
-        state and an iteration budget it chooses the same."""
+        about ``budget_ms`` of thinking where the level searches (None: its default), or
+        exactly ``iterations`` of it (tests, arenas). Like ``choose``, it never reads what
+        the seat cannot see, and given the same ``rand`` state and ``iterations`` it chooses
+        the same."""
         return self.choose(state, seat, rand)
 
     # What people see -------------------------------------------------------------------------

@@ -1,10 +1,11 @@
-"""python -m games.guildhall simulate|bench ..."""
+"""python -m games.guildhall simulate|bench|arena ..."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from . import arena
 from .simulate import bench, run
 
 
@@ -27,7 +28,37 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("bench", help="decisions/s, games/s, state size and clone time")
     b.add_argument("--seconds", type=float, default=5.0)
     b.add_argument("--seed", type=int, default=1)
+    ar = sub.add_parser("arena", help="one computer level against another: win rate, timing")
+    ar.add_argument("--a", default="strong", choices=arena.LEVELS, help="the level measured")
+    ar.add_argument("--b", default="normal", choices=arena.LEVELS, help="every other seat")
+    ar.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    ar.add_argument("--games", type=int, default=200)
+    ar.add_argument("--seed", type=int, default=1)
+    ar.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
+    ar.add_argument("--budget-ms", type=int, default=None, help="the strong level's time")
+    ar.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="the strong level's iterations instead of a time (a reproducible run)",
+    )
+    ar.add_argument("--rules", default="yucata", choices=("classic", "yucata"))
+    ar.add_argument("--max-turns", type=int, default=400)
     args = parser.parse_args(argv)
+    if args.command == "arena":
+        setup = arena.Setup(
+            a=args.a,
+            b=args.b,
+            players=args.players,
+            games=args.games,
+            seed=args.seed,
+            budget_ms=args.budget_ms,
+            iterations=args.iterations,
+            rules=args.rules,
+            max_turns=args.max_turns,
+        )
+        arena.main(setup, args.jobs)
+        return 0
     if args.command == "simulate":
         summary = run(
             args.players,

@@ -1,7 +1,8 @@
 """Guildhall as the platform sees it: the engine behind the game protocol, registered.
 
 Everything the site needs to know about Guildhall is answered here, from the engine
-(``engine``, ``views``, ``log``, ``bot``) and the board's presenter (``present``).
+(``engine``, ``views``, ``log``), the computer players (``easy``, ``bot``, ``search``) and
+the board's presenter (``present``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 from games.core import GameKind, OptionSpec, register
 from games.core.errors import OptionError
 
-from . import api_schema, bot, engine, log, positions, present, views
+from . import api_schema, bot, easy, engine, log, positions, present, search, views
 from .options import Options
 from .state import State
 
@@ -124,6 +125,31 @@ class Guildhall(GameKind):
 
     def choose(self, state: State, seat: int, rand: random.Random) -> dict:
         return bot.choose(state, rand)
+
+    computer_levels = ("easy", "normal", "strong")
+
+    def choose_at(
+        self,
+        level: str,
+        state: State,
+        seat: int,
+        rand: random.Random,
+        *,
+        budget_ms: int | None = None,
+        iterations: int | None = None,
+    ) -> dict:
+        """easy: random with a lean toward progress; normal: ``choose``; strong: ISMCTS,
+        for ``budget_ms`` (default ``search.DEFAULT_BUDGET_MS``) or, for tests and the
+        arena, exactly ``iterations`` (then the same ``rand`` state gives the same action)."""
+        if level not in self.computer_levels:
+            raise ValueError(f"unknown computer level {level!r}")
+        if engine.decision_player(state) != seat:
+            raise ValueError(f"seat {seat} is not deciding")
+        if level == "easy":
+            return easy.choose(state, rand)
+        if level == "normal":
+            return bot.choose(state, rand)
+        return search.choose(state, seat, rand, budget_ms=budget_ms, iterations=iterations)
 
     # What people see
 

@@ -1,0 +1,88 @@
+"""The "strong" computer player: ISMCTS (``games.core.ismcts``) over Guildhall.
+
+The hooks below are all the search knows of the game. It imagines the hidden cards anew
+with ``determinize`` at every iteration, so it never works on the real deck or another
+player's real hand; it plays out with a cheap biased-random policy to the start of the next
+player's turn and scores that position with the lookahead bot's ``evaluate``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from games.core import ismcts
+
+from .bot import evaluate
+from .determinize import determinize
+from .engine import apply, decision_player, legal_actions
+from .state import State
+
+DEFAULT_BUDGET_MS = 1000
+
+# ``bot.evaluate`` is a difference of worths (10 per VP, 30 per completed chapter...):
+# this many points of it move a seat's reward from 0.5 to about 0.73.
+EVAL_SCALE = 40.0
+
+# Play-outs: progress first (buy, use the highest level, stop discarding), as in
+# ``random_player`` but cheaper to judge than the lookahead bot's choices.
+_ROLLOUT_WEIGHTS = {"buy": 50.0, "use": 4.0, "play": 2.0, "done": 3.0, "skip": 0.5}
+
+CONFIG = ismcts.SearchConfig(exploration=0.7, horizon=1, max_rollout_steps=200)
+
+
+def rewards(st: State) -> list[float]:
+    """Every seat's reward in [0, 1]: 1 for the winner once the game is over, else the
+    logistic of its ``evaluate``."""
+    n = len(st.players)
+    if st.phase == "over":
+        winner = st.result[0]["seat"] if st.result and st.result[0]["rank"] == 1 else None
+        return [1.0 if q == winner else 0.0 for q in range(n)]
+    return [1.0 / (1.0 + math.exp(-evaluate(st, q) / EVAL_SCALE)) for q in range(n)]
+
+
+def progress(st: State) -> int:
+    """Grows by one at every new turn; during setup, at every seat that sets up (setup
+    counts up to 0, the first turn is 1)."""
+    if st.phase == "setup":
+        return st.current - len(st.players)
+    return st.turn
+
+
+def rollout_policy(st: State, actions: list[dict], rand: random.Random) -> dict:
+    weights = [_ROLLOUT_WEIGHTS.get(a["kind"], 1.0) for a in actions]
+    return rand.choices(actions, weights)[0]
+
+
+def _key(action: dict) -> tuple:
+    # Guildhall's actions are flat: kind plus at most two int or str fields.
+    return tuple(sorted(action.items()))
+
+
+GAME: ismcts.SearchGame[State, dict] = ismcts.SearchGame(
+    to_move=decision_player,
+    legal_actions=legal_actions,
+    apply=apply,
+    evaluate=rewards,
+    imagine=determinize,
+    rollout_policy=rollout_policy,
+    progress=progress,
+    action_key=_key,
+)
+
+
+def choose(
+    st: State,
+    seat: int,
+    rand: random.Random,
+    *,
+    budget_ms: int | None = None,
+    iterations: int | None = None,
+) -> dict:
+    """The strong player's action for ``seat`` (the seat deciding now): ``iterations`` of
+    search when given (deterministic), else ``budget_ms`` (default 1000 ms)."""
+    if iterations is None and budget_ms is None:
+        budget_ms = DEFAULT_BUDGET_MS
+    return ismcts.choose(
+        GAME, st, seat, rand, budget_ms=budget_ms, iterations=iterations, config=CONFIG
+    )
