@@ -13,7 +13,7 @@ from pathlib import Path
 from games.core import GameKind, OptionSpec
 from games.core.protocol import SeatUser
 
-from . import api_schema, bot, engine, log, positions, present, views
+from . import api_schema, bot, engine, log, positions, present, random_player, views
 from .state import State
 
 
@@ -104,6 +104,26 @@ class RenaissanceMan(GameKind):
         return None if state.result is None else [dict(row) for row in state.result]
 
     def choose(self, state: State, seat: int, rand: random.Random) -> dict:
+        return bot.choose(state, seat, rand)
+
+    # No search bot yet (it needs an imagined-deal function): the random-legal player and
+    # the heuristic one.
+    computer_levels = ("easy", "normal")
+
+    def choose_at(
+        self,
+        level: str,
+        state: State,
+        seat: int,
+        rand: random.Random,
+        *,
+        budget_ms: int | None = None,
+        iterations: int | None = None,
+    ) -> dict:
+        if level not in self.computer_levels:
+            raise ValueError(f"unknown computer level {level!r}")
+        if level == "easy":
+            return random_player.choose(state, seat, rand)
         return bot.choose(state, seat, rand)
 
     # What people see

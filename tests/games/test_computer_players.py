@@ -290,3 +290,14 @@ class _ComputerFirst:
 
     def shuffle(self, users):
         users.reverse()
+
+
+class TestSimultaneousGames:
+    def test_a_renaissance_man_game_against_computers_finishes(self, alice, committed):
+        game = against_computers(alice, "easy", "normal", committed=committed, kind="renaissance")
+
+        game = play_to_the_end(game, alice, committed)
+
+        assert game.status == Game.Status.FINISHED
+        mine = Seat.objects.get(game=game, user=alice).number
+        assert Move.objects.filter(game=game).exclude(seat=mine).exists()
