@@ -258,6 +258,8 @@ FILESYSTEM_BROKER_OPTIONS = {
 }
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = FILESYSTEM_BROKER_OPTIONS
+    # kombu's transport, writing each message whole (guildhall_site/filesystem_broker.py).
+    CELERY_BROKER_TRANSPORT = "guildhall_site.filesystem_broker:Transport"
     if not CELERY_TASK_ALWAYS_EAGER:
         for _folder in ("data_folder_in", "control_folder"):
             Path(FILESYSTEM_BROKER_OPTIONS[_folder]).mkdir(parents=True, exist_ok=True)
