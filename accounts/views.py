@@ -11,8 +11,11 @@ from accounts import services
 from accounts.forms import GuestConversionForm, ProfileForm
 from accounts.models import User
 from games import queries as game_queries
+from games import ratings as game_ratings
+from games import stats as game_stats
 
 PROFILE_FINISHED_GAMES = 50
+PROFILE_RATING_CHANGES = 20
 
 
 def public_profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -24,6 +27,11 @@ def public_profile(request: HttpRequest, username: str) -> HttpResponse:
         # The finished games of this user with their results, newest first (games.queries).
         "finished_games": game_queries.finished_games(profile_user, PROFILE_FINISHED_GAMES),
         "record": game_queries.record(profile_user),
+        # Played and won per game and per number of players, places, time to move.
+        "statistics": game_stats.player_stats(profile_user),
+        # The rating at each game, and the latest rating changes (games.ratings).
+        "ratings": game_ratings.player_ratings(profile_user),
+        "rating_history": game_ratings.history(profile_user, PROFILE_RATING_CHANGES),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -34,7 +34,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import board_reads, page_cache, parsing, services
+from games import board_reads, page_cache, parsing, score_chart, services, stats
 from games.board_reads import SeatRow
 from games.core import IllegalAction
 from games.models import Game, Move, Seat
@@ -227,6 +227,11 @@ def _render_board(
     return response
 
 
+def _score_chart(game: Game) -> score_chart.ScoreChart | None:
+    timeline = stats.score_timeline(game)  # None unless finished
+    return None if timeline is None else score_chart.build(timeline)
+
+
 def _render_fresh(
     request: HttpRequest,
     game_id: int,
@@ -278,6 +283,8 @@ def _render_fresh(
             else None
         ),
         "poll_seconds": POLL_SECONDS,
+        # A finished game's scores over its turns, from spectator views only.
+        "score_chart": _score_chart(game),
         **extra,
     }
     template = "games/board.html#board" if partial else "games/board.html"

@@ -47,6 +47,13 @@ class InvitationForm(forms.Form):
         help_text="Usernames, separated by spaces or commas. Leave blank to open the game to all.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
+    rated = forms.BooleanField(
+        label="Rated game",
+        required=False,
+        initial=True,
+        help_text="The result counts for the players' ratings and the leaderboard. Games with "
+        "computer players, and games for one player, are never rated.",
+    )
 
     def __init__(
         self, *args, creator: User, game: GameKind, against_computer: bool = False, **kwargs
@@ -133,4 +140,6 @@ class InvitationForm(forms.Form):
             "invitees": data["invitees"],
             "computers": [data.get("computer_level") or self.default_level]
             * (data.get("computers") or 0),
+            # Ignored with computer players (the services turn it off; the help says so).
+            "rated": data.get("rated", False),
         }

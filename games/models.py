@@ -63,6 +63,9 @@ class Invitation(models.Model):
     invitees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="invitations_received"
     )
+    # Counts for the players' ratings (games.ratings). Never with computer seats: the
+    # services force it off.
+    rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     game = models.OneToOneField(
         "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="invitation"
@@ -132,6 +135,10 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)  # finished or cancelled
+    # Counts for the players' ratings once finished (games.ratings): copied from the
+    # invitation, and turned off when the game ends during its setup. Games from before
+    # ratings existed were played unrated (the migration leaves them False).
+    rated = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["status", "finished"])]
@@ -240,6 +247,57 @@ class Move(models.Model):
     def record(self) -> dict:
         """The entry of the engine's record (``Match.moves``)."""
         return {"player": self.seat, "action": self.action}
+
+
+class Rating(models.Model):
+    """A player's rating at one game (``kind``): openskill's mu and sigma after ``games``
+    rated games, and the number shown (``rating``, kept for ordering the leaderboard).
+    Written only by ``games.ratings``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField("game", max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    rating = models.IntegerField()  # games.ratings.shown(mu, sigma)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_rating_per_game")]
+        indexes = [models.Index(fields=["kind", "-rating"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.kind}: {self.rating} ({self.games} games)"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating: their history, and what
+    ``manage.py recompute_ratings`` rebuilds. Written only by ``games.ratings``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    kind = models.CharField("game", max_length=32)
+    rank = models.PositiveSmallIntegerField()  # the player's place in that game
+    # The game's finishing time: ratings are applied in this order (then the game's id).
+    finished = models.DateTimeField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_rating_change_per_seat")
+        ]
+        indexes = [models.Index(fields=["user", "-finished"], name="rating_history")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in game {self.game_id}: {self.rating_before} -> {self.rating_after}"
 
 
 class Vacation(models.Model):

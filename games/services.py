@@ -28,7 +28,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
-from games import clocks, computer_players, list_stamps, notify
+from games import clocks, computer_players, list_stamps, notify, ratings
 from games.core import GameKind, IllegalAction, Match, OptionError, parse_options, registry
 from games.core.match import RESIGN, UNDO
 from games.core.waits import Waits
@@ -199,6 +199,8 @@ class _Change:
         game.snapshot = kind.to_json(st)
         phase = kind.phase(st)
         finished_now = phase == "over" and game.status != Game.Status.FINISHED
+        if finished_now and game.status == Game.Status.SETUP:
+            game.rated = False  # a game that ended during its setup is not rated
         if phase == "over":
             game.status = Game.Status.FINISHED
             game.finished = game.finished or now
@@ -208,6 +210,8 @@ class _Change:
         result = {row["seat"]: row for row in (kind.result(st) or [])} if finished_now else {}
         for seat in self.seats.values():
             _save_seat(game, seat, self.waits, now, seat.number in self.resigned, result)
+        if finished_now:
+            ratings.rate_finished_game(game)  # from the seats' ranks just saved
         game_id = game.pk
         list_stamps.users_changed(seat.user_id for seat in self.seats.values())
         notify.turn(game_id)
@@ -433,12 +437,14 @@ def do_create_invitation(
     move_days: int | None = None,
     invitees: Iterable[User] = (),
     computers: Sequence[str] = (),
+    rated: bool = True,
 ) -> Invitation:
     """A new invitation to a game of ``kind`` with its ``options`` (JSON, checked by the
     game); the creator takes the first seat, and a computer player of each strength in
     ``computers`` one each. With ``invitees`` only they may accept (there must be enough of
     them to fill the game); without, anyone may. A game with no seat for anyone else
-    (one player, or the creator against the computer) starts at once."""
+    (one player, or the creator against the computer) starts at once. A ``rated`` game
+    counts for the players' ratings: never with a computer seat, nor for one player."""
     invitees = list(dict.fromkeys(invitees))
     game = check_invitation(kind, players, options)
     computers = computer_players.check(game, players, computers)
@@ -463,6 +469,7 @@ def do_create_invitation(
             move_days=move_days,
             open_to_all=not invitees,
             computers=computers,
+            rated=rated and not computers and players > 1,
         )
         invitation.invitees.set(invitees)
         seated = [creator, *computer_players.accounts(computers)]
@@ -534,6 +541,7 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
         version=0,
         move_days=invitation.move_days,
         snapshot=kind.to_json(match.state),
+        rated=invitation.rated,
     )
     waiting = kind.deciders(match.state)
     Seat.objects.bulk_create(

@@ -10,7 +10,12 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.common import StrictCharField, StrictChoiceField, StrictIntegerField
+from games.api.common import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+)
 from games.api.schema import ref
 from games.core import registry
 from games.models import DEFAULT_KIND, MAX_PLAYERS, Game, Invitation
@@ -106,6 +111,7 @@ class _GameFields(serializers.Serializer):
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
     finished = serializers.DateTimeField(allow_null=True)
+    rated = serializers.BooleanField(help_text="Its result counts for the players' ratings.")
 
 
 class GameSummarySerializer(_GameFields):
@@ -183,6 +189,7 @@ class InvitationSerializer(serializers.Serializer):
     computers = serializers.ListField(
         child=serializers.CharField(), help_text="The strength of each computer seat."
     )
+    rated = serializers.BooleanField(help_text="The game will count for the players' ratings.")
     status = serializers.ChoiceField(choices=Invitation.Status.choices)
     game = serializers.IntegerField(allow_null=True, help_text="The game, once started.")
     created = serializers.DateTimeField()
@@ -234,6 +241,11 @@ class InvitationCreateSerializer(serializers.Serializer):
         "computer seat; they take their seats at once. With every seat taken, the game "
         "starts now.",
     )
+    rated = StrictBooleanField(
+        default=True,
+        help_text="The game counts for the players' ratings. Ignored (false) with computer "
+        "seats or for one player: such games are never rated.",
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -275,4 +287,18 @@ class CatalogGameSerializer(serializers.Serializer):
     )
     action_schema = serializers.CharField(
         help_text="The name of the schema of this game's actions."
+    )
+
+
+# Ratings -------------------------------------------------------------------------------------
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    username = serializers.CharField()
+    rating = serializers.IntegerField(
+        help_text="The conservative estimate of the player's skill, scaled (see docs/ratings.md)."
+    )
+    games = serializers.IntegerField(help_text="Rated games played at this game.")
+    provisional = serializers.BooleanField(
+        help_text="Too few rated games yet: listed after the others."
     )

@@ -15,6 +15,7 @@ urlpatterns = [
     path("auth/tokens/", accounts_api.TokenListView.as_view(), name="tokens"),
     path("auth/tokens/<str:key>/", accounts_api.TokenRevokeView.as_view(), name="token"),
     path("catalog/", views.CatalogView.as_view(), name="catalog"),
+    path("leaderboard/<str:game>/", views.LeaderboardView.as_view(), name="leaderboard"),
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/<id:game_id>/", views.GameView.as_view(), name="game"),
     path("games/<id:game_id>/actions/", views.ActionsView.as_view(), name="actions"),

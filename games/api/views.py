@@ -28,7 +28,7 @@ from drf_spectacular.utils import (
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from games import computer_players, parsing, queries, services
+from games import computer_players, parsing, queries, ratings, services
 from games.api.common import ActionThrottle, ApiThrottle, ApiView, Pagination, query_flag
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
@@ -37,6 +37,7 @@ from games.api.serializers import (
     GameSummarySerializer,
     InvitationCreateSerializer,
     InvitationSerializer,
+    LeaderboardEntrySerializer,
     LegalActionsSerializer,
     MoveSerializer,
     SubmitActionSerializer,
@@ -73,6 +74,7 @@ def _game_fields(game: Game, waiting: list[Seat]) -> dict:
         "created": game.created,
         "updated": game.updated,
         "finished": game.finished,
+        "rated": game.rated,
     }
 
 
@@ -371,6 +373,7 @@ def invitation_payload(invitation: Invitation, user) -> dict:
         "pending": [_user_ref(u) for u in row.pending],
         "seats_left": row.seats_left,
         "computers": invitation.computers,
+        "rated": invitation.rated,
         "status": invitation.status,
         "game": invitation.game_id,
         "created": invitation.created,
@@ -465,6 +468,7 @@ class InvitationListView(ApiView):
                 "invitees": " ".join(data["invitees"]),
                 "computers": len(computers),
                 "computer_level": computers[0] if computers else game.computer_levels[0],
+                "rated": data["rated"],
             },
             creator=request.user,
             game=game,
@@ -604,3 +608,43 @@ class CatalogView(ApiView):
     def get(self, request):
         rows = [catalog_entry(game) for game in registry.all_games()]
         return Response(CatalogGameSerializer(rows, many=True).data)
+
+
+# Ratings -------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["ratings"],
+        operation_id="leaderboard_list",
+        responses=LeaderboardEntrySerializer(many=True),
+        parameters=[
+            OpenApiParameter(
+                "game", str, OpenApiParameter.PATH, description="The game's id in the catalog."
+            )
+        ],
+    )
+)
+class LeaderboardView(ApiView):
+    """The players rated at a game: those with enough rated games first, best first, then
+    the provisional ones (docs/ratings.md)."""
+
+    serializer_class = LeaderboardEntrySerializer
+    pagination_class = Pagination
+
+    def get(self, request, game: str):
+        try:
+            kind = registry.get(game)
+        except registry.UnknownGame:
+            raise exceptions.NotFound("No such game") from None
+        page = self.paginate_queryset(ratings.leaderboard(kind.id))
+        rows = [
+            {
+                "username": r.user.username,
+                "rating": r.rating,
+                "games": r.games,
+                "provisional": ratings.is_provisional(r.games),
+            }
+            for r in page
+        ]
+        return self.get_paginated_response(LeaderboardEntrySerializer(rows, many=True).data)

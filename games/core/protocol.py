@@ -212,6 +212,12 @@ class GameKind(ABC):
         """A few words beside a seat's score in the result (a tie-break), or ""."""
         return ""
 
+    def hand_summary(self, view: dict) -> list[str] | None:
+        """The viewer's own hand in ``view``, a few words per card, for the replay of a
+        finished game with every hand shown (``games.replay.hands``); None when the game
+        has no hand to list."""
+        return None
+
     # The API ---------------------------------------------------------------------------------
 
     def api_components(self) -> dict[str, dict]:

@@ -180,5 +180,11 @@ class Guildhall(GameKind):
         n = row["completed"]
         return f"{n} completed chapter{'s' if n != 1 else ''}"
 
+    def hand_summary(self, view: dict) -> list[str] | None:
+        me = next((p for p in view["players"] if p["seat"] == view["viewer"]), None)
+        if me is None or "hand" not in me:
+            return None
+        return [f"{c['color']} {c['name']}" for c in me["hand"]]
+
 
 GUILDHALL = register(Guildhall())

@@ -146,6 +146,11 @@ class RenaissanceMan(GameKind):
     def result_detail(self, row) -> str:
         return "a Master" if row["score"] == 15 else ""
 
+    def hand_summary(self, view: dict) -> list[str] | None:
+        if view["hand"] is None:
+            return None
+        return [f"{present.card_label(c)}: {present.corners_text(c)}" for c in view["hand"]]
+
     # The API
 
     def api_components(self) -> dict[str, dict]:

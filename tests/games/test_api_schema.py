@@ -45,6 +45,7 @@ class TestSchema:
             ("GET", "/api/v1/auth/tokens/"),
             ("DELETE", "/api/v1/auth/tokens/{key}/"),
             ("GET", "/api/v1/catalog/"),
+            ("GET", "/api/v1/leaderboard/{game}/"),
             ("GET", "/api/v1/games/"),
             ("GET", "/api/v1/games/{game_id}/"),
             ("GET", "/api/v1/games/{game_id}/actions/"),

@@ -1,0 +1,13 @@
+"""What templates outside the leaderboard need of the ratings: the games that have one."""
+
+from django import template
+
+from games.core import registry
+
+register = template.Library()
+
+
+@register.simple_tag
+def leaderboard_games() -> list:
+    """Every game of the registry (each has a leaderboard), in the registry's order."""
+    return list(registry.all_games())
