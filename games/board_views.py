@@ -34,15 +34,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import board_reads, page_cache, parsing, score_chart, services, stats
+from games import board_reads, history, page_cache, parsing, score_chart, services, stats
 from games.board_reads import SeatRow
 from games.core import IllegalAction
-from games.models import Game, Move, Seat
-from games.movelog import describe_move
+from games.models import Game, Seat
 
-# How many moves of the log the board shows (newest first): a fixed number, so that the page
-# costs the same after 10 moves and after 1,000.
-LOG_MOVES = 40
 # A poll writes last_seen_at at most this often: "has the game open" needs no more precision.
 SEEN_PRECISION = timedelta(seconds=20)
 # How recently a seat must have been seen to be shown as online.
@@ -255,12 +251,6 @@ def _render_fresh(
     v = kind.view(state, seat)
     active = game.status in Game.ACTIVE
     seat_users = _seat_users(seats, now, active)
-    moves = Move.objects.filter(game_id=game_id).order_by("-number")[:LOG_MOVES]
-    log = []
-    for number, events in moves.values_list("number", "events"):
-        lines = describe_move(game, state, events, seat)
-        if lines:
-            log.append({"number": number, "lines": lines})
     options_label = kind.options_label(game.engine_options())
     players = len(game.names)
     context = {
@@ -274,7 +264,8 @@ def _render_fresh(
             x for x in (f"{players} player{'s' if players != 1 else ''}", options_label) if x
         ),
         "error": error,
-        "log": log,
+        # The newest page of the log; older pages come from games:log.
+        **history.context(game, state, seat),
         "move_url": reverse("games:board_move", args=[game_id]),
         "poll_url": (
             f"{reverse('games:board_poll', args=[game_id])}?v="

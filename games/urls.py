@@ -1,7 +1,7 @@
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
-from games import board_views, leaderboard_views, replay_views, vacation_views, views
+from games import board_views, leaderboard_views, log_views, replay_views, vacation_views, views
 
 app_name = "games"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     # The replay of a finished game belongs to games.replay_views.
     path("games/<id:game_id>/replay/", replay_views.replay_start, name="replay"),
     path("games/<id:game_id>/replay/<id:step>/", replay_views.replay_step, name="replay_step"),
+    path("games/<id:game_id>/log/", log_views.game_log, name="log"),
     path("games/<id:game_id>/actions/", views.game_actions, name="actions"),
     path("games/<id:game_id>/concede/", views.concede, name="concede"),
     path("games/<id:game_id>/cancel-vote/", views.vote_cancel, name="vote_cancel"),

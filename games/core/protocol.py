@@ -195,6 +195,12 @@ class GameKind(ABC):
     def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
         """The move log: a line per event that ``viewer`` may read."""
 
+    def log_heading(self, state: State, event: dict) -> str | None:
+        """The heading of the part of the game ``event`` begins (a turn, a round's phase),
+        public to everyone, or None: the log groups its lines under these headings. If
+        ``describe`` also gives the heading as a line, the log drops that line."""
+        return None
+
     @abstractmethod
     def prompt(self, view: dict) -> str | None:
         """What the viewer of ``view`` must decide, in a sentence (None if nothing)."""

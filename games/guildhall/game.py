@@ -159,6 +159,11 @@ class Guildhall(GameKind):
     def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
         return log.describe_all(state, events, viewer)
 
+    def log_heading(self, state: State, event: dict) -> str | None:
+        if event.get("type") == "turn":
+            return log.describe(state, event, None)
+        return None
+
     def prompt(self, view: dict) -> str | None:
         return present.my_prompt(view)
 

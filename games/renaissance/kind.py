@@ -134,6 +134,9 @@ class RenaissanceMan(GameKind):
     def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
         return log.describe(state, events, viewer)
 
+    def log_heading(self, state: State, event: dict) -> str | None:
+        return log.heading(event)
+
     def prompt(self, view: dict) -> str | None:
         return present.prompt(view)
 

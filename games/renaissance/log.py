@@ -15,6 +15,13 @@ def describe(st, events: list[dict], viewer: int | None) -> list[str]:
     return [line for event in events if (line := describe_event(st, event, viewer))]
 
 
+def heading(e: dict) -> str | None:
+    """The log's heading for an event that begins an action phase."""
+    if e["type"] == "phase":
+        return f"Round {e['round']}, action phase {e['phase']}"
+    return None
+
+
 def _at(d: dict) -> str:
     return f"level {d['level']}, position {d['pos'] + 1}"
 
@@ -106,7 +113,7 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
             return f"{who} drew {', '.join(card_name(c) for c in e['cards'])}"
         return f"{names[seat]} drew {n} card{'s' if n != 1 else ''}"
     if kind == "phase":
-        return f"Round {e['round']}, action phase {e['phase']}"
+        return heading(e)
     if kind == "reveal":
         parts = []
         for s in e["submissions"]:

@@ -1,0 +1,200 @@
+"""The board as a Yucata regular would use it, in chromium on a 375x812 phone and a 1280x800
+desktop: card help, the whole history, the desktop layout, the decision bar, the next game
+and the finished game's result. Each test leaves screenshots in test-output/screenshots/."""
+
+import random
+import time
+
+import pytest
+
+from games import services
+from games.models import Game, Seat
+from tests.conftest import make_person
+from tests.e2e.conftest import PHONE, log_in
+from tests.games.helpers import random_action, start_game
+
+DESKTOP = {"width": 1280, "height": 800}
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.fixture
+def screen(browser):
+    """screen("phone" | "desktop") -> a new page of that size (its own cookies)."""
+    contexts = []
+
+    def new_page(size: str):
+        phone = size == "phone"
+        context = browser.new_context(
+            viewport=SIZES[size],
+            device_scale_factor=2 if phone else 1,
+            is_mobile=phone,
+            has_touch=phone,
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield new_page
+    for context in contexts:
+        context.close()
+
+
+def play(game: Game, rand: random.Random, done, limit: int = 5000) -> Game:
+    """Random legal moves (of the lowest seat deciding) until ``done(game)``."""
+    for _ in range(limit):
+        game.refresh_from_db()
+        if done(game):
+            return game
+        seat = Seat.objects.filter(game=game, deciding=True).order_by("number").first()
+        action = random_action(game, rand, seat.number)
+        services.do_submit_action(game.pk, seat.user, action, game.version)
+    raise AssertionError("the game did not get there")
+
+
+def wait_until(page, condition, timeout: float = 10.0) -> None:
+    """Polls ``condition()`` from here: the page's policy refuses a string to evaluate."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        page.wait_for_timeout(50)
+
+
+def deciding_seat(game: Game) -> int | None:
+    seats = list(Seat.objects.filter(game=game, deciding=True).values_list("number", flat=True))
+    return seats[0] if len(seats) == 1 else None
+
+
+def turn_of(game: Game) -> int:
+    return game.snapshot.get("turn", 0)
+
+
+@pytest.fixture
+def four_player_game(alice, bob, charlie) -> Game:
+    """A 4-player Guildhall game in its 9th turn or later, Alice (seat 0) to act."""
+    dave = make_person("dave", display_name="Dave")
+    game = start_game(alice, bob, charlie, dave)
+    return play(
+        game,
+        random.Random(5),
+        lambda g: turn_of(g) >= 9 and deciding_seat(g) == 0 and _acting(g),
+    )
+
+
+def _acting(game: Game) -> bool:
+    """Alice chooses an action (not in the middle of an ability), and may play a card."""
+    state = services.game_state(game)
+    kinds = {a["kind"] for a in game.game_kind.legal_actions(state, 0)}
+    return {"discard_draw", "play"} <= kinds
+
+
+def board_at(screen, live_server, game: Game, size: str, username: str = "alice"):
+    page = screen(size)
+    log_in(page, live_server.url, f"/games/{game.pk}/", username)
+    page.wait_for_function("window.htmx !== undefined")
+    return page
+
+
+def box(page, selector: str) -> dict:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not shown"
+    return found
+
+
+def test_desktop_puts_every_player_and_the_log_on_one_screen(
+    screen, live_server, four_player_game, screenshots
+):
+    page = board_at(screen, live_server, four_player_game, "desktop")
+    page.screenshot(path=str(screenshots / "ux-desktop-board.png"))
+    main, side, log = box(page, ".board-main"), box(page, ".board-side"), box(page, ".log")
+    assert main["x"] + main["width"] <= side["x"], "the other players are beside mine"
+    assert side["x"] + side["width"] <= log["x"], "the log is beside them"
+    # The decision, my hand and every other player start above the fold.
+    for selector in (
+        ".panel",
+        ".hand",
+        ".board-side .player:nth-child(1)",
+        ".board-side .player:nth-child(2)",
+        ".board-side .player:nth-child(3)",
+        ".log",
+    ):
+        assert box(page, selector)["y"] < DESKTOP["height"], f"{selector} is below the fold"
+    assert page.locator(".board-side .player").count() == 3
+
+
+def test_phone_keeps_one_column_with_the_decision_at_the_bottom(
+    screen, live_server, four_player_game, screenshots
+):
+    page = board_at(screen, live_server, four_player_game, "phone")
+    page.screenshot(path=str(screenshots / "ux-phone-board.png"))
+    main, side = box(page, ".hand"), box(page, ".board-side .player")
+    assert side["y"] > main["y"] and abs(side["x"] - main["x"]) < 2, "one column"
+    panel = box(page, ".panel")
+    assert panel["y"] + panel["height"] == pytest.approx(PHONE["height"], abs=2), "pinned below"
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_whole_history_loads_older_turns(
+    screen, live_server, four_player_game, screenshots, size
+):
+    game = four_player_game
+    page = board_at(screen, live_server, game, size)
+    headings = page.locator(".log-heading")
+    newest = headings.first.inner_text()
+    assert newest.startswith(f"Turn {turn_of(game)}:"), newest
+    shown = headings.count()
+    page.locator(".log-more a").click()
+    wait_until(page, lambda: headings.count() > shown)
+    page.locator(".log-group").nth(shown).scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / f"ux-history-{size}.png"))
+    while page.locator(".log-more a").count():
+        shown = headings.count()
+        page.locator(".log-more a").click()
+        wait_until(page, lambda shown=shown: headings.count() > shown)
+    texts = headings.all_inner_texts()
+    assert texts[-1] == "Start of the game"
+    assert [t.split(":")[0] for t in texts[:-1]] == [
+        f"Turn {n}" for n in range(turn_of(game), 0, -1)
+    ]
+    first = page.locator(".log-group").last.locator(".log-n").first.inner_text()
+    assert first.split("–")[0] == "1"
+
+
+def test_the_decision_bar_folds_and_what_to_tap_is_never_under_it(
+    screen, live_server, four_player_game, screenshots
+):
+    page = board_at(screen, live_server, four_player_game, "phone")
+    panel = page.locator(".panel")
+    tall = panel.bounding_box()["height"]
+    page.click("[data-panel-toggle]")
+    assert "folded" in panel.get_attribute("class")
+    assert panel.bounding_box()["height"] < min(tall, 90)
+    assert page.get_attribute("[data-panel-toggle]", "aria-expanded") == "false"
+    page.screenshot(path=str(screenshots / "ux-phone-bar-folded.png"))
+    page.click("[data-panel-toggle]")
+    assert "folded" not in panel.get_attribute("class")
+    # Scrolled to the bottom, then to a hand card: the card ends above the bar, not under it.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    card = page.locator(".hand .tap").first
+    card.scroll_into_view_if_needed()
+    page.locator(".hand").evaluate("e => e.scrollIntoView({block: 'end'})")
+    assert card.bounding_box()["y"] + card.bounding_box()["height"] <= panel.bounding_box()["y"] + 1
+    # A new decision that is about the cards of a guildhall far down the page: the board
+    # scrolls them into view above the bar.
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator(".hand .tap").first.click()
+    wait_until(
+        page, lambda: page.get_attribute("#board", "data-version") != str(four_player_game.version)
+    )
+    page.wait_for_timeout(300)
+    targets = page.locator("#board-form .tap:not(.panel *)")
+    if targets.count():
+        in_sight = [
+            b
+            for b in (targets.nth(i).bounding_box() for i in range(targets.count()))
+            if b and b["y"] >= 0 and b["y"] + b["height"] <= panel.bounding_box()["y"] + 1
+        ]
+        assert in_sight, "nothing to tap is in sight above the bar"
+    page.screenshot(path=str(screenshots / "ux-phone-decision-in-view.png"))
+    # Folded at one version, the bar opens again with the next decision.
+    page.click("[data-panel-toggle]")
+    assert "folded" in panel.get_attribute("class")
