@@ -34,7 +34,17 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import board_reads, history, page_cache, parsing, score_chart, services, stats
+from games import (
+    board_reads,
+    history,
+    list_stamps,
+    page_cache,
+    parsing,
+    queries,
+    score_chart,
+    services,
+    stats,
+)
 from games.board_reads import SeatRow
 from games.core import IllegalAction
 from games.models import Game, Seat
@@ -153,7 +163,8 @@ def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, 
     return {
         s.number: {
             "online": s.last_seen_at is not None and now - s.last_seen_at < ONLINE_WITHIN,
-            "computer": s.computer_plays,
+            # A seat conceded or abandoned is played by the computer until the game ends.
+            "computer": s.computer_plays and active,
             "vacation_until": s.vacation_until if active else None,
         }
         for s in seats
@@ -184,6 +195,9 @@ def _board_key(
     ]
     if not partial:
         parts.append((user.username, user.name, user.is_guest))
+    if any(s.user_id == user.pk for s in seats):
+        # The count of the user's other games waiting ("next game"): it changes with them.
+        parts.append(list_stamps.stamps(user.pk)[0])
     return page_cache.key("board", parts)
 
 
@@ -221,6 +235,16 @@ def _render_board(
     # The same URL answers the page or the partial: caches must tell them apart.
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def _next_game(user, game: Game, seat: int | None, deciders) -> dict | None:
+    """For a player this game does not wait for: how many of their other games wait for
+    them, and where the next one is (Yucata's "next game", offered, never forced)."""
+    if seat is None or seat in deciders or game.status not in Game.ACTIVE:
+        return None
+    count = queries.waiting_count(user, besides=game.pk)
+    url = f"{reverse('games:next')}?after={game.pk}"
+    return {"count": count, "url": url} if count else None
 
 
 def _score_chart(game: Game) -> score_chart.ScoreChart | None:
@@ -264,6 +288,7 @@ def _render_fresh(
             x for x in (f"{players} player{'s' if players != 1 else ''}", options_label) if x
         ),
         "error": error,
+        "next_game": _next_game(request.user, game, seat, kind.deciders(state)),
         # The newest page of the log; older pages come from games:log.
         **history.context(game, state, seat),
         "move_url": reverse("games:board_move", args=[game_id]),

@@ -87,6 +87,14 @@ def games_to_play(user) -> list[GameRow]:
     return [GameRow(s.game, s) for s in seats]
 
 
+def waiting_count(user, besides: int | None = None) -> int:
+    """How many active games wait for ``user``, ``besides`` (a game id) left out."""
+    seats = _my_seats(user).filter(game__status__in=Game.ACTIVE, deciding=True)
+    if besides is not None:
+        seats = seats.exclude(game_id=besides)
+    return seats.count()
+
+
 def games_waiting(user) -> list[GameRow]:
     """Active games that wait for others, the latest change first."""
     seats = (

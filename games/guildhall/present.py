@@ -312,6 +312,9 @@ class Board:
             return f"Completed chapter {i + 1}"
         return None  # shown on a card, a VP card or a chapter
 
+    def result(self, players: list[dict]) -> list[dict] | None:
+        return _result_rows(self.v, players)
+
     def context(self) -> dict:
         v = self.v
         players = [self.player(p) for p in v["players"]]
@@ -353,9 +356,52 @@ class Board:
             "buttons": self.buttons(),
             "loose_cards": loose,
             "picked_chapters": picked_chapters,
-            "result": v["result"],
+            "result": self.result(players),
             "undo_action": _action_json({"kind": "undo"}),
         }
+
+
+def _result_rows(v: dict, players: list[dict]) -> list[dict] | None:
+    """The result with each player's VP broken down (VP cards, tokens) and what decided a
+    place between players of equal VP (the engine's ranking: the winner first, then VP,
+    then on Yucata rules completed chapters; equal on all, an equal rank)."""
+    rows = v["result"]
+    if rows is None:
+        return None
+    by_seat = {p["seat"]: p for p in players}
+    yucata = v["options"]["rules"] == "yucata"
+    # The player who ended their turn on 20 VP or more ranks first alone.
+    winner = rows[0] if rows[0]["rank"] == 1 and (len(rows) < 2 or rows[1]["rank"] > 1) else None
+    out = []
+    for row in rows:
+        p = by_seat[row["seat"]]
+        cards = [x["points"] for x in p["vp_cards"] + p["action_area_vp"]]
+        rivals = [
+            r
+            for r in rows
+            if r is not row and not r.get("resigned") and (row is winner or r is not winner)
+        ]
+        equal_vp = [r for r in rivals if r["vp"] == row["vp"]]
+        if row.get("resigned"):
+            decided = "resigned"
+        elif row is winner:
+            decided = "won_on_turn" if any(r["vp"] >= row["vp"] for r in rivals) else ""
+        elif not equal_vp:
+            decided = ""
+        elif any(r["rank"] == row["rank"] for r in equal_vp):
+            decided = "tie_yucata" if yucata else "tie"
+        else:
+            decided = "chapters" if yucata else ""
+        out.append(
+            {
+                **row,
+                "card_points": cards,
+                "cards_vp": sum(cards),
+                "tokens": p["vp_tokens"],
+                "decided": decided,
+            }
+        )
+    return out
 
 
 def _effect_text(ability: str | None, level: int | None) -> str | None:
