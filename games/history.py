@@ -60,8 +60,7 @@ def page(game: Game, state, viewer: int | None, before: int | None = None) -> Pa
     moves = Move.objects.filter(game_id=game.pk)
     if before is not None:
         moves = moves.filter(number__lte=before)
-    rows = moves.order_by("-number").values_list("number", "events")
-    for number, events in rows.iterator(chunk_size=_CHUNK):
+    for number, events in _newest_first(moves):
         if number == before:
             events = events[: _first_heading(kind, state, events)]
             if not events:
@@ -101,6 +100,18 @@ def page(game: Game, state, viewer: int | None, before: int | None = None) -> Pa
             entries.append(Entry(first=pending, last=newest, lines=[]))
     groups.reverse()
     return Page(groups=groups, older_before=boundary, records=len(records))
+
+
+def _newest_first(moves):
+    """The records of ``moves``, newest first, read ``_CHUNK`` at a time: one query for most
+    pages."""
+    rows = moves.order_by("-number").values_list("number", "events")
+    chunk = list(rows[:_CHUNK])
+    while chunk:
+        yield from chunk
+        if len(chunk) < _CHUNK:
+            return
+        chunk = list(rows.filter(number__lt=chunk[-1][0])[:_CHUNK])
 
 
 def _first_heading(kind, state, events: list[dict]) -> int:

@@ -281,9 +281,10 @@ class _TurnAction(_Check):
         if card not in self.ps.hand:
             return _not_in_hand()
         if IDENT[card] in self.owned:
+            name = card_name(card, self.st.options.fantasy)
             return IllegalAction(
                 "no_duplicates",
-                f"You cannot play a {card_name(card)}: the same card is in your guildhall",
+                f"You cannot play this {name}: you already have a {name} in your guildhall",
             )
         return self._profession_fault(PROF[card])
 
@@ -312,6 +313,17 @@ class _TurnAction(_Check):
                 f"That VP card costs {VP_COST[vp]} completed chapters; you have {have}",
             )
         return None
+
+
+def play_refusals(st: State, seat: int) -> dict[int, str]:
+    """Why each card of ``seat``'s hand cannot be played, while ``seat`` chooses an action
+    (RULINGS 3): the rules' own messages, for the card help. Empty at any other moment."""
+    d = decision(st) if st.phase == "play" else None
+    if d is None or d["kind"] != "action" or d["player"] != seat:
+        return {}
+    check = _TurnAction(st)
+    found = {c: check._play_fault(c) for c in st.players[seat].hand}
+    return {c: fault.message for c, fault in found.items() if fault is not None}
 
 
 class _EndTurn(_Check):

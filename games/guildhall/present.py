@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from . import card_help
 from .cards import (
     COLOR_LETTERS,
     COLORS,
@@ -103,6 +104,7 @@ class Board:
             **extra,
             "letter": COLOR_LETTERS[c["color"]],
             "label": f"{c['color']} {c['name']}",
+            "help": card_help.profession_help_id(c["profession"]),
             "action": self.card_actions.get(c["id"]) if tappable else None,
             "picked": c["id"] in self.picked,
         }
@@ -113,6 +115,7 @@ class Board:
         return {
             **vp,
             "short": VP_SHORT.get(vp["kind"], ""),
+            "help": card_help.vp_help_id(vp["kind"]),
             "action": self.vp_actions.get(vp["id"]),
         }
 
@@ -176,9 +179,16 @@ class Board:
         if "hand" in p:
             reach = {ch["profession"]: len(ch["cards"]) for ch in p["guildhall"]}
             known_ids = {c["id"] for c in known}
+            why_not = {x["card"]: x["why"] for x in p.get("unplayable", ())}
             out["hand"] = [
                 self.card(
-                    c, in_hand=True, reach=reach.get(c["profession"], 0), known=c["id"] in known_ids
+                    c,
+                    in_hand=True,
+                    reach=reach.get(c["profession"], 0),
+                    known=c["id"] in known_ids,
+                    # A card the rules forbid playing now opens its own help, with the rule.
+                    why_not=why_not.get(c["id"]),
+                    help_for=f"help-card-{c['id']}" if c["id"] in why_not else None,
                 )
                 for c in p["hand"]
             ]
@@ -352,6 +362,13 @@ class Board:
             "discard_pile_listed": "discard_pile" in v,
             "discard_pile_open": any(c["action"] for c in discard_pile),
             "unseen": _unseen_table(v.get("unseen"), self.fantasy),
+            # What each card does (its help, opened from the card), at the viewer's reach.
+            "profession_help": card_help.professions(
+                None if me is None else {ch["profession"]: ch["count"] for ch in me["chapters"]},
+                self.fantasy,
+            ),
+            "vp_help": card_help.vp_cards(),
+            "refused_cards": [c for c in (me or {}).get("hand", ()) if c["why_not"]],
             "prompt": self.prompt(),
             "buttons": self.buttons(),
             "loose_cards": loose,

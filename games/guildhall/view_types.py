@@ -85,6 +85,13 @@ class UnseenRow(TypedDict):
 # Players -----------------------------------------------------------------------------------
 
 
+class Unplayable(TypedDict):
+    """A hand card that the rules forbid playing now."""
+
+    card: Annotated[int, Field("The card's id.")]
+    why: Annotated[str, Field("The rule, in a sentence.")]
+
+
 class PlayerView(TypedDict):
     """One seat as the viewer may see it: `hand` only for the viewer."""
 
@@ -96,6 +103,15 @@ class PlayerView(TypedDict):
     ]
     known_hand: NotRequired[
         Annotated[list[Card], Field("Yucata: hand cards everyone saw enter it.")]
+    ]
+    unplayable: NotRequired[
+        Annotated[
+            list[Unplayable],
+            Field(
+                "The viewer's own hand cards that cannot be played now, and why (only in "
+                "their own entry, while they choose an action)."
+            ),
+        ]
     ]
     guildhall: list[Chapter]
     action_area: list[Card]

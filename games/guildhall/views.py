@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import cast
 
 from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
-from .engine import decision, legal_actions, looking_through_pile, undo_player
+from .engine import decision, legal_actions, looking_through_pile, play_refusals, undo_player
 from .guildhall_math import professions_in
 from .state import State
 from .view_types import Card, Decision, PlayerView, ResultRow, UnseenRow, View
@@ -78,6 +78,10 @@ def view(st: State, viewer: int | None) -> View:
             pv["known_hand"] = cards(ps.known)
         if mine:
             pv["hand"] = cards(ps.hand)
+            if refusals := play_refusals(st, q):
+                pv["unplayable"] = [
+                    {"card": c, "why": refusals[c]} for c in ps.hand if c in refusals
+                ]
         players.append(pv)
 
     pile_listed = (yucata and not opts.advanced) or looking

@@ -198,3 +198,51 @@ def test_the_decision_bar_folds_and_what_to_tap_is_never_under_it(
     # Folded at one version, the bar opens again with the next decision.
     page.click("[data-panel-toggle]")
     assert "folded" in panel.get_attribute("class")
+
+
+def open_help(page):
+    return page.locator(".card-help:popover-open")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_any_card_tells_what_it_does(screen, live_server, four_player_game, screenshots, size):
+    game = four_player_game
+    page = board_at(screen, live_server, game, size)
+    # A card of another guildhall: a tap opens its profession's help, every level.
+    chip = page.locator(".board-side .chip:not(.empty)").first
+    label = chip.get_attribute("title")
+    chip.click()
+    help_box = open_help(page)
+    assert help_box.count() == 1
+    profession = label.split()[-1]
+    assert help_box.locator("h3").inner_text() == profession
+    assert help_box.locator(".help-levels tbody tr").count() >= 1
+    page.screenshot(path=str(screenshots / f"ux-card-help-{size}.png"))
+    help_box.locator(".help-close").click()
+    assert open_help(page).count() == 0
+    # A hand card that is a choice: a long press (a right click) opens its help, no move.
+    card = page.locator(".hand .tap").first
+    reach = int(card.locator(".reach").inner_text())
+    card.scroll_into_view_if_needed()
+    if size == "phone":
+        box = card.bounding_box()
+        page.mouse.move(box["x"] + 10, box["y"] + 10)
+        page.mouse.down()
+        page.wait_for_timeout(700)
+        page.mouse.up()
+    else:
+        card.click(button="right")
+    assert open_help(page).count() == 1
+    text = open_help(page).inner_text()
+    assert f"has {reach} card" in text
+    page.wait_for_timeout(300)
+    assert page.get_attribute("#board", "data-version") == str(game.version), "no move made"
+    game.refresh_from_db()
+    assert game.version == int(page.get_attribute("#board", "data-version"))
+    # A VP card of the center row: its ability in full and its cost.
+    page.keyboard.press("Escape")
+    page.locator(".center-row .vp-card").first.click(button="right")
+    vp_help = open_help(page)
+    if vp_help.count() == 0:  # a VP card that is not a choice opens on a tap
+        page.locator(".center-row .vp-card").first.click()
+    assert "Costs" in open_help(page).inner_text()

@@ -2,6 +2,7 @@
 what decided equal places, and no "computer plays" tag once the game is over."""
 
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -132,3 +133,51 @@ def test_a_resigned_row_says_so():
         {"result": result, "options": {"rules": "yucata"}}, [player(0, [20], 0), player(1, [20], 0)]
     )
     assert [row["decided"] for row in rows] == ["", "resigned"]
+
+
+def with_position(game: Game, **position) -> Game:
+    """``game`` set to a position built by hand (Alice's seat first in ``players``)."""
+    from games.guildhall.builder import build
+    from games.guildhall.positions import to_json
+
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    alice_seat = next(s.number for s in seats if s.user.username == "alice")
+    players = position.pop("players")
+    if alice_seat:
+        players = players[1:] + players[:1]  # Alice's entry to her own seat
+    state = build(
+        players=players,
+        names=game.names,
+        current=alice_seat,
+        options=game.engine_options(),
+        **position,
+    )
+    Game.objects.filter(pk=game.pk).update(snapshot=to_json(state))
+    Seat.objects.filter(game=game).update(deciding=False)
+    Seat.objects.filter(game=game, number=alice_seat).update(deciding=True)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_card_that_cannot_be_played_says_why_and_what_it_does(alice, bob):
+    game = with_position(
+        start_game(alice, bob, rules="yucata", fantasy_names=True),
+        players=[
+            {"hand": ["green dancer", "red trader"], "guildhall": ["green dancer", "blue dancer"]},
+            {"guildhall": ["blue trader"]},
+        ],
+    )
+    page = board(alice, game)
+    refused = re.search(
+        r'<button type="button" class="card c-green refused" popovertarget="(help-card-\d+)"', page
+    )
+    assert refused, "the green Cleric is drawn refused, opening its own help"
+    help_box = re.search(rf'<div popover id="{refused.group(1)}".*?</div>', page, re.S).group(0)
+    assert "you already have a green Cleric in your guildhall" in help_box
+    assert 'popovertarget="help-dancer"' in help_box  # and what a Cleric does
+    cleric = re.search(r'<div popover id="help-dancer".*?</div>', page, re.S).group(0)
+    assert '<h3 id="help-dancer-h">Cleric</h3>' in cleric
+    assert "Your guildhall has 2 cards of this profession" in cleric
+    assert "(you, now)" in cleric
+    # Bob's board has no word of Alice's hand.
+    assert "help-card-" not in board(bob, game)

@@ -6,7 +6,11 @@
      decision is about is never under it;
    - when it is the viewer's decision and nothing tappable on the board is in sight, the
      first thing to tap is scrolled into view.
-   Without JavaScript the bar is as the page draws it. */
+   Without JavaScript the bar is as the page draws it.
+
+   Card help: a card that is a choice (a submit button with data-help) opens its help
+   popover on a long press or a right click instead of being played; a card that is not a
+   choice opens it on a tap by itself (popovertarget). */
 (function () {
   "use strict";
 
@@ -67,6 +71,68 @@
     roomForPanel(p);
     reveal(p, version);
   }
+
+  // The help opens when the press ends (a popover opened during it would be closed at once
+  // by its own release, as a tap outside it), and the click that ends it is not a move.
+  var HOLD_MS = 450;
+  var pressing = false;
+  var pending = null; // the card whose help opens when the press ends
+  var held = null; // the card whose click is not a move
+
+  function openHelp(elt) {
+    var help = document.getElementById(elt.dataset.help);
+    if (!help || !help.showPopover) return false;
+    if (!help.matches(":popover-open")) help.showPopover();
+    return true;
+  }
+
+  function helpCard(event) {
+    return event.target.closest ? event.target.closest("[data-help]") : null;
+  }
+
+  document.addEventListener("contextmenu", function (event) {
+    var elt = helpCard(event);
+    if (!elt || !document.getElementById(elt.dataset.help)) return;
+    event.preventDefault();
+    if (pressing) pending = elt;
+    else openHelp(elt); // the keyboard's context-menu key
+  });
+
+  document.addEventListener("pointerdown", function (event) {
+    pressing = true;
+    var elt = helpCard(event);
+    if (!elt || event.button !== 0) return;
+    var x = event.clientX;
+    var y = event.clientY;
+    var timer = setTimeout(function () { pending = elt; }, HOLD_MS);
+    function stop(e) {
+      if (e.type === "pointermove" && Math.abs(e.clientX - x) + Math.abs(e.clientY - y) < 10) return;
+      clearTimeout(timer);
+      ["pointerup", "pointercancel", "pointermove"].forEach(function (name) {
+        document.removeEventListener(name, stop, true);
+      });
+    }
+    ["pointerup", "pointercancel", "pointermove"].forEach(function (name) {
+      document.addEventListener(name, stop, true);
+    });
+  }, true);
+
+  document.addEventListener("pointerup", function () {
+    pressing = false;
+    if (!pending) return;
+    var elt = pending;
+    pending = null;
+    held = elt;
+    setTimeout(function () { openHelp(elt); held = null; }, 0);
+  }, true);
+  document.addEventListener("pointercancel", function () { pressing = false; pending = null; }, true);
+
+  document.addEventListener("click", function (event) {
+    if (held && helpCard(event) === held) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
 
   document.addEventListener("DOMContentLoaded", setUp);
   // After any swap: the board is swapped whole (its outerHTML), by a move or a poll.

@@ -1,0 +1,105 @@
+"""What a card does, for the board's card help: each profession at each level, with the level
+the viewer would reach now, and each kind of VP card.
+
+The texts are the engine's own (``professions.EFFECT_TEXT``, ``cards.VP_KINDS``), so that a
+rule is worded in one place; this module only arranges them. Built from a view: the reach
+is counted in the viewer's own guildhall, which everyone can see.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from .cards import PROFESSION_INDEX, PROFESSIONS, VP_KINDS, profession_name
+from .professions import EFFECT_TEXT, LEVELS
+
+
+class LevelHelp(TypedDict):
+    level: int
+    needs: str  # "0–1", "4 or more": cards of the profession in the guildhall
+    text: str
+    reached: bool  # the viewer would reach it now
+
+
+class ProfessionHelp(TypedDict):
+    id: str  # the HTML id of its help
+    profession: str
+    name: str
+    levels: list[LevelHelp]
+    reach: int | None  # cards of it in the viewer's guildhall (None: a spectator)
+    level_now: int | None  # the highest level the viewer reaches now; None: no effect
+
+
+class VPHelp(TypedDict):
+    id: str
+    points: int
+    cost: int
+    ability: str
+    automatic: bool
+
+
+def profession_help_id(profession: str) -> str:
+    return f"help-{profession}"
+
+
+def vp_help_id(kind: str) -> str:
+    return f"help-{kind}"
+
+
+def _needs(levels: tuple[int, ...], i: int) -> str:
+    low = levels[i]
+    if i + 1 == len(levels):
+        return f"{low} or more"
+    high = levels[i + 1] - 1
+    return str(low) if high == low else f"{low}–{high}"
+
+
+def professions(reach: dict[str, int] | None, fantasy: bool) -> list[ProfessionHelp]:
+    """Every profession's help; ``reach`` counts each profession in the viewer's guildhall
+    (None for a spectator)."""
+    out: list[ProfessionHelp] = []
+    for profession in PROFESSIONS:
+        index = PROFESSION_INDEX[profession]
+        levels = LEVELS[index]
+        have = None if reach is None else reach.get(profession, 0)
+        level_now = None if have is None else max((x for x in levels if x <= have), default=None)
+        out.append(
+            {
+                "id": profession_help_id(profession),
+                "profession": profession,
+                "name": profession_name(index, fantasy),
+                "levels": [
+                    {
+                        "level": level,
+                        "needs": _needs(levels, i),
+                        "text": EFFECT_TEXT[(profession, level)],
+                        "reached": level == level_now,
+                    }
+                    for i, level in enumerate(levels)
+                ],
+                "reach": have,
+                "level_now": level_now,
+            }
+        )
+    return out
+
+
+def vp_cards() -> list[VPHelp]:
+    """Every kind of VP card's help."""
+    out: list[VPHelp] = []
+    for kind in VP_KINDS:
+        if kind.extra_actions:
+            n = kind.extra_actions
+            ability = f"Take {'another action' if n == 1 else f'{n} more actions'} (automatic)"
+        else:
+            ability = kind.ability or "No ability"
+        out.append(
+            {
+                "id": vp_help_id(kind.key),
+                "points": kind.points,
+                "cost": kind.cost,
+                "ability": ability,
+                "automatic": bool(kind.extra_actions),
+            }
+        )
+    return out
