@@ -470,7 +470,12 @@ class _Selection(_Check):
                 for x in self.offered
             ]
         else:
-            picks = [{"kind": "pick", "card": x} for x in self.offered]
+            picks = [
+                {"kind": "pick", "card": x}
+                for x in self.plan.in_offer_order(
+                    self.st, self.p, self.target, self.picks, self.offered
+                )
+            ]
         picks.append({"kind": "done"})
         return picks
 

@@ -13,6 +13,7 @@ from . import card_help
 from .cards import (
     COLOR_LETTERS,
     COLORS,
+    IDENT,
     PROFESSION_INDEX,
     VP_KINDS,
     card_json,
@@ -93,6 +94,7 @@ class Board:
             elif kind == "buy":
                 self.vp_actions[a["vp"]] = _action_json(a)
         self.picked = self._picked_cards()
+        self.twins = self._twins()
 
     # Cards
 
@@ -103,10 +105,12 @@ class Board:
             **c,
             **extra,
             "letter": COLOR_LETTERS[c["color"]],
-            "label": f"{c['color']} {c['name']}",
+            "label": f"{c['color']} {c['name']}"
+            + (" (its twin: swapping changes nothing)" if c["id"] in self.twins else ""),
             "help": card_help.profession_help_id(c["profession"]),
             "action": self.card_actions.get(c["id"]) if tappable else None,
             "picked": c["id"] in self.picked,
+            "twin": c["id"] in self.twins,
         }
 
     def vp_card(self, vp: dict | None) -> dict | None:
@@ -118,6 +122,26 @@ class Board:
             "help": card_help.vp_help_id(vp["kind"]),
             "action": self.vp_actions.get(vp["id"]),
         }
+
+    def _twins(self) -> set[int]:
+        """Cards offered for a swap that can only go for their identical twin: legal, but
+        it changes nothing (the engine's twin_for_a_pick, which offers them last)."""
+        d = self.decision
+        if not d or d["kind"] != "pick" or d.get("ability") != "trader":
+            return set()
+        by_seat = {p["seat"]: p for p in self.v["players"]}
+
+        def ids(seat) -> set[int]:
+            return {
+                c["id"] for ch in by_seat.get(seat, {}).get("guildhall", ()) for c in ch["cards"]
+            }
+
+        own, theirs = ids(self.viewer), ids(d.get("target"))
+        if d["from"] == "card_in_own_guildhall":
+            twins = {IDENT[c] for c in theirs}
+        else:
+            twins = {IDENT[x] for x in self.picked if x in own}
+        return {c for c in self.card_actions if IDENT[c] in twins}
 
     def _picked_cards(self) -> set[int]:
         # Picks are card ids, or professions (str) for abilities that pick whole chapters.

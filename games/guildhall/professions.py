@@ -246,6 +246,19 @@ def _trader_cards_quick(count):
     return quick
 
 
+def twin_for_a_pick(st, p, target, picks, x) -> bool:
+    """Whether picking ``x`` for a swap with ``target`` can only swap it with its identical
+    twin, which is legal (RULINGS 2) but changes nothing: a card of the player's own
+    guildhall whose twin the target holds (no other swap could take it there), or the
+    target's twin of a card the player picked."""
+    if target is None:
+        return False
+    mine, theirs = st.players[p].guildhall, st.players[target].guildhall
+    if x in mine:
+        return IDENT[x] in {IDENT[c] for c in theirs}
+    return x in theirs and IDENT[x] in {IDENT[c] for c in picks if c in mine}
+
+
 def _chapter_swap_valid(st, p, target, picks):
     if len(picks) < 2:
         return True
@@ -276,6 +289,7 @@ def _trader_plan(level: int) -> Plan:
             resolve=_trader_swap,
             rule="swap_duplicates",
             message="A swap must not leave a duplicate in either guildhall",
+            changes_nothing=twin_for_a_pick,
         )
     return Plan(
         target=True,

@@ -49,6 +49,7 @@ class Plan:
         quick: Callable | None = None,
         exact: Callable | None = None,
         worth_offering: Callable | None = None,
+        changes_nothing: Callable | None = None,
     ) -> None:
         self.target = target  # needs one other player
         self.slots = slots
@@ -68,6 +69,9 @@ class Plan:
         # worth_offering(state, player): an extra condition for offering the ability at all,
         # when using it could change nothing (placing "any number" of zero cards).
         self.worth_offering = worth_offering
+        # changes_nothing(state, player, target, picks, x): a legal pick that changes no
+        # guildhall (a card swapped for its identical twin): offered after the others.
+        self.changes_nothing = changes_nothing
 
     def valid(self, st: State, p: int, target: int | None, picks: list) -> bool:
         return self._valid is None or self._valid(st, p, target, picks)
@@ -131,11 +135,18 @@ class Plan:
         if slot_i is None:
             return []
         test = self.exact or (lambda st, p, target, picks: self._search(st, p, target, picks, None))
-        return [
+        offered = [
             x
             for x in self.slots[slot_i].source(st, p, target, picks)
             if test(st, p, target, picks + [x])
         ]
+        return self.in_offer_order(st, p, target, picks, offered)
+
+    def in_offer_order(self, st: State, p: int, target: int | None, picks: list, xs: list) -> list:
+        """``xs`` with the picks that change nothing after the others."""
+        if self.changes_nothing is None:
+            return xs
+        return sorted(xs, key=lambda x: self.changes_nothing(st, p, target, picks, x))
 
     def can_finish(self, st: State, p: int, target: int | None, picks: list) -> bool:
         slot_i, _ = self.position(picks)

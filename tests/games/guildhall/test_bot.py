@@ -58,7 +58,7 @@ def test_the_bot_decides_the_same_whatever_the_hidden_cards():
 
 def test_the_bot_always_plays_legal_actions_and_beats_random_play():
     wins = 0
-    games = 16
+    games = 40  # enough that a change of the action order or the seeds does not decide it
     for g in range(games):
         st = new_game(Options(players=2), ["Bot", "Random"], 1000 + g)
         rand = random.Random(g)
@@ -71,5 +71,5 @@ def test_the_bot_always_plays_legal_actions_and_beats_random_play():
                 action = random_player.choose(st, rand)
             apply(st, action)
         wins += st.phase == "over" and st.result[0]["seat"] == seat
-    # Random play wins half of these; the bot, about four games in five.
-    assert wins >= 11, wins
+    # Random play wins half of these (20); the bot, about four games in five (32).
+    assert wins >= 26, wins

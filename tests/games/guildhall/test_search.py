@@ -156,8 +156,9 @@ class TestLevels:
         assert result.iterations > 5
 
     def test_easy_is_weaker_than_normal(self):
-        wins = sum(play_game(Setup("easy", "normal"), g)["winner"] == "a" for g in range(6))
-        assert wins <= 2
+        # Easy wins about a third against normal (docs/computer-players.md); equal would be 15.
+        wins = sum(play_game(Setup("easy", "normal"), g)["winner"] == "a" for g in range(30))
+        assert wins <= 13, wins
 
     def test_it_refuses_an_unknown_level_or_a_seat_not_deciding(self):
         st = positions(2, seed=1, count=1)[0]
