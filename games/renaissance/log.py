@@ -8,6 +8,8 @@ submission. A face-down card's face is told to nobody.
 
 from __future__ import annotations
 
+from gettext import ngettext  # the standard library's: the engine knows nothing of Django
+
 from .cards import ICONS, TYPE, card_name
 
 
@@ -38,7 +40,7 @@ def action_text(action: dict) -> str:
     """A submitted action in words (public once revealed)."""
     kind = action["kind"]
     if kind == "pass":
-        return "takes no action"
+        return "no action"
     card = action["card"]
     token = " (using a stored token)" if action["source"] == "token" else ""
     if kind == "hire":
@@ -62,7 +64,7 @@ def _status(st, e: dict, viewer: int | None, done: bool) -> str | None:
     if done:
         return f"{name} changed their choice"
     if e.get("was"):
-        return f"{name} is choosing again"
+        return f"{name} started choosing again"
     return None
 
 
@@ -102,7 +104,7 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
     if kind == "discard_done":
         if own:
             cards = ", ".join(card_name(c) for c in e["cards"]) or "nothing"
-            return f"{who} discards {cards}"
+            return f"{who} discarded {cards}"
         return f"{names[seat]} has chosen"
     if kind == "foundation_reveal":
         orders = "; ".join(f"{names[q]}: {', '.join(order)}" for q, order in enumerate(e["orders"]))
@@ -111,52 +113,54 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
         n = len(e["cards"])
         if own:
             return f"{who} drew {', '.join(card_name(c) for c in e['cards'])}"
-        return f"{names[seat]} drew {n} card{'s' if n != 1 else ''}"
+        return ngettext("{name} drew {n} card", "{name} drew {n} cards", n).format(
+            name=names[seat], n=n
+        )
     if kind == "phase":
         return heading(e)
     if kind == "reveal":
         parts = []
         for s in e["submissions"]:
-            removals = [f"removes {_removed(r)} from {_at(r)}" for r in s["removals"]]
+            removals = [f"removed {_removed(r)} from {_at(r)}" for r in s["removals"]]
             parts.append(
-                f"{_who(st, s['player'], viewer)} "
+                f"{_who(st, s['player'], viewer)}: "
                 + ", ".join([*removals, action_text(s["action"])])
             )
         return f"Action phase {e['phase']} revealed: " + "; ".join(parts)
     if kind == "rm_drawn":
-        return f"{who} generates a Renaissance Man: a face-down card from the deck"
+        return f"{who} generated a Renaissance Man: a face-down card from the deck"
     if kind == "rm_placed":
         return "; ".join(
-            f"{_who(st, p['player'], viewer)} places a face-down Renaissance Man at {_at(p)}"
+            f"{_who(st, p['player'], viewer)} placed a face-down Renaissance Man at {_at(p)}"
             for p in e["placements"]
         )
     if kind == "reshuffle":
-        return f"The discard pile is shuffled into a new deck of {e['cards']} cards"
+        return f"The discard pile was shuffled into a new deck of {e['cards']} cards"
     if kind == "opposing":
         areas = " and ".join(f"the {ICONS[TYPE[c]]} area" for c in e["cards"])
         cards = ", ".join(card_name(c) for c in e["cards"])
-        return f"The opposing Knights flip {cards}: a Knight goes to {areas}"
+        return f"The opposing Knights flipped {cards}: a Knight went to {areas}"
     if kind == "recruit_win":
         area = ICONS[e["area"]]
         if e["player"] < 0:
-            return f"The opposing Knights win the {area} area: {card_name(e['card'])} is discarded"
-        return f"{_who(st, e['player'], viewer)} wins the {area} area: {card_name(e['card'])}"
+            return f"The opposing Knights won the {area} area: {card_name(e['card'])} was discarded"
+        return f"{_who(st, e['player'], viewer)} won the {area} area: {card_name(e['card'])}"
     if kind == "recruit_tie":
         area = ICONS[e["area"]]
         if e["removed"]:
-            return f"Tie in the {area} area: every Knight there is removed"
-        return f"Tie in the {area} area: the Knights stay"
+            return f"Tie in the {area} area: every Knight there was removed"
+        return f"Tie in the {area} area: the Knights stayed"
     if kind == "recruit_take":
-        return f"{who} takes {card_name(e['card'])} into their hand"
+        return f"{who} took {card_name(e['card'])} into their hand"
     if kind == "recruit_place":
-        return f"{who} places {card_name(e['card'])} at {_at(e)}"
+        return f"{who} placed {card_name(e['card'])} at {_at(e)}"
     if kind == "discards":
         parts = [f"{_who(st, q, viewer)} {len(cards)}" for q, cards in enumerate(e["cards"])]
         return "Cards discarded: " + ", ".join(parts)
     if kind == "refill":
-        return f"{card_name(e['card'])} is dealt to the {ICONS[e['area']]} area"
+        return f"{card_name(e['card'])} was dealt to the {ICONS[e['area']]} area"
     if kind == "resign":
-        return f"{names[seat]} resigns"
+        return f"{names[seat]} resigned"
     if kind == "game_over":
         return _game_over(st, e)
     return None

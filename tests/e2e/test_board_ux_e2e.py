@@ -246,3 +246,48 @@ def test_any_card_tells_what_it_does(screen, live_server, four_player_game, scre
     if vp_help.count() == 0:  # a VP card that is not a choice opens on a tap
         page.locator(".center-row .vp-card").first.click()
     assert "Costs" in open_help(page).inner_text()
+
+
+def _ends_turn(game: Game) -> bool:
+    """Alice's only decision left in her turn: ending it."""
+    if deciding_seat(game) != 0:
+        return False
+    state = services.game_state(game)
+    return {a["kind"] for a in game.game_kind.legal_actions(state, 0)} <= {"end_turn", "undo"}
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_after_ending_a_turn_the_next_game_is_a_tap_away(
+    screen, live_server, alice, bob, charlie, screenshots, size, django_capture_on_commit_callbacks
+):
+    rand = random.Random(7)
+    with django_capture_on_commit_callbacks(execute=True):
+        here = play(start_game(alice, bob), rand, _ends_turn)
+        there = play(start_game(alice, charlie), rand, lambda g: deciding_seat(g) == 0)
+    page = board_at(screen, live_server, here, size)
+    assert page.locator("[data-next-game]").count() == 0, "not while it is my decision"
+    page.locator(".panel button.primary", has_text="End turn").click()
+    wait_until(page, lambda: page.locator("[data-next-game]").count() == 1)
+    assert "1 game waits for you" in page.inner_text(".panel")
+    page.screenshot(path=str(screenshots / f"ux-next-game-{size}.png"))
+    page.locator("[data-next-game]").click()
+    page.wait_for_url(f"**/games/{there.pk}/")
+    assert page.locator(".panel.mine").count() == 1
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_finished_game_explains_its_result(
+    screen, live_server, alice, bob, charlie, screenshots, size
+):
+    from tests.games.test_replay import finish
+
+    game = finish(start_game(alice, bob, charlie))
+    page = board_at(screen, live_server, game, size)
+    rows = page.locator(".result tbody tr")
+    assert rows.count() == 3
+    for i in range(3):
+        text = rows.nth(i).inner_text()
+        assert "token" in text and ("cards " in text or "no cards" in text), text
+    assert "computer plays" not in page.inner_text("#board")
+    page.locator(".result").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / f"ux-result-{size}.png"))

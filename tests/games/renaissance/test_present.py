@@ -53,13 +53,18 @@ def by_action(c: dict) -> dict[str, dict]:
 
 # The site provides this one; the stand-in marks where it is included.
 MESSAGES = '<p class="board-error">{{ error }}</p><p data-request-error hidden></p>'
+SITE_PARTS = {
+    "games/board_messages.html": MESSAGES,
+    "games/panel_toggle.html": '<button type="button" data-panel-toggle hidden>Hide</button>',
+    "games/next_game.html": "",
+}
 
 
 @cache
 def template():
     engine = Engine(
         loaders=[
-            ("django.template.loaders.locmem.Loader", {"games/board_messages.html": MESSAGES}),
+            ("django.template.loaders.locmem.Loader", SITE_PARTS),
             ("django.template.loaders.filesystem.Loader", [str(GAME.template_dir)]),
         ],
         builtins=["template_partials.templatetags.partials"],
@@ -87,8 +92,8 @@ class Buttons(HTMLParser):
         self._text: list[str] = []
 
     def handle_starttag(self, tag, attrs):
-        if tag == "button":
-            a = dict(attrs)
+        a = dict(attrs)
+        if tag == "button" and a.get("type") != "button":  # type=button: no decision
             assert a.get("type") == "submit" and a.get("name") == "action"
             self._value, self._text = a["value"], []
 

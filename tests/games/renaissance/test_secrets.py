@@ -91,5 +91,5 @@ def test_the_reveal_names_every_submission():
     assert GAME.describe(st, first, 0)[0].startswith("Ann (you) chose: HIRE: Merchant")
     events = act(st, 1, "barter", card=baker, source="worker")
     line = GAME.describe(st, events, None)[1]
-    assert line.startswith("Action phase 1 revealed: Ann HIRE: Merchant")
-    assert "Bob BARTER: Baker" in line and "for a bread token" in line
+    assert line.startswith("Action phase 1 revealed: Ann: HIRE: Merchant")
+    assert "Bob: BARTER: Baker" in line and "for a bread token" in line
