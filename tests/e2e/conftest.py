@@ -35,7 +35,9 @@ def _install_chromium() -> str | None:
     if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("apt-get"):
         return f"{CHROMIUM} is missing and we cannot install it (not root, or no apt-get)"
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+    # Another apt-get (a second test run on the machine) may hold the lock: wait for it.
+    wait = ["-o", "DPkg::Lock::Timeout=600"]
+    for command in (["apt-get", *wait, "update"], ["apt-get", *wait, "install", "-y", "chromium"]):
         done = subprocess.run(command, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             return f"{' '.join(command)} failed:\n{done.stderr[-2000:]}"
