@@ -6,6 +6,8 @@ the only place they become text, and a secret is written only for its owner.
 
 from __future__ import annotations
 
+from gettext import ngettext  # the standard library's: the engine knows nothing of Django
+
 from .cards import PROFESSION_INDEX, card_name, profession_name, vp_name
 from .state import State
 
@@ -42,9 +44,14 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
         n = len(event["cards"])
         if mine:
             return f"{who(p)} drew {cards(event['cards'])}"
-        return f"{who(p)} drew {n} card{'s' if n != 1 else ''}"
+        return ngettext("{who} drew {n} card", "{who} drew {n} cards", n).format(who=who(p), n=n)
     if t == "shuffle":
-        return f"The discard pile ({event['count']} cards) was shuffled into a new deck"
+        n = event["count"]
+        return ngettext(
+            "The discard pile ({n} card) was shuffled into a new deck",
+            "The discard pile ({n} cards) was shuffled into a new deck",
+            n,
+        ).format(n=n)
     if t == "discard":
         c = card_name(event["card"], fantasy)
         why = event.get("why")
@@ -67,68 +74,80 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
     if t == "play":
         return f"{who(p)} played {card_name(event['card'], fantasy)}"
     if t == "discard_draw":
-        return f"{who(p)} discards and draws"
+        return f"{who(p)} chose to discard and draw"
     if t == "ability":
         if event["ability"] in _VP_ABILITY_TEXT:
-            return f"{who(p)} uses the VP card: {_VP_ABILITY_TEXT[event['ability']]}"
+            return f"{who(p)} used the VP card: {_VP_ABILITY_TEXT[event['ability']]}"
         name = profession_name(PROFESSION_INDEX[event["ability"]], fantasy)
-        return f"{who(p)} uses the {name} at level {event['level']}"
+        return f"{who(p)} used the {name} at level {event['level']}"
     if t == "skip":
-        return f"{who(p)} chooses no effect"
+        return f"{who(p)} chose no effect"
     if t == "no_effect":
-        return f"{who(p)} gets no effect (none can be done in full)"
+        return f"{who(p)} got no effect (none could be done in full)"
     if t == "tokens":
-        return f"{who(p)} gains {event['count']} VP token{'s' if event['count'] != 1 else ''}"
+        n = event["count"]
+        return ngettext("{who} gained {n} VP token", "{who} gained {n} VP tokens", n).format(
+            who=who(p), n=n
+        )
     if t == "extra_actions":
         n = event["count"]
-        return f"{who(p)} gets {n} extra action{'s' if n != 1 else ''}"
+        return ngettext("{who} got {n} extra action", "{who} got {n} extra actions", n).format(
+            who=who(p), n=n
+        )
     if t == "swap":
         return (
-            f"{who(p)} swaps {cards(event['gave'])} for {who(event['target'])}'s "
+            f"{who(p)} swapped {cards(event['gave'])} for {who(event['target'])}'s "
             f"{cards(event['got'])}"
         )
     if t == "exchange":
         return (
-            f"{who(p)} exchanges {cards(event['to_guildhall']) or 'no cards'} from their hand "
+            f"{who(p)} exchanged {cards(event['to_guildhall']) or 'no cards'} from their hand "
             f"for {cards(event['to_hand'])} from their guildhall"
         )
     if t == "take_chapter":
-        return f"{who(p)} takes {who(event['target'])}'s chapter: {cards(event['cards'])}"
+        return f"{who(p)} took {who(event['target'])}'s chapter: {cards(event['cards'])}"
     if t == "chapter_completed":
         if yucata or mine:
-            return f"{who(p)} completes a {prof(event['profession'])} chapter"
-        return f"{who(p)} completes a chapter"
+            return f"{who(p)} completed {_a(prof(event['profession']))} chapter"
+        return f"{who(p)} completed a chapter"
     if t == "buy":
-        return f"{who(p)} buys a {vp_name(event['vp'])}"
+        return f"{who(p)} bought {_a(vp_name(event['vp']))}"
     if t == "pay":
         n = len(event["professions"])
-        text = f"{who(p)} pays {n} completed chapter{'s' if n != 1 else ''}"
+        text = ngettext(
+            "{who} paid {n} completed chapter", "{who} paid {n} completed chapters", n
+        ).format(who=who(p), n=n)
         if yucata or mine:
             text += f" ({', '.join(prof(x) for x in event['professions'])})"
         return text
     if t == "vp_revealed":
-        return f"A {vp_name(event['vp'])} is revealed in the center row"
+        return f"{_a(vp_name(event['vp'])).capitalize()} was revealed in the center row"
     if t == "look":
-        return f"{who(p)} looks through the discard pile"
+        return f"{who(p)} looked through the discard pile"
     if t == "discard_chapter":
-        text = f"{who(p)} discards a completed chapter"
+        text = f"{who(p)} discarded a completed chapter"
         if yucata or mine:
             text += f" ({prof(event['profession'])})"
         return text
     if t == "end_turn":
-        return f"{who(p)} ends their turn"
+        return f"{who(p)} ended their turn"
     if t == "turn":
         return f"Turn {event['turn']}: {who(p)}"
     if t == "game_over":
         first = event["result"][0]
         if first["rank"] == 1 and not first.get("resigned"):
-            return f"Game over: {who(first['seat'])} wins with {first['vp']} VP"
+            return f"Game over: {who(first['seat'])} won with {first['vp']} VP"
         return "Game over"
     if t == "resign":
-        return f"{who(p)} resigns"
+        return f"{who(p)} resigned"
     if t == "undo":
-        return f"{who(p)} takes back their last step"
+        return f"{who(p)} took back their last step"
     return None
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: "an Assassin", "a 5-point VP card"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou8' else 'a'} {noun}"
 
 
 def describe_all(st: State, events: list[dict], viewer: int | None) -> list[str]:

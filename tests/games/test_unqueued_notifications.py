@@ -174,10 +174,13 @@ class TestBrokerDown:
         """Celery queues for real, to a Redis where nothing listens."""
         # Django's loggers keep to their own handler: let the test see what they log.
         monkeypatch.setattr(logging.getLogger("django"), "propagate", True)
-        saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url")}
+        saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "broker_transport")}
         _forget_connections()
         app.conf.update(
             task_always_eager=False,
+            # The settings name the filesystem transport when no Redis is set: it would win
+            # over the URL, and "queue" into a folder that rundemo may have left behind.
+            broker_transport=None,
             broker_url=f"redis://127.0.0.1:{free_port()}/0",
             broker_connection_timeout=1,
         )

@@ -2,7 +2,7 @@
 
 from games.guildhall import Options, apply
 from games.guildhall.builder import build
-from games.guildhall.log import describe_all
+from games.guildhall.log import describe, describe_all
 
 from .helpers import find
 
@@ -26,8 +26,8 @@ def test_fantasy_names_in_the_log():
 
 def test_classic_hides_the_profession_of_a_completed_chapter_from_others():
     for rules, expected in (
-        ("classic", "Ann completes a chapter"),
-        ("yucata", "Ann completes a Weaver chapter"),
+        ("classic", "Ann completed a chapter"),
+        ("yucata", "Ann completed a Weaver chapter"),
     ):
         st = build(
             options=Options(rules=rules),
@@ -43,4 +43,22 @@ def test_classic_hides_the_profession_of_a_completed_chapter_from_others():
         events = apply(st, {"kind": "play", "card": st.players[0].hand[0]})
         events += apply(st, {"kind": "use", "level": 0})
         assert expected in describe_all(st, events, 1)
-        assert "Ann completes a Weaver chapter" in describe_all(st, events, 0)
+        assert "Ann completed a Weaver chapter" in describe_all(st, events, 0)
+
+
+def test_articles_and_plurals():
+    """ "an Assassin chapter", "an 8-..." and "a 5-point VP card"; one card, two cards."""
+    from games.guildhall.log import _a
+
+    st = build(players=[{}, {}])
+    assert _a("Assassin") == "an Assassin"
+    assert _a("Weaver") == "a Weaver"
+    assert _a("5-point VP card") == "a 5-point VP card"
+    one = describe(st, {"type": "draw", "player": 1, "cards": [4]}, 0)
+    two = describe(st, {"type": "draw", "player": 1, "cards": [4, 8]}, 0)
+    assert (one, two) == ("Bob drew 1 card", "Bob drew 2 cards")
+    assert (
+        describe(st, {"type": "tokens", "player": 0, "count": 1}, None) == "Ann gained 1 VP token"
+    )
+    line = describe(st, {"type": "chapter_completed", "player": 0, "profession": 0}, 0)
+    assert line == "Ann completed an Assassin chapter"
