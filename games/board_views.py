@@ -289,6 +289,10 @@ def _render_fresh(
         ),
         "error": error,
         "next_game": _next_game(request.user, game, seat, kind.deciders(state)),
+        # The game's rules page on this site (else the publisher's), for the header and help.
+        "rules_url": (
+            reverse("games:rules", args=[kind.id]) if kind.rules_template else kind.rules_url
+        ),
         # The newest page of the log; older pages come from games:log.
         **history.context(game, state, seat),
         "move_url": reverse("games:board_move", args=[game_id]),

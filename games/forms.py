@@ -1,31 +1,62 @@
 """The new-game form: the game's own options, built from its option descriptions
-(``GameKind.option_specs``), then the time per move and who may take a seat."""
+(``GameKind.option_specs``), then the time per move and who may take a seat.
+
+Each option shows its help beneath it, with a link to the option's section of the game's
+rules page (``#option-<name>``) when the game has one; a choice among a few is a set of
+radio buttons, every choice in view (its help names each)."""
 
 from __future__ import annotations
 
 import re
 
 from django import forms
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import computer_players
 from games.core import GameKind, OptionSpec
 from games.models import MOVE_DAYS_CHOICES
 
+# A choice among at most this many is radio buttons (all in view), else a menu.
+RADIO_CHOICES = 4
 
-def option_field(spec: OptionSpec) -> forms.Field:
-    """The form field of one game option."""
+
+def rules_page(game: GameKind) -> str | None:
+    """The URL of the game's rules page on this site, or None if it has none."""
+    return reverse("games:rules", args=[game.id]) if game.rules_template else None
+
+
+def option_help(spec: OptionSpec, rules_url: str | None = None) -> str:
+    """The help of an option: its text, and a link to its part of the rules page."""
+    if not rules_url:
+        return spec.help
+    link = format_html(
+        '<a href="{}#option-{}">{}</a>', rules_url, spec.name, gettext("More in the rules")
+    )
+    return format_html("{} {}", spec.help, link) if spec.help else link
+
+
+def option_field(spec: OptionSpec, rules_url: str | None = None) -> forms.Field:
+    """The form field of one game option (``rules_url``: the game's rules page)."""
+    help_text = option_help(spec, rules_url)
     if spec.kind == "bool":
         return forms.BooleanField(
-            required=False, label=spec.label, help_text=spec.help, initial=spec.default
+            required=False, label=spec.label, help_text=help_text, initial=spec.default
         )
     if spec.kind == "choice":
+        few = len(spec.choices) <= RADIO_CHOICES
         return forms.ChoiceField(
-            choices=list(spec.choices), label=spec.label, help_text=spec.help, initial=spec.default
+            choices=list(spec.choices),
+            label=spec.label,
+            help_text=help_text,
+            initial=spec.default,
+            widget=forms.RadioSelect if few else forms.Select,
         )
     return forms.IntegerField(
         label=spec.label,
-        help_text=spec.help,
+        help_text=help_text,
         initial=spec.default,
         min_value=spec.minimum,
         max_value=spec.maximum,
@@ -70,7 +101,9 @@ class InvitationForm(forms.Form):
                 initial=players,
             )
         }
-        fields |= {spec.name: option_field(spec) for spec in game.option_specs}
+        rules_url = rules_page(game)
+        fields |= {spec.name: option_field(spec, rules_url) for spec in game.option_specs}
+        self.option_names = [spec.name for spec in game.option_specs]
         if game.max_players > 1:
             fields["computers"] = forms.TypedChoiceField(
                 label="Computer players",

@@ -1,7 +1,15 @@
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
-from games import board_views, leaderboard_views, log_views, replay_views, vacation_views, views
+from games import (
+    board_views,
+    leaderboard_views,
+    log_views,
+    replay_views,
+    rules_views,
+    vacation_views,
+    views,
+)
 
 app_name = "games"
 
@@ -22,6 +30,8 @@ urlpatterns = [
     path("vacation/stop/", vacation_views.stop, name="vacation_stop"),
     path("lobby/", views.lobby, name="lobby"),
     path("leaderboard/<str:game>/", leaderboard_views.leaderboard, name="leaderboard"),
+    # A game's rules in the site's words (public): games.rules_views.
+    path("games/rules/<str:game>/", rules_views.rules, name="rules"),
     path("lobby/new/", views.create_invitation, name="invitation_new"),
     path("invitations/<id:invitation_id>/accept/", views.accept_invitation, name="accept"),
     path("invitations/<id:invitation_id>/decline/", views.decline_invitation, name="decline"),

@@ -62,6 +62,10 @@ class GameKind(ABC):
     board_template: ClassVar[str]
     template_dir: ClassVar[Path | None] = None
     stylesheet: ClassVar[str | None] = None
+    # The game's rules page, in the site's words, found in ``template_dir`` (None: the site
+    # has none, and links to ``rules_url``). It gives an element ``id="option-<name>"`` for
+    # each of ``option_specs`` (the new-game form links each option's help there).
+    rules_template: ClassVar[str | None] = None
 
     # Options ---------------------------------------------------------------------------------
 
@@ -209,6 +213,11 @@ class GameKind(ABC):
     def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
         """What ``board_template`` shows, built from the view alone. ``stage_label`` names
         where the game is ("Turn 12", "Round 3") for the page's header."""
+
+    def rules_context(self) -> dict:
+        """What ``rules_template`` shows beside its own words, taken from the engine (each
+        ability's text, each card's cost), so that a rule is worded in one place."""
+        return {}
 
     def scores(self, view: dict) -> dict[int, int]:
         """Each seat's score as the viewer of ``view`` knows it (for the emails' standings)."""

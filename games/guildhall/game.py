@@ -36,7 +36,10 @@ class Guildhall(GameKind):
             "choice",
             "yucata",
             "Rules",
-            "Yucata: the rules of Yucata.de (delayed chapter discard, later VP reveal).",
+            "Yucata: as played on Yucata.de. Extra completed chapters are discarded only at "
+            "the start of your next turn, the new VP card is shown once you have paid, the "
+            "Farmer works by itself, equal VP are ranked by completed chapters, and the discard "
+            "pile and the cards not yet seen can be listed. Classic: the rules as printed.",
             choices=(("yucata", "Yucata"), ("classic", "Classic")),
         ),
         OptionSpec(
@@ -44,13 +47,22 @@ class Guildhall(GameKind):
             "bool",
             False,
             "Advanced rules",
-            "No playing a profession already in your action area; hidden discard pile.",
+            "Two rules of Advanced Guildhall, with Yucata or Classic rules: you cannot play a "
+            "card of a profession that is already in your action area, and only the top card "
+            "of the discard pile can be seen.",
         ),
-        OptionSpec("fantasy_names", "bool", False, "Fantasy profession names"),
+        OptionSpec(
+            "fantasy_names",
+            "bool",
+            False,
+            "Fantasy profession names",
+            "The professions go by the names of the fantasy edition. Only the names change.",
+        ),
     )
     board_template = "guildhall/board.html"
     template_dir = Path(__file__).parent / "templates"
     stylesheet = "site/board.css"
+    rules_template = "guildhall/rules.html"
 
     # Options
 
@@ -169,6 +181,29 @@ class Guildhall(GameKind):
 
     def board_context(self, view: dict, seat_users) -> dict:
         return present.Board(view, seat_users=seat_users).context()
+
+    def rules_context(self) -> dict:
+        """The rules page's tables in the engine's words (the board's card help has the
+        same): each profession's ability by level, each kind of VP card, the two name sets."""
+        from . import card_help
+        from .cards import FANTASY_NAMES, OLD_WORLD_NAMES, PROFESSIONS, VP_KINDS
+
+        vp_cards = [
+            {
+                **help,
+                "key": kind.key,
+                "optional": kind.ability is not None,  # an ability one may use, or not
+                "copies": kind.copies,
+                "small_copies": kind.small_copies,
+            }
+            for help, kind in zip(card_help.vp_cards(), VP_KINDS, strict=True)
+        ]
+        names = [{"name": OLD_WORLD_NAMES[p], "fantasy": FANTASY_NAMES[p]} for p in PROFESSIONS]
+        return {
+            "professions": card_help.professions(None, fantasy=False),
+            "vp_cards": vp_cards,
+            "profession_names": names,
+        }
 
     # The API
 

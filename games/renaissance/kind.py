@@ -38,8 +38,10 @@ class RenaissanceMan(GameKind):
             "choice",
             "standard",
             "One-player game",
-            "Easier: when the deck first runs out, that many random discarded cards make a "
-            "new deck. Tougher: that many cards are discarded face down before the game.",
+            "Only for a game of one player. Standard: win by placing your Master before the "
+            "deck first runs out. Easier: when the deck first runs out, that many random "
+            "discarded cards make a new deck. Tougher: that many cards are discarded face down "
+            "before the game.",
             choices=(("standard", "Standard"), ("easier", "Easier"), ("tougher", "Tougher")),
         ),
         OptionSpec(
@@ -47,6 +49,8 @@ class RenaissanceMan(GameKind):
             "int",
             10,
             "Cards for the easier or tougher one-player game",
+            "How many cards the easier game shuffles into a new deck, or the tougher game "
+            "discards before it starts.",
             minimum=1,
             maximum=40,
         ),
@@ -54,6 +58,7 @@ class RenaissanceMan(GameKind):
     board_template = "renaissance/board.html"
     template_dir = Path(__file__).parent / "templates"
     stylesheet = "site/renaissance.css"
+    rules_template = "renaissance/rules.html"
 
     # Options
 
@@ -142,6 +147,31 @@ class RenaissanceMan(GameKind):
 
     def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
         return present.board_context(view, seat_users)
+
+    def rules_context(self) -> dict:
+        """The rules page's numbers and the workers' table, from the engine."""
+        from .cards import ACTIONS, DECK_SIZE, ICONS, TYPE_NAMES
+        from .pyramid import LEVEL_SIZES
+        from .state import KNIGHTS, STORE_SLOTS
+
+        return {
+            "workers": [
+                {"name": TYPE_NAMES[t], "icon": ICONS[t], "action": ACTIONS[t].upper()}
+                for t in range(len(ICONS))
+            ],
+            "levels": [
+                {"level": level, "cards": n, "master": level == len(LEVEL_SIZES)}
+                for level, n in enumerate(LEVEL_SIZES, start=1)
+            ],
+            "structure_size": sum(LEVEL_SIZES),
+            "deck_size": DECK_SIZE,
+            "per_type": DECK_SIZE // len(ICONS),
+            "hand_size": engine.HAND,
+            "knights": KNIGHTS,
+            "store_slots": STORE_SLOTS,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+        }
 
     def scores(self, view: dict) -> dict[int, int]:
         return {p["seat"]: p["cards"] for p in view["players"]}

@@ -181,3 +181,12 @@ def test_a_card_that_cannot_be_played_says_why_and_what_it_does(alice, bob):
     assert "(you, now)" in cleric
     # Bob's board has no word of Alice's hand.
     assert "help-card-" not in board(bob, game)
+
+
+def test_the_board_and_its_card_help_link_the_rules_page(alice, bob):
+    game = start_game(alice, bob)
+    page = board(alice, game)
+    rules = reverse("games:rules", args=["guildhall"])
+    assert f'<a href="{rules}">Rules</a>' in page
+    assert f'<a href="{rules}#professions">' in page
+    assert client_for(alice).get(rules).status_code == 200
