@@ -60,7 +60,15 @@ class PreferencesSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Remind me when a game has waited this many hours for me; null: never.",
     )
-    time_zone = StrictCharField(max_length=64, help_text="An IANA name, e.g. Europe/Berlin.")
+    # Read leniently by the settings form that PreferencesView goes through
+    # (accounts.time_zones.parse_time_zone); answered with the name it was stored as.
+    time_zone = StrictCharField(
+        max_length=64,
+        help_text=(
+            "An IANA name, e.g. Europe/Berlin. Case, spaces and underscores do not matter, and "
+            "a place alone (Berlin, New York) names the one zone that ends with it."
+        ),
+    )
     language = StrictChoiceField(choices=User.Language.values)
 
 

@@ -1,12 +1,43 @@
 from allauth.account.adapter import get_adapter
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.models import EmailAddress
 from django import forms
 from django.contrib.auth import password_validation
+from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User, time_zone_names
+from accounts import time_zones
+from accounts.models import User
+
+
+class TimeZoneSelect(forms.Select):
+    """The time zones grouped by region ("Europe" › "Berlin (UTC+01:00)"), built when shown
+    (the offsets are today's), always with the value shown among them (accounts.time_zones).
+
+    A value typed elsewhere ("berlin", from an old form) is shown as the zone it means; one
+    that means none shows an empty first choice, so that nothing else looks chosen."""
+
+    def get_context(self, name, value, attrs):
+        current = value if isinstance(value, str) else ""
+        try:
+            current = time_zones.parse_time_zone(current)
+        except forms.ValidationError:
+            current = ""
+        choices = time_zones.choices(current)
+        if not current:
+            choices.insert(0, ("", _("Choose your time zone")))
+        self.choices = choices
+        return super().get_context(name, current, attrs)
 
 
 class ProfileForm(forms.ModelForm):
+    # The model's checks (a name this machine knows, 64 characters) still run on the name
+    # clean_time_zone makes of what was sent.
+    time_zone = forms.CharField(
+        label=_("Time zone"),
+        help_text=_("Times on the site and in emails are shown in this zone."),
+        widget=TimeZoneSelect,
+    )
+
     class Meta:
         model = User
         fields = [
@@ -20,10 +51,6 @@ class ProfileForm(forms.ModelForm):
             "game_emails",
             "invitation_emails",
         ]
-        widgets = {
-            # A text box with suggestions rather than a select of 600 zones: easier on a phone.
-            "time_zone": forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off"}),
-        }
 
     EMAIL_FIELDS = [
         "turn_emails",
@@ -42,18 +69,26 @@ class ProfileForm(forms.ModelForm):
                 del self.fields[name]
 
     def clean_time_zone(self) -> str:
-        return self.cleaned_data["time_zone"].strip()
+        # Lenient, like the API (which comes through this form): "Berlin" is Europe/Berlin.
+        return time_zones.parse_time_zone(self.cleaned_data["time_zone"])
 
-    @staticmethod
-    def time_zone_names() -> list[str]:
-        return sorted(time_zone_names())
+
+class LoginForm(AllauthLoginForm):
+    """allauth's login form (settings.ACCOUNT_FORMS) with labels in the site's words: the
+    field is not a "Login" beside a "Log in" button, and no Title Case."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = _("Username or email")
+        if "remember" in self.fields:
+            self.fields["remember"].label = _("Remember me")
 
 
 class GuestConversionForm(forms.Form):
     username = forms.CharField(min_length=3, max_length=150)
     email = forms.EmailField()
-    password1 = forms.CharField(label="Password", widget=forms.PasswordInput)
-    password2 = forms.CharField(label="Password (again)", widget=forms.PasswordInput)
+    password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput)
+    password2 = forms.CharField(label=_("Password (again)"), widget=forms.PasswordInput)
 
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
@@ -71,7 +106,7 @@ class GuestConversionForm(forms.Form):
             or User.objects.filter(email__iexact=email).exists()
         )
         if taken:
-            raise forms.ValidationError("Another account already uses this email address.")
+            raise forms.ValidationError(_("Another account already uses this email address."))
         return email
 
     def clean(self):
@@ -79,7 +114,7 @@ class GuestConversionForm(forms.Form):
         password1 = cleaned.get("password1")
         password2 = cleaned.get("password2")
         if password1 and password2 and password1 != password2:
-            self.add_error("password2", "The two passwords differ.")
+            self.add_error("password2", _("The two passwords differ."))
         elif password1:
             candidate = User(username=cleaned.get("username", ""), email=cleaned.get("email", ""))
             try:

@@ -1,25 +1,20 @@
-import zoneinfo
-from functools import cache
-
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 
+from accounts.time_zones import time_zone_names
 from accounts.usernames import skeleton
 
 
-@cache
-def time_zone_names() -> frozenset[str]:
-    """The IANA time zone names this machine knows (from the tzdata package at worst)."""
-    return frozenset(zoneinfo.available_timezones())
-
-
 def validate_time_zone(value: str) -> None:
+    """The stored name must be one this machine knows, exactly: forms and the API read what
+    people type leniently first ("Berlin": accounts.time_zones.parse_time_zone)."""
     if value not in time_zone_names():
         raise ValidationError(
-            "“%(value)s” is not a time zone we know. Use a name like Europe/Berlin or UTC.",
+            _("“%(value)s” is not a time zone we know. Use a name like Europe/Berlin or UTC."),
             code="invalid_time_zone",
             params={"value": value},
         )

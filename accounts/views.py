@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import services
@@ -41,13 +42,9 @@ def edit_profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your settings are saved.")
+        messages.success(request, _("Your settings are saved."))
         return redirect("accounts:edit_profile")
-    return render(
-        request,
-        "accounts/edit_profile.html",
-        {"form": form, "time_zone_names": ProfileForm.time_zone_names()},
-    )
+    return render(request, "accounts/edit_profile.html", {"form": form})
 
 
 @require_POST
@@ -59,11 +56,9 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
         return limited
     guest = services.do_create_guest()
     login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
-    messages.success(
-        request,
-        f"Welcome, {guest.username}! You play as a guest: save your account to keep it "
-        "on other devices and get emails when it is your turn.",
-    )
+    # Only a greeting: the dashboard says once, under its heading, what saving the account is
+    # for (games/templates/games/dashboard.html).
+    messages.success(request, _("Welcome, %(name)s!") % {"name": guest.name})
     return redirect("home")
 
 
@@ -85,8 +80,11 @@ def convert_guest(request: HttpRequest) -> HttpResponse:
         update_session_auth_hash(request, user)
         messages.success(
             request,
-            f"Your account is saved as {user.username}. We sent a link to {user.email}: "
-            "open it to confirm the address.",
+            _(
+                "Your account is saved as %(username)s. We sent a link to %(email)s: "
+                "open it to confirm the address."
+            )
+            % {"username": user.username, "email": user.email},
         )
         return redirect("home")
     return render(request, "accounts/convert_guest.html", {"form": form})

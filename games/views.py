@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
@@ -73,7 +74,12 @@ def next_game(request: HttpRequest) -> HttpResponse:
     after = parsing.whole_number(request.GET.get("after"))
     game_id = queries.next_game_id(request.user, after)
     if game_id is None:
-        messages.info(request, "No other game is waiting for your move.")
+        # "Other" only when the one game waiting is the one the player came from.
+        only_this_one = after is not None and queries.next_game_id(request.user) == after
+        if only_this_one:
+            messages.info(request, _("No other game is waiting for your move."))
+        else:
+            messages.info(request, _("No game is waiting for your move."))
         return redirect("home")
     return redirect("games:board", game_id=game_id)
 

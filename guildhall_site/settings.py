@@ -9,6 +9,7 @@ than being taken as some default.
 """
 
 import os
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -143,6 +144,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # contact_email: CONTACT_EMAIL, for the pages that say "contact us".
+                "accounts.context_processors.contact",
             ],
             # template_partials' loader lets a view render "page.html#section".
             "loaders": [
@@ -345,6 +348,8 @@ LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# The login form's labels in the site's words ("Username or email", not "Login").
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
@@ -380,6 +385,12 @@ EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", bool(_env("EMAIL_HOST")))
 EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Guildhall <noreply@localhost>")
 SERVER_EMAIL = envstr("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# Where the pages that say "contact us" link to (a mailto: link; accounts.context_processors):
+# an address people may write to. Without it, the address of DEFAULT_FROM_EMAIL, which is
+# right only if someone reads it: set CONTACT_EMAIL when that one is a no-reply address.
+CONTACT_EMAIL = parseaddr(envstr("CONTACT_EMAIL", DEFAULT_FROM_EMAIL))[1]
+if "@" not in CONTACT_EMAIL:
+    raise ImproperlyConfigured("CONTACT_EMAIL must be an email address, e.g. help@example.com")
 # Seconds before a notification the mail server refused is tried again; doubled at each try
 # up to an hour (games.notifications.delivery).
 NOTIFICATION_RETRY_SECONDS = envint("NOTIFICATION_RETRY_SECONDS", 60)

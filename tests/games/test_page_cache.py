@@ -164,8 +164,10 @@ class TestTheBoard:
         # No game waits for Alice: the dashboard, with a message.
         response = client.get(reverse("games:next"), follow=True)
 
-        assert "No other game is waiting for your move." in response.content.decode()
-        assert "No other game is waiting" not in client.get(reverse("home")).content.decode()
+        assert "No game is waiting for your move." in response.content.decode()
+        assert (
+            "No game is waiting for your move." not in client.get(reverse("home")).content.decode()
+        )
 
 
 class TestTheDashboard:

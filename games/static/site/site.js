@@ -80,3 +80,31 @@
     show(event.detail.elt, "Timeout");
   });
 })();
+
+/* The settings page (accounts/edit_profile.html): "Use my browser's time zone", in the element
+   [data-browser-time-zone] (hidden until here), selects the zone the browser reports in the
+   select whose id the attribute names. A zone the select lacks (an old name such as
+   Asia/Calcutta, which the server knows too) is added to it. */
+(function () {
+  "use strict";
+
+  var box = document.querySelector("[data-browser-time-zone]");
+  var select = box && document.getElementById(box.getAttribute("data-browser-time-zone"));
+  var zone = null;
+  if (!select) return;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch (error) {
+    return;
+  }
+  if (!zone) return;
+  box.hidden = false;
+  box.querySelector("button").addEventListener("click", function () {
+    var listed = Array.prototype.some.call(select.options, function (option) {
+      return option.value === zone;
+    });
+    if (!listed) select.add(new Option(zone.replace(/_/g, " "), zone));
+    select.value = zone;
+    select.focus();
+  });
+})();

@@ -1,0 +1,13 @@
+"""``{% contact_email as contact_email %}``: the setting CONTACT_EMAIL, for a page rendered
+without a request (templates/500.html), where accounts.context_processors.contact does not
+run. It reads nothing but the settings."""
+
+from django import template
+from django.conf import settings
+
+register = template.Library()
+
+
+@register.simple_tag
+def contact_email() -> str:
+    return settings.CONTACT_EMAIL
