@@ -104,6 +104,7 @@ def test_desktop_puts_every_player_and_the_log_on_one_screen(
     screen, live_server, four_player_game, screenshots
 ):
     page = board_at(screen, live_server, four_player_game, "desktop")
+    page.reload()  # without the login's message: docs/screenshots/board-desktop.png
     page.screenshot(path=str(screenshots / "ux-desktop-board.png"))
     main, side, log = box(page, ".board-main"), box(page, ".board-side"), box(page, ".log")
     assert main["x"] + main["width"] <= side["x"], "the other players are beside mine"
@@ -125,6 +126,7 @@ def test_phone_keeps_one_column_with_the_decision_at_the_bottom(
     screen, live_server, four_player_game, screenshots
 ):
     page = board_at(screen, live_server, four_player_game, "phone")
+    page.reload()  # without the login's message: docs/screenshots/board-phone.png
     page.screenshot(path=str(screenshots / "ux-phone-board.png"))
     main, side = box(page, ".hand"), box(page, ".board-side .player")
     assert side["y"] > main["y"] and abs(side["x"] - main["x"]) < 2, "one column"
@@ -291,3 +293,35 @@ def test_a_finished_game_explains_its_result(
     assert "computer plays" not in page.inner_text("#board")
     page.locator(".result").scroll_into_view_if_needed()
     page.screenshot(path=str(screenshots / f"ux-result-{size}.png"))
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_small_things_time_zone_picker_and_the_rule_options_explained(
+    screen, live_server, alice, screenshots, size
+):
+    page = screen(size)
+    log_in(page, live_server.url, "/accounts/profile/")
+    # The time zone is picked, grouped by region, or taken from the browser.
+    zone = page.locator("select[name=time_zone]")
+    assert zone.count() == 1
+    assert page.locator("select[name=time_zone] optgroup[label=Europe]").count() == 1
+    zone.select_option("Europe/Berlin")
+    page.locator("main form button[type=submit]", has_text="Save").click()
+    page.wait_for_load_state()
+    alice.refresh_from_db()
+    assert alice.time_zone == "Europe/Berlin"
+    page.goto(f"{live_server.url}/accounts/profile/")
+    assert page.input_value("select[name=time_zone]") == "Europe/Berlin"
+    page.screenshot(path=str(screenshots / f"ux-time-zone-{size}.png"))
+    # The new-game form explains each rule option, with its part of the rules page.
+    page.goto(f"{live_server.url}/lobby/new/?game=guildhall")
+    for name in ("rules", "advanced", "fantasy_names", "setup"):
+        option = page.locator(f"#option-{name}")
+        assert option.count() == 1, name
+        assert option.locator(".option-help").inner_text().strip(), name
+    help_text = page.locator("#option-rules .option-help").inner_text()
+    assert "Yucata:" in help_text and "Classic:" in help_text
+    page.screenshot(path=str(screenshots / f"ux-new-game-options-{size}.png"), full_page=True)
+    page.locator("#option-rules a").first.click()
+    page.wait_for_url("**/games/rules/guildhall/#option-rules")
+    assert page.locator("#option-rules").is_visible()
