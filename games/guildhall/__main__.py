@@ -17,6 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--rules", default="yucata", choices=("classic", "yucata"))
     sim.add_argument("--advanced", action="store_true")
+    sim.add_argument("--setup", default="sequential", choices=("sequential", "simultaneous"))
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--max-turns", type=int, default=400)
     sim.add_argument(
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             advanced=args.advanced,
             max_turns=args.max_turns,
             check_every=args.check_every,
+            setup=args.setup,
         )
         return 1 if summary["violations"] else 0
     bench(args.seconds, args.seed)

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from games.core.schema import Schemas, ref
 
-from .engine import ACTION_FIELDS, DECISION_ACTIONS, OPTIONAL_FIELDS
+from .engine import ACTION_FIELDS, DECISION_ACTIONS, OPTIONAL_FIELDS, SETUP_CHOICE_ACTIONS
 from .view_types import CardId, ChapterNumber, Level, Profession, Seat, View, VpId
 
 PREFIX = "Guildhall"
@@ -22,6 +22,10 @@ ACTION_TEXT = {
     "discard": "Discard one hand card (setup, or the discard action); the last is on top.",
     "done": 'Finish an "any number" choice: draw (setup: to 9, action: to 6), or resolve it.',
     "place": "Setup: place a hand card into the guildhall.",
+    "keep": (
+        "Simultaneous setup: take a card back from your pending choice (it stays in your "
+        "hand); allowed until every player has chosen."
+    ),
     "use": "Use the ability at that level (profession cards), or the VP card's ability.",
     "skip": "No effect.",
     "target": "The other player the effect acts on.",
@@ -52,6 +56,7 @@ ACTION_EXAMPLES: dict[str, dict] = {
     "discard": {"kind": "discard", "card": 88},
     "done": {"kind": "done"},
     "place": {"kind": "place", "card": 64},
+    "keep": {"kind": "keep", "card": 64},
     "use": {"kind": "use", "level": 2},
     "skip": {"kind": "skip"},
     "target": {"kind": "target", "player": 1},
@@ -105,12 +110,20 @@ def _action_union() -> dict:
         f"- `{decision}`: {', '.join(f'`{a}`' for a in actions)}"
         for decision, actions in DECISION_ACTIONS.items()
     )
+    simultaneous = "\n".join(
+        f"- `{decision}`: {', '.join(f'`{a}`' for a in actions)}"
+        for decision, actions in SETUP_CHOICE_ACTIONS.items()
+    )
     return {
         "description": (
             "One decision, as a JSON object with a `kind` and exactly the fields of that "
             "kind (docs/rules-engine.md). The legal ones at each moment are the game's "
             "`legal_actions`; `undo` and `resign` are always sent this way too. The action "
-            "kinds that answer each kind of decision:\n\n" + answers
+            "kinds that answer each kind of decision:\n\n"
+            + answers
+            + "\n\nIn a simultaneous setup (option `setup`), every player answers the setup "
+            "decisions at once, in secret, and may change the choice until all have chosen:"
+            "\n\n" + simultaneous
         ),
         "oneOf": [ref(action_name(kind)) for kind in ACTION_FIELDS],
         "discriminator": {

@@ -34,6 +34,7 @@ class Setup:
     budget_ms: int | None = None  # the strong player's; None: its default
     iterations: int | None = None  # the strong player's, instead of a time budget
     rules: str = "yucata"
+    setup: str = "sequential"  # or "simultaneous": every seat sets up at once
     max_turns: int = 400  # a game still going then counts as a tie
 
     def __post_init__(self) -> None:
@@ -44,11 +45,11 @@ class Setup:
 
 def choose(setup: Setup, level: str, st: State, seat: int, rand: random.Random) -> dict:
     if level == "random":
-        return random_player.choose(st, rand)
+        return random_player.choose(st, rand, seat=seat)
     if level == "easy":
-        return easy.choose(st, rand)
+        return easy.choose(st, rand, seat=seat)
     if level == "normal":
-        return bot.choose(st, rand)
+        return bot.choose(st, rand, seat=seat)
     return search.choose(st, seat, rand, budget_ms=setup.budget_ms, iterations=setup.iterations)
 
 
@@ -59,18 +60,19 @@ def play_game(setup: Setup, index: int) -> dict:
     players = setup.players
     a_seat = index % players
     levels = [setup.a if q == a_seat else setup.b for q in range(players)]
-    options = Options(players=players, rules=setup.rules)
+    options = Options(players=players, rules=setup.rules, setup=setup.setup)
     st = new_game(options, [f"P{q + 1}" for q in range(players)], rand.getrandbits(64))
     rands = [random.Random(rand.getrandbits(64)) for _ in range(players)]
     ms: dict[str, list[float]] = {"a": [], "b": []}
     while st.phase != "over" and st.turn <= setup.max_turns:
+        # In a simultaneous setup, the seats still choosing in seat order.
         seat = decision_player(st)
-        forced = len(legal_actions(st)) == 1
+        forced = len(legal_actions(st, seat)) == 1
         start = time.perf_counter()
         action = choose(setup, levels[seat], st, seat, rands[seat])
         if not forced:
             ms["a" if seat == a_seat else "b"].append((time.perf_counter() - start) * 1000)
-        apply(st, action)
+        apply(st, action, seat)
     winner = None
     if st.phase == "over":
         winner = "a" if st.result[0]["seat"] == a_seat else "b"

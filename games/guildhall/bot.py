@@ -12,7 +12,15 @@ import random
 
 from .cards import PROF, VP_COST
 from .determinize import determinize
-from .engine import CHAPTER_LIMIT, WINNING_VP, apply, decision, decision_player, legal_actions
+from .engine import (
+    CHAPTER_LIMIT,
+    WINNING_VP,
+    apply,
+    deciders,
+    decision,
+    decision_player,
+    legal_actions,
+)
 from .random_player import choose as random_choice
 from .state import State
 
@@ -53,6 +61,9 @@ def _own_worth(st: State, q: int) -> float:
 def _finish_choices(st: State, seat: int, rand: random.Random, limit: int = 40) -> None:
     """Play the rest of the current action's choices, up to the next action: the highest
     level of an ability, few discards, the rest at random."""
+    if st.simultaneous:
+        _finish_setup_step(st, seat, rand)
+        return
     for _ in range(limit):
         d = decision(st)
         if d is None or d["player"] != seat or d["kind"] in _BOUNDARY:
@@ -67,11 +78,32 @@ def _finish_choices(st: State, seat: int, rand: random.Random, limit: int = 40) 
         apply(st, action)
 
 
-def choose(st: State, rand: random.Random, samples: int = 3) -> dict:
-    actions = legal_actions(st)
+def _finish_setup_step(st: State, seat: int, rand: random.Random, limit: int = 200) -> None:
+    """A simultaneous setup step, imagined to its end: ``seat`` finishes its own choice
+    (few discards), then the others choose at random (``determinize`` dropped what they had
+    chosen), so that the step resolves and its result can be scored."""
+    stage = st.stage
+    for _ in range(limit):
+        if not st.simultaneous or st.stage != stage:
+            return
+        mine = seat in deciders(st)
+        q = seat if mine else decision_player(st)
+        if mine and stage == "discard" and rand.random() < 0.6:
+            action = {"kind": "done"}
+        else:
+            actions = [a for a in legal_actions(st, q) if a["kind"] != "keep"]
+            action = random_choice(st, rand, actions)
+        apply(st, action, q)
+
+
+def choose(st: State, rand: random.Random, samples: int = 3, *, seat: int | None = None) -> dict:
+    """``seat``'s action (by default the deciding seat's; in a simultaneous setup, any seat
+    still choosing)."""
+    if seat is None:
+        seat = decision_player(st)
+    actions = legal_actions(st, seat)
     if len(actions) == 1:
         return actions[0]
-    seat = decision_player(st)
     best, best_score = actions[0], float("-inf")
     order = actions[:]
     rand.shuffle(order)  # equal scores: no bias toward the first listed action
@@ -79,7 +111,7 @@ def choose(st: State, rand: random.Random, samples: int = 3) -> dict:
         total = 0.0
         for _ in range(samples):
             s = determinize(st, seat, rand)
-            apply(s, action)
+            apply(s, action, seat)
             _finish_choices(s, seat, rand)
             total += evaluate(s, seat)
         if total > best_score:

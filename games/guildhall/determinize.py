@@ -4,13 +4,19 @@ A computer player that simulates moves on a plain clone would read the deck orde
 other hands. Here every card the player cannot see (the deck, the other players' unknown
 hand cards, the hidden part of an advanced discard pile) is shuffled among the same places,
 and the generator is replaced: simulations can use only what the player knows.
+
+In a simultaneous setup step the other seats' pending choices are secret too: what a seat
+still choosing had picked is dropped, and a seat that has chosen (which is public) gets a
+choice imagined at random from its imagined hand (no discards; 3 cards of different
+identities to place).
 """
 
 from __future__ import annotations
 
 import random
 
-from .engine import looking_through_pile
+from .cards import IDENT
+from .engine import GUILDHALL_SETUP, looking_through_pile
 from .rng import MASK
 from .state import State
 
@@ -40,4 +46,23 @@ def determinize(st: State, seat: int, rand: random.Random) -> State:
     s.vp_deck = sorted(s.vp_deck)
     rand.shuffle(s.vp_deck)
     s.rng = rand.getrandbits(64) & MASK
+    if s.simultaneous:
+        _imagine_setup_choices(s, seat, rand)
     return s
+
+
+def _imagine_setup_choices(s: State, seat: int, rand: random.Random) -> None:
+    for q, ps in enumerate(s.players):
+        if q == seat:
+            continue
+        picks: list[int] = []
+        if s.setup_chosen[q] and s.stage == "place":
+            need = GUILDHALL_SETUP - len(ps.guildhall)
+            taken = {IDENT[c] for c in ps.guildhall}
+            hand = sorted(ps.hand)
+            rand.shuffle(hand)
+            for c in hand:
+                if len(picks) < need and IDENT[c] not in taken:
+                    picks.append(c)
+                    taken.add(IDENT[c])
+        s.setup_picks[q] = picks

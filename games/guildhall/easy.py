@@ -22,11 +22,14 @@ _WEIGHTS = {
     "done": 3.0,
     "discard_draw": 1.0,
     "skip": 0.3,
+    "keep": 0.2,
 }
 
 
-def choose(st: State, rand: random.Random) -> dict:
-    actions = legal_actions(st)
+def choose(st: State, rand: random.Random, *, seat: int | None = None) -> dict:
+    """``seat``'s action (by default the deciding seat's). In a simultaneous setup, a
+    card tapped back ("keep") is rare: the easy player mostly goes forward."""
+    actions = legal_actions(st, seat)
     weights = [_weight(a) for a in actions]
     return rand.choices(actions, weights)[0]
 

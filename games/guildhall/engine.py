@@ -55,6 +55,7 @@ ACTION_FIELDS: dict[str, dict[str, type]] = {
     "discard": {"card": int},
     "done": {},
     "place": {"card": int},
+    "keep": {"card": int},
     "use": {"level": int},
     "skip": {},
     "target": {"player": int},
@@ -85,6 +86,12 @@ DECISION_ACTIONS: dict[str, tuple[str, ...]] = {
     "discard_chapter": ("discard_chapter",),
     "end_turn": ("end_turn",),
 }
+# In a simultaneous setup (options.setup) the setup decisions are answered by these: a
+# seat tapping a card again keeps it in hand ("keep") until everyone has chosen.
+SETUP_CHOICE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "setup_discard": ("discard", "keep", "done"),
+    "setup_place": ("place", "keep"),
+}
 
 
 # Creating a game ---------------------------------------------------------------------------
@@ -105,6 +112,8 @@ def new_game(options: Options, names: list[str], seed: int) -> State:
     for p, ps in enumerate(st.players):
         ps.hand = [st.deck.pop() for _ in range(HAND_SIZE_SETUP)]
         step.emit("deal", player=p, cards=ps.hand[:])
+    if options.simultaneous_setup:
+        _open_setup_step(st, "discard")
     _advance(st, step)
     st.undo_steps = 0
     return st
@@ -120,14 +129,17 @@ def plan_for(fr: dict) -> Plan:
     return PROFESSION_PLANS[(PROFESSION_INDEX[key], fr["level"])]
 
 
-def decision(st: State) -> dict | None:
+def decision(st: State, seat: int | None = None) -> dict | None:
     """Who must decide what now, or None when the game is over.
 
     Holds hidden parts (picked hand cards, the cards being ordered): views decide what
-    of it a viewer may see.
+    of it a viewer may see. In a simultaneous setup every seat decides: ``seat``'s
+    decision (by default the first seat still choosing), with its own pending choice.
     """
     if st.phase == "over":
         return None
+    if st.simultaneous:
+        return _setup_choice_decision(st, decision_player(st) if seat is None else seat)
     if not st.frames:
         kind = "action" if st.actions_left > 0 else "end_turn"
         return {"kind": kind, "player": st.current, "actions_left": st.actions_left}
@@ -180,10 +192,54 @@ def decision(st: State) -> dict | None:
     raise AssertionError(f"no decision for frame {t}")
 
 
+def _setup_choice_decision(st: State, p: int) -> dict:
+    """Seat ``p``'s decision in a simultaneous setup step: its own pending choice
+    (``picks``, secret), whether it has chosen, and who is still choosing (public)."""
+    picks = st.setup_picks[p]
+    d = {
+        "kind": "setup_discard" if st.stage == "discard" else "setup_place",
+        "player": p,
+        "simultaneous": True,
+        "choosing": list(deciders(st)),
+        "chosen": st.setup_chosen[p],
+        "picks": picks[:],
+    }
+    if st.stage == "discard":
+        d["draw_to"] = HAND_SIZE_SETUP
+    else:
+        d["remaining"] = GUILDHALL_SETUP - len(picks)
+    return d
+
+
 def decision_player(st: State) -> int | None:
+    """The seat deciding now; in a simultaneous setup step, the first seat still choosing
+    (``deciders`` lists them all)."""
     if st.phase == "over":
         return None
+    if st.simultaneous:
+        return st.setup_chosen.index(False)
     return st.frames[-1]["player"] if st.frames else st.current
+
+
+def deciders(st: State) -> tuple[int, ...]:
+    """The seats the game waits for, in seat order: in a simultaneous setup step, every seat
+    that has not chosen (a seat that has chosen may still change its choice: see
+    ``legal_actions``); otherwise the one deciding seat; none once the game is over."""
+    if st.phase == "over":
+        return ()
+    if st.simultaneous:
+        return tuple(q for q, chosen in enumerate(st.setup_chosen) if not chosen)
+    return (decision_player(st),)
+
+
+def acts_now(st: State, seat: int) -> bool:
+    """Whether ``seat`` has legal actions now: the deciding seat, or any seat during a
+    simultaneous setup step (one that has chosen may still change its choice)."""
+    if st.phase == "over":
+        return False
+    if st.simultaneous:
+        return 0 <= seat < len(st.players)
+    return seat == decision_player(st)
 
 
 def looking_through_pile(st: State) -> int | None:
@@ -219,8 +275,11 @@ class _Check:
         return [a for a in self.candidates() if fault(a) is None]
 
 
-def _check(st: State) -> _Check:
-    """The checker of the current decision (the game is not over)."""
+def _check(st: State, seat: int | None = None) -> _Check:
+    """The checker of the current decision (the game is not over); in a simultaneous setup
+    step, ``seat``'s (by default the first seat still choosing)."""
+    if st.simultaneous:
+        return _SetupChoice(st, decision_player(st) if seat is None else seat)
     if st.frames:
         fr = st.frames[-1]
         return _CHECKS[fr["type"]](st, fr)
@@ -229,25 +288,30 @@ def _check(st: State) -> _Check:
     return _EndTurn()
 
 
-def legal_actions(st: State) -> list[dict]:
-    """Every legal action of the current decision. The order is part of the contract:
-    seeded computer players pick from this list, so a new order would change their games."""
+def legal_actions(st: State, seat: int | None = None) -> list[dict]:
+    """Every legal action of the current decision: the deciding seat's, or ``seat``'s (none
+    if it does not act now; in a simultaneous setup step every seat acts, by default the
+    first still choosing). The order is part of the contract: seeded computer players pick
+    from this list, so a new order would change their games."""
     if st.phase == "over":
         return []
-    return _check(st).legal()
+    if seat is not None and not acts_now(st, seat):
+        return []
+    return _check(st, seat).legal()
 
 
-def _fault(st: State, action: dict) -> IllegalAction | None:
+def _fault(st: State, action: dict, seat: int | None = None) -> IllegalAction | None:
     """The rule a well-formed action breaks now (the game is not over), or None."""
-    d = decision(st)
-    wanted = DECISION_ACTIONS[d["kind"]]
+    d = decision(st, seat)
+    table = SETUP_CHOICE_ACTIONS if st.simultaneous else DECISION_ACTIONS
+    wanted = table[d["kind"]]
     if action["kind"] not in wanted:
         return IllegalAction(
             "wrong_decision",
             f"Now {st.names[d['player']]} must decide: {d['kind'].replace('_', ' ')} "
             f"(one of: {', '.join(wanted)}), not {action['kind']}",
         )
-    return _check(st).fault(action)
+    return _check(st, seat).fault(action)
 
 
 def _not_in_hand() -> IllegalAction:
@@ -381,6 +445,71 @@ class _SetupPlace(_Check):
                 "no_duplicates", f"Your guildhall already holds a {card_name(card)}: no duplicates"
             )
         if self.stuck:
+            return IllegalAction("not_a_choice", "That is not a legal choice now")
+        return None
+
+
+class _SetupChoice(_Check):
+    """Decisions "setup_discard" and "setup_place" of a simultaneous setup (RULINGS 5, all
+    seats at once): one seat's secret choice, changeable until every seat has chosen. It
+    discards any number of cards then says "done", or chooses 3 cards of different
+    identities to place (the third completes the choice); "keep" takes a card back."""
+
+    __slots__ = ("hand", "picks", "chosen", "placing", "owned")
+
+    def __init__(self, st: State, p: int) -> None:
+        ps = st.players[p]
+        self.hand = ps.hand
+        self.picks = st.setup_picks[p]
+        self.chosen = st.setup_chosen[p]
+        self.placing = st.stage == "place"
+        self.owned = {IDENT[c] for c in ps.guildhall}
+
+    def candidates(self) -> list[dict]:
+        picked = set(self.picks)
+        kind = "place" if self.placing else "discard"
+        out = [{"kind": kind, "card": c} for c in self.hand if c not in picked]
+        out += [{"kind": "keep", "card": c} for c in self.picks]
+        if not self.placing:
+            out.append({"kind": "done"})
+        return out
+
+    def fault(self, action: dict) -> IllegalAction | None:
+        kind = action["kind"]
+        if kind == "done":
+            if self.chosen:
+                return IllegalAction(
+                    "not_a_choice",
+                    "You have already chosen: change a card, or wait for the others",
+                )
+            return None
+        card = action["card"]
+        if kind == "keep":
+            if card not in self.picks:
+                return IllegalAction("not_a_choice", "That card is not one you chose")
+            return None
+        if card not in self.hand:
+            return _not_in_hand()
+        if card in self.picks:
+            return IllegalAction("not_a_choice", "You have already chosen that card")
+        if self.placing:
+            return self._place_fault(card)
+        return None
+
+    def _place_fault(self, card: int) -> IllegalAction | None:
+        need = GUILDHALL_SETUP - len(self.owned) - len(self.picks)
+        if need <= 0:
+            return IllegalAction(
+                "not_a_choice", "You have chosen 3 cards: keep one of them first to change"
+            )
+        taken = self.owned | {IDENT[c] for c in self.picks}
+        if IDENT[card] in taken:
+            return IllegalAction(
+                "no_duplicates", f"You already place a {card_name(card)}: no duplicates"
+            )
+        # A dead end is never offered (it cannot happen with 9 cards and 4 copies of each).
+        rest = {IDENT[c] for c in self.hand if c != card and c not in self.picks}
+        if len(rest - taken - {IDENT[card]}) < need - 1:
             return IllegalAction("not_a_choice", "That is not a legal choice now")
         return None
 
@@ -608,17 +737,21 @@ def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
     if action["kind"] == "resign":
         return resign(st, player)
     decider = decision_player(st)
-    if player is not None and player != decider:
+    if st.simultaneous and player is not None:
+        decider = player  # every seat chooses at once
+    elif player is not None and player != decider:
         raise IllegalAction(
             "not_your_decision", f"It is {st.names[decider]}'s decision, not {st.names[player]}'s"
         )
     if action["kind"] == "undo":
         raise IllegalAction("undo", "Undo needs the game's history: use Match.apply")
-    fault = _fault(st, action)
+    fault = _fault(st, action, decider)
     if fault is not None:
         raise fault
     step = Step()
-    if st.frames:
+    if st.simultaneous:
+        _apply_setup_choice(st, decider, action, step)
+    elif st.frames:
         fr = st.frames[-1]
         _APPLY[fr["type"]](st, fr, action, step)
     elif action["kind"] == "end_turn":
@@ -756,6 +889,63 @@ def _apply_setup_place(st: State, fr: dict, action: dict, step: Step) -> None:
         _pop(st)
 
 
+def _open_setup_step(st: State, stage: str) -> None:
+    """A simultaneous setup step begins: every seat chooses, nobody has yet."""
+    st.stage = stage
+    st.setup_picks = [[] for _ in st.players]
+    st.setup_chosen = [False] * len(st.players)
+
+
+def _apply_setup_choice(st: State, p: int, action: dict, step: Step) -> None:
+    """One seat's step of its secret setup choice; the last seat to choose resolves it."""
+    kind = action["kind"]
+    picks = st.setup_picks[p]
+    was = st.setup_chosen[p]
+    if kind == "done":
+        st.setup_chosen[p] = True
+        step.emit("setup_chosen", player=p, stage=st.stage, cards=picks[:])
+    else:
+        card = action["card"]
+        if kind == "keep":
+            picks.remove(card)
+        else:
+            picks.append(card)
+        # Discards are chosen again with "done"; the third card to place is the choice.
+        chosen = st.stage == "place" and len(picks) == GUILDHALL_SETUP
+        st.setup_chosen[p] = chosen
+        step.emit(
+            "setup_pick", player=p, stage=st.stage, pick=kind, card=card, was=was, chosen=chosen
+        )
+    if all(st.setup_chosen):
+        _resolve_setup_step(st, step)
+
+
+def _resolve_setup_step(st: State, step: Step) -> None:
+    """Every seat has chosen: the choices are carried out in seat order (RULINGS 5). Seat 0
+    discards (in its order) and draws back to 9, then seat 1...; or each places its 3
+    cards, then the center row is dealt and the first turn begins."""
+    stage = st.stage
+    picks = st.setup_picks
+    step.reveal()  # the choices are made public: no undo past this
+    step.emit("setup_resolved", stage=stage)
+    for p, ps in enumerate(st.players):
+        for c in picks[p]:
+            ps.remove_from_hand(c)
+            if stage == "discard":
+                discard_card(st, c, step, player=p, why="from_hand")
+            else:
+                place(st, p, c, step, source="hand")
+        if stage == "discard":
+            draw(st, p, max(0, HAND_SIZE_SETUP - len(ps.hand)), step)
+    if stage == "discard":
+        _open_setup_step(st, "place")
+        return
+    st.setup_picks = []
+    st.setup_chosen = []
+    st.stage = "discard"  # as a sequential setup leaves it
+    _finish_setup(st, step)
+
+
 def _apply_level(st: State, fr: dict, action: dict, step: Step) -> None:
     _pop(st)
     if action["kind"] == "skip":
@@ -870,6 +1060,8 @@ def _advance(st: State, step: Step) -> None:
             else:
                 return  # a player must decide
         elif st.phase == "setup":
+            if st.simultaneous:
+                return  # the seats are choosing
             _advance_setup(st, step)
         elif st.stage == "end":
             _finish_turn(st, step)
@@ -902,6 +1094,12 @@ def _advance_setup(st: State, step: Step) -> None:
     if st.current + 1 < len(st.players):
         st.current += 1
         return
+    _finish_setup(st, step)
+
+
+def _finish_setup(st: State, step: Step) -> None:
+    """Every player has set up: 5 VP cards to the center row, the first player's turn."""
+    step.turn_passed = True
     for slot in range(CENTER_ROW):
         refill_center(st, slot, step)
     st.phase = "play"

@@ -58,6 +58,17 @@ class Guildhall(GameKind):
             "Fantasy profession names",
             "The professions go by the names of the fantasy edition. Only the names change.",
         ),
+        # On by default for new games; a game stored without it sets up in turn (Options).
+        OptionSpec(
+            "setup",
+            "choice",
+            "simultaneous",
+            "Setup",
+            "All at once: every player discards, redraws and places their first 3 cards at "
+            "the same time, in secret, so nobody waits for the others; the choices are then "
+            "carried out in seat order. In turn: one after the other, as at the table.",
+            choices=(("simultaneous", "All at once"), ("sequential", "In turn")),
+        ),
     )
     board_template = "guildhall/board.html"
     template_dir = Path(__file__).parent / "templates"
@@ -74,6 +85,7 @@ class Guildhall(GameKind):
                 rules=chosen["rules"],
                 advanced=chosen["advanced"],
                 names="fantasy" if chosen["fantasy_names"] else "classic",
+                setup=chosen["setup"],
             )
         except ValueError as error:  # pragma: no cover - the specs check the same
             raise OptionError("options", str(error)) from None
@@ -90,6 +102,8 @@ class Guildhall(GameKind):
             parts.append("advanced")
         if options.fantasy:
             parts.append("fantasy names")
+        if not options.simultaneous_setup:
+            parts.append("setup in turn")
         return ", ".join(parts)
 
     # Playing
@@ -110,13 +124,18 @@ class Guildhall(GameKind):
         return state.phase
 
     def deciders(self, state: State) -> frozenset[int]:
-        decider = engine.decision_player(state)
-        return frozenset() if decider is None else frozenset((decider,))
+        # Every seat still choosing in a simultaneous setup step, else the deciding seat.
+        return frozenset(engine.deciders(state))
+
+    def step(self, state: State):
+        # Each step of a simultaneous setup is a round of choices of its own; otherwise one
+        # seat decides at a time and its wait starts again when the decision comes to it.
+        if state.simultaneous:
+            return ("setup", state.stage)
+        return 0
 
     def legal_actions(self, state: State, seat: int) -> list[dict]:
-        if engine.decision_player(state) != seat:
-            return []
-        return engine.legal_actions(state)
+        return engine.legal_actions(state, seat)
 
     def check_shape(self, action: object) -> dict:
         return engine.check_shape(action)
@@ -136,7 +155,7 @@ class Guildhall(GameKind):
         return [{**row, "score": row["vp"]} for row in state.result]
 
     def choose(self, state: State, seat: int, rand: random.Random) -> dict:
-        return bot.choose(state, rand)
+        return bot.choose(state, rand, seat=seat)
 
     computer_levels = ("easy", "normal", "strong")
 
@@ -155,12 +174,12 @@ class Guildhall(GameKind):
         arena, exactly ``iterations`` (then the same ``rand`` state gives the same action)."""
         if level not in self.computer_levels:
             raise ValueError(f"unknown computer level {level!r}")
-        if engine.decision_player(state) != seat:
+        if seat not in engine.deciders(state):
             raise ValueError(f"seat {seat} is not deciding")
         if level == "easy":
-            return easy.choose(state, rand)
+            return easy.choose(state, rand, seat=seat)
         if level == "normal":
-            return bot.choose(state, rand)
+            return bot.choose(state, rand, seat=seat)
         return search.choose(state, seat, rand, budget_ms=budget_ms, iterations=iterations)
 
     # What people see

@@ -71,6 +71,8 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
         else:
             where = _SOURCES.get(source, "")
         return f"{who(p)} placed {card_name(event['card'], fantasy)} {where}".rstrip()
+    if t in ("setup_pick", "setup_chosen", "setup_resolved"):
+        return _setup_choice(st, event, viewer)
     if t == "play":
         return f"{who(p)} played {card_name(event['card'], fantasy)}"
     if t == "discard_draw":
@@ -143,6 +145,39 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
     if t == "undo":
         return f"{who(p)} took back their last step"
     return None
+
+
+def _setup_choice(st: State, event: dict, viewer: int | None) -> str | None:
+    """A simultaneous setup: a pending choice is told to its owner only; the others read
+    that a seat has chosen, or is choosing again (public: the views show who is still
+    choosing). The choices are carried out, in seat order, by the events that follow
+    "setup_resolved" (discards, draws, placements), told as in a sequential setup."""
+    t = event["type"]
+    if t == "setup_resolved":
+        if event["stage"] == "discard":
+            return "Everyone has chosen their discards: they are made in seat order"
+        return "Everyone has chosen their 3 cards: they are placed in seat order"
+    p = event["player"]
+    name = st.names[p]
+    if p != viewer:
+        if t == "setup_chosen" or (event["chosen"] and not event["was"]):
+            return f"{name} has chosen"
+        if event["was"] and not event["chosen"]:
+            return f"{name} is choosing again"
+        return None
+    fantasy = st.options.fantasy
+    if t == "setup_chosen":
+        cards = ", ".join(card_name(c, fantasy) for c in event["cards"])
+        if not cards:
+            return f"{name} chose to discard nothing"
+        return f"{name} chose to discard {cards}"
+    card = card_name(event["card"], fantasy)
+    if event["pick"] == "keep":
+        return f"{name} will keep {card}"
+    if event["pick"] == "discard":
+        return f"{name} will discard {card}"
+    line = f"{name} will place {card}"
+    return line + ": your 3 cards are chosen" if event["chosen"] else line
 
 
 def _a(noun: str) -> str:

@@ -6,6 +6,9 @@ from dataclasses import asdict, dataclass
 
 RULE_SETS = ("classic", "yucata")
 NAME_SETS = ("classic", "fantasy")
+# How the setup (RULINGS 5) is played: "sequential", in seat order as at the table, or
+# "simultaneous", every player choosing at the same time, in secret, resolved in seat order.
+SETUP_MODES = ("simultaneous", "sequential")
 
 
 @dataclass(frozen=True)
@@ -14,6 +17,12 @@ class Options:
     rules: str = "yucata"  # "classic" or "yucata"
     advanced: bool = False  # action-area play restriction + hidden discard pile [002]
     names: str = "classic"  # "classic" (Old World Economy) or "fantasy" profession names
+    # "sequential" (RULINGS 5 as printed) or "simultaneous" (everyone sets up at once). The
+    # dataclass default is the printed rule, which is also what a stored options object
+    # without "setup" means (every game stored before the option existed): the engine's
+    # own callers and those games keep the sequential setup. The site offers simultaneous
+    # by default through its OptionSpec (game.py).
+    setup: str = "sequential"
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -26,6 +35,8 @@ class Options:
             raise ValueError("advanced must be true or false")
         if self.names not in NAME_SETS:
             raise ValueError(f"names must be one of {', '.join(NAME_SETS)}")
+        if self.setup not in SETUP_MODES:
+            raise ValueError(f"setup must be one of {', '.join(SETUP_MODES)}")
 
     # Each Yucata difference is its own switch so that a rule reads as one condition.
     @property
@@ -48,14 +59,29 @@ class Options:
     def fantasy(self) -> bool:
         return self.names == "fantasy"
 
+    @property
+    def simultaneous_setup(self) -> bool:
+        return self.setup == "simultaneous"
+
     def to_json(self) -> dict:
+        """The stored form. "setup" is left out when it is "sequential", as in every game
+        stored before the option existed, so that their stored options and snapshots read
+        and write back unchanged (``verify_games``)."""
+        data = asdict(self)
+        if self.setup == "sequential":
+            del data["setup"]
+        return data
+
+    def full_json(self) -> dict:
+        """Every option, "setup" included (the views')."""
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict) -> Options:
         if not isinstance(data, dict):
             raise ValueError("options must be an object")
-        unknown = set(data) - {"players", "rules", "advanced", "names"}
+        unknown = set(data) - {"players", "rules", "advanced", "names", "setup"}
         if unknown:
             raise ValueError(f"unknown options: {', '.join(sorted(unknown))}")
-        return cls(**data)
+        # Stored before the setup option existed: those games keep the sequential setup.
+        return cls(**{"setup": "sequential", **data})

@@ -26,7 +26,7 @@ _FRAME_TYPES = {
 
 
 def to_json(st: State) -> dict:
-    return {
+    data = {
         "format": FORMAT,
         "options": st.options.to_json(),
         "names": list(st.names),
@@ -60,6 +60,12 @@ def to_json(st: State) -> dict:
         "result": st.result,
         "resigned": st.resigned[:],
     }
+    if st.setup_chosen:
+        # A simultaneous setup step: each seat's pending choice (only then, so that every
+        # other position reads and writes as it did before the option existed).
+        data["setup_picks"] = [picks[:] for picks in st.setup_picks]
+        data["setup_chosen"] = st.setup_chosen[:]
+    return data
 
 
 def _copy(fr: dict) -> dict:
@@ -136,6 +142,15 @@ def _read(data: dict) -> State:
     st.last_actor = data.get("last_actor")
     st.result = data.get("result")
     st.resigned = _ints(data.get("resigned", []), "resigned")
+    if "setup_chosen" in data:
+        chosen = data["setup_chosen"]
+        if not isinstance(chosen, list) or any(type(x) is not bool for x in chosen):
+            raise PositionError("setup_chosen must be a list of true or false")
+        picks = data["setup_picks"]
+        if not isinstance(picks, list):
+            raise PositionError("setup_picks must be a list of lists of card ids")
+        st.setup_chosen = chosen[:]
+        st.setup_picks = [_ints(x, "setup_picks") for x in picks]
     return st
 
 
@@ -152,17 +167,24 @@ def check(st: State) -> None:
             raise PositionError(f"{name} must be a non-negative int")
     if st.played >= 1 << 6:
         raise PositionError("played is a bitmask of the 6 professions")
-    if st.phase == "setup" and st.stage != "discard":
+    if st.setup_chosen or st.setup_picks:
+        _check_setup_choices(st)
+    elif st.phase == "setup" and st.options.simultaneous_setup:
+        raise PositionError("a simultaneous setup needs every seat's choice")
+    elif st.phase == "setup" and st.stage != "discard":
         raise PositionError("the setup stage is 'discard'")
     if st.phase == "play" and st.stage not in ("actions", "end"):
         raise PositionError("stage must be 'actions' or 'end'")
-    if st.phase == "over" and st.stage not in ("discard", "actions", "end"):
-        # A game may end in setup (a resignation) or in play.
-        raise PositionError("stage must be 'discard', 'actions' or 'end'")
+    if st.phase == "over" and st.stage not in ("discard", "actions", "end", "place"):
+        # A game may end in setup (a resignation; "place" in a simultaneous setup) or in play.
+        raise PositionError("stage must be 'discard', 'place', 'actions' or 'end'")
     if len(set(st.resigned)) != len(st.resigned) or any(not 0 <= q < n for q in st.resigned):
         raise PositionError("resigned must list distinct seat numbers")
     if st.last_actor is not None and (type(st.last_actor) is not int or st.last_actor >= n):
         raise PositionError("last_actor must be a seat number or null")
+
+    if st.setup_chosen and st.frames:
+        raise PositionError("a simultaneous setup step has no frames")
 
     where: dict[int, str] = {}
 
@@ -231,3 +253,27 @@ def check(st: State) -> None:
             f"the VP cards must be exactly the {len(expected)} of a {n}-player game; "
             f"check VP cards {wrong[:6]}"
         )
+
+
+def _check_setup_choices(st: State) -> None:
+    """A simultaneous setup step: a pending choice per seat, of its own hand cards; 3 cards
+    of different identities at most to place, and exactly 3 once chosen."""
+    n = len(st.players)
+    if not st.options.simultaneous_setup:
+        raise PositionError("pending setup choices need the simultaneous setup option")
+    if st.phase not in ("setup", "over"):
+        raise PositionError("pending setup choices only during the setup")
+    if st.stage not in ("discard", "place"):
+        raise PositionError("a simultaneous setup's stage is 'discard' or 'place'")
+    if len(st.setup_chosen) != n or len(st.setup_picks) != n:
+        raise PositionError(f"setup_picks and setup_chosen must list the {n} seats")
+    if st.phase == "setup" and all(st.setup_chosen):
+        raise PositionError("every seat has chosen: the setup step should have resolved")
+    for q, (picks, ps) in enumerate(zip(st.setup_picks, st.players, strict=True)):
+        if len(set(picks)) != len(picks) or not set(picks) <= set(ps.hand):
+            raise PositionError(f"player {q}'s setup choice must be distinct hand cards")
+        if st.stage == "place":
+            if len(ps.guildhall) + len(picks) > 3 or len({IDENT[c] for c in picks}) != len(picks):
+                raise PositionError(f"player {q}'s setup placement is not 3 distinct cards")
+            if st.setup_chosen[q] != (len(ps.guildhall) + len(picks) == 3):
+                raise PositionError(f"player {q} has chosen exactly when 3 cards are chosen")

@@ -89,7 +89,7 @@ class Board:
         self.shown_cards: set[int] = set()
         for a in self.legal:
             kind = a["kind"]
-            if kind in ("play", "discard", "place", "pick", "order"):
+            if kind in ("play", "discard", "place", "pick", "order", "keep"):
                 self.card_actions[a["card"]] = _action_json(a)
             elif kind == "buy":
                 self.vp_actions[a["vp"]] = _action_json(a)
@@ -182,8 +182,12 @@ class Board:
             "seat": seat,
             "name": p["name"],
             "is_me": mine,
-            "is_current": seat == self.v["current"] and self.v["phase"] != "over",
-            "is_deciding": d is not None and d["player"] == seat,
+            # Nobody's turn while everyone sets up at once.
+            "is_current": seat == self.v["current"]
+            and self.v["phase"] != "over"
+            and not (d or {}).get("simultaneous"),
+            "is_deciding": d is not None
+            and (seat in d["choosing"] if d.get("simultaneous") else d["player"] == seat),
             "hand_size": p["hand_size"],
             # The viewer's own known cards are marked in their hand instead.
             "known_hand": [] if mine else [self.card(c, tappable=False) for c in known],
@@ -225,6 +229,8 @@ class Board:
         v, d = self.v, self.decision
         if v["phase"] == "over" or d is None:
             return {"text": "The game is over.", "mine": False}
+        if d.get("simultaneous"):
+            return self._simultaneous_prompt(d)
         who = self.names[d["player"]]
         if d["player"] != self.viewer:
             what = WAITING_TEXT.get(d["kind"], "deciding")
@@ -236,8 +242,24 @@ class Board:
             detail = _effect_text(d.get("ability"), d.get("level"))
         return {"text": self._my_prompt(d), "detail": detail, "mine": True}
 
+    def _simultaneous_prompt(self, d: dict) -> dict:
+        """A simultaneous setup step: the viewer's own choice, and who is still choosing
+        (never what the others chose)."""
+        others = [self.names[q] for q in d["choosing"] if q != self.viewer]
+        waiting = f"Waiting for {_names(others)}" if others else ""
+        what = WAITING_TEXT[d["kind"]]
+        if d["player"] != self.viewer:  # a spectator
+            return {"text": f"{waiting}: {what}, all at the same time.", "mine": False}
+        if not d["chosen"]:
+            return {"text": self._my_prompt(d), "mine": True}
+        chose = "your discards" if d["kind"] == "setup_discard" else "your 3 cards"
+        text = f"You have chosen {chose}; you may change them until everyone has chosen."
+        return {"text": f"{text} {waiting}.", "mine": False}
+
     def _my_prompt(self, d: dict) -> str:
         kind = d["kind"]
+        if d.get("simultaneous"):
+            return _simultaneous_setup_prompt(d)
         if kind == "setup_discard":
             return (
                 f"Setup: tap the cards you want to discard, then Done: you draw back to "
@@ -325,6 +347,8 @@ class Board:
                 return f"Level {a['level']}: {text}"
             return "Use it"
         if kind == "done":
+            if d.get("simultaneous"):
+                return "Done: these are my discards"
             if d["kind"] in ("discard", "setup_discard"):
                 return f"Done: draw up to {d['draw_to']}"
             return "Done"
@@ -457,6 +481,27 @@ def _s(n: int) -> str:
     return "" if n == 1 else "s"
 
 
+def _names(names: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cid"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _simultaneous_setup_prompt(d: dict) -> str:
+    """The viewer's setup choice, made at the same time as the others, in secret."""
+    if d["kind"] == "setup_discard":
+        return (
+            f"Setup, everyone at once: tap the cards you want to discard (tap again to keep "
+            f"one), then Done. Once everyone has chosen, you draw back to {d['draw_to']}."
+        )
+    n = d["remaining"]
+    return (
+        f"Setup, everyone at once: tap {n} more card{_s(n)} of your hand to place into your "
+        f"guildhall, no duplicates (tap a chosen card to take it back)."
+    )
+
+
 def _unseen_table(unseen: list[dict] | None, fantasy: bool) -> list[dict] | None:
     """Yucata's list of unseen cards as a table: a row per profession, a count per color."""
     if unseen is None:
@@ -479,4 +524,6 @@ def my_prompt(v: dict) -> str | None:
     d = v["decision"]
     if d is None or v["viewer"] is None or d["player"] != v["viewer"]:
         return None
+    if d.get("simultaneous") and d["chosen"]:
+        return None  # chosen: nothing to decide unless they change it
     return Board(v).prompt()["text"]

@@ -15,15 +15,20 @@ from .state import State
 _WEIGHTS = {"buy": 50.0, "use": 4.0, "play": 2.0, "done": 3.0, "skip": 0.5}
 
 
-def choose(st: State, rand: random.Random, actions: list[dict] | None = None) -> dict:
+def choose(
+    st: State, rand: random.Random, actions: list[dict] | None = None, *, seat: int | None = None
+) -> dict:
+    """A weighted random action of ``actions``, by default the legal actions of ``seat``
+    (by default the deciding seat; in a simultaneous setup, the first still choosing)."""
     if actions is None:
-        actions = legal_actions(st)
+        actions = legal_actions(st, seat)
     weights = [_WEIGHTS.get(a["kind"], 1.0) for a in actions]
     return rand.choices(actions, weights)[0]
 
 
 def play_turns(st: State, rand: random.Random, max_decisions: int) -> int:
-    """Play until the game is over or ``max_decisions`` were taken; returns how many."""
+    """Play until the game is over or ``max_decisions`` were taken; returns how many. In a
+    simultaneous setup the seats choose one after the other (the first still choosing)."""
     n = 0
     while n < max_decisions and st.phase != "over":
         apply(st, choose(st, rand))

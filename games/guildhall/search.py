@@ -15,7 +15,7 @@ from games.core import ismcts
 
 from .bot import evaluate
 from .determinize import determinize
-from .engine import apply, decision_player, legal_actions
+from .engine import apply, deciders, decision_player, legal_actions
 from .state import State
 
 DEFAULT_BUDGET_MS = 1000
@@ -26,7 +26,7 @@ EVAL_SCALE = 40.0
 
 # Play-outs: progress first (buy, use the highest level, stop discarding), as in
 # ``random_player`` but cheaper to judge than the lookahead bot's choices.
-_ROLLOUT_WEIGHTS = {"buy": 50.0, "use": 4.0, "play": 2.0, "done": 3.0, "skip": 0.5}
+_ROLLOUT_WEIGHTS = {"buy": 50.0, "use": 4.0, "play": 2.0, "done": 3.0, "skip": 0.5, "keep": 0.3}
 
 CONFIG = ismcts.SearchConfig(exploration=0.7, horizon=1, max_rollout_steps=200)
 
@@ -45,6 +45,8 @@ def progress(st: State) -> int:
     """Grows by one at every new turn; during setup, at every seat that sets up (setup
     counts up to 0, the first turn is 1)."""
     if st.phase == "setup":
+        if st.simultaneous:  # every seat at once: its two steps
+            return -2 if st.stage == "discard" else -1
         return st.current - len(st.players)
     return st.turn
 
@@ -71,6 +73,34 @@ GAME: ismcts.SearchGame[State, dict] = ismcts.SearchGame(
 )
 
 
+def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
+    """``GAME`` as ``seat`` searches it. In a simultaneous setup step, where every seat
+    chooses at once, the searching seat is the one to move until it has chosen (then the
+    others, in seat order, with the choices ``determinize`` imagined for them)."""
+
+    def to_move(st: State) -> int | None:
+        if st.simultaneous and seat in deciders(st):
+            return seat
+        return decision_player(st)
+
+    def legal(st: State) -> list[dict]:
+        return legal_actions(st, to_move(st))
+
+    def act(st: State, action: dict) -> object:
+        return apply(st, action, to_move(st))
+
+    return ismcts.SearchGame(
+        to_move=to_move,
+        legal_actions=legal,
+        apply=act,
+        evaluate=rewards,
+        imagine=determinize,
+        rollout_policy=rollout_policy,
+        progress=progress,
+        action_key=_key,
+    )
+
+
 def choose(
     st: State,
     seat: int,
@@ -79,10 +109,11 @@ def choose(
     budget_ms: int | None = None,
     iterations: int | None = None,
 ) -> dict:
-    """The strong player's action for ``seat`` (the seat deciding now): ``iterations`` of
+    """The strong player's action for ``seat`` (a seat deciding now): ``iterations`` of
     search when given (deterministic), else ``budget_ms`` (default 1000 ms)."""
     if iterations is None and budget_ms is None:
         budget_ms = DEFAULT_BUDGET_MS
+    game = game_for(seat) if st.simultaneous else GAME
     return ismcts.choose(
-        GAME, st, seat, rand, budget_ms=budget_ms, iterations=iterations, config=CONFIG
+        game, st, seat, rand, budget_ms=budget_ms, iterations=iterations, config=CONFIG
     )

@@ -10,7 +10,7 @@ import time
 
 from games.core.bench import figures, one_core
 
-from .engine import apply, legal_actions, new_game
+from .engine import apply, deciders, legal_actions, new_game
 from .errors import PositionError
 from .options import Options
 from .positions import check, from_json, to_json
@@ -57,6 +57,13 @@ def leaks(st, v: dict, viewer) -> list[str]:
     deck_shown = set(st.deck) & seen_ids
     if deck_shown:
         found.append(f"view for {viewer} shows deck cards {sorted(deck_shown)}")
+    d = v.get("decision") if isinstance(v, dict) else None
+    if st.simultaneous and isinstance(d, dict) and "player" in d:
+        # Another seat's pending choice: only its owner's decision holds it.
+        if viewer is None and {"picks", "chosen", "remaining"} & set(d):
+            found.append("a spectator's view shows a pending setup choice")
+        if viewer is not None and d["player"] != viewer:
+            found.append(f"view for {viewer} shows another seat's setup decision")
     return found
 
 
@@ -83,8 +90,11 @@ def run(
     max_turns: int = 400,
     check_every: int = 0,
     out=print,
+    setup: str = "sequential",
 ) -> dict:
-    options = Options(players=players, rules=rules, advanced=advanced)
+    """``games`` random games; in a simultaneous setup the seats' choices interleave at
+    random, a seat that has chosen sometimes changing its choice."""
+    options = Options(players=players, rules=rules, advanced=advanced, setup=setup)
     names = [f"P{i + 1}" for i in range(players)]
     rand = random.Random(seed)
     decisions = 0
@@ -96,11 +106,12 @@ def run(
         st = new_game(options, names, rand.getrandbits(64))
         n = 0
         while st.phase != "over" and st.turn <= max_turns:
-            actions = legal_actions(st)
+            seat = _simultaneous_seat(st, rand) if st.simultaneous else None
+            actions = legal_actions(st, seat)
             if not actions:
                 violations.append(f"game {g}: no legal action at turn {st.turn}")
                 break
-            apply(st, choose(st, rand, actions))
+            apply(st, choose(st, rand, actions), seat)
             n += 1
             if check_every and n % check_every == 0:
                 violations.extend(f"game {g}: {p}" for p in invariants(st))
@@ -128,6 +139,15 @@ def run(
     for v in violations[:20]:
         out(f"VIOLATION {v}")
     return {**summary, "violation_list": violations}
+
+
+def _simultaneous_seat(st, rand: random.Random) -> int:
+    """A seat to act in a simultaneous setup step: mostly one still choosing, sometimes
+    one that has chosen (which then changes its choice)."""
+    if rand.random() < 0.15:
+        return rand.randrange(len(st.players))
+    waiting = deciders(st)
+    return waiting[rand.randrange(len(waiting))]
 
 
 def _end_check(st) -> list[str]:

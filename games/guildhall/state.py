@@ -100,6 +100,8 @@ class State:
         "last_actor",
         "result",
         "resigned",
+        "setup_picks",
+        "setup_chosen",
     )
 
     def __init__(self, options: Options, names: list[str], rng: int) -> None:
@@ -113,7 +115,8 @@ class State:
         self.players = [PlayerState() for _ in range(options.players)]
         self.phase = "setup"  # setup | play | over
         self.current = 0  # the active player (the player setting up, during setup)
-        # setup: "discard" | "place"; play: "start" | "actions" | "end"
+        # setup: "discard" | "place" (a simultaneous setup's step; a sequential setup stays
+        # "discard" and uses frames); play: "start" | "actions" | "end"
         self.stage = "discard"
         self.actions_left = 0
         self.played = 0  # bitmask of professions played from hand this turn
@@ -125,6 +128,12 @@ class State:
         # Seats that conceded or were abandoned, in that order: they rank last. The site
         # lets the computer play on for them in games of 3 or 4.
         self.resigned: list[int] = []
+        # Simultaneous setup (options.setup): each seat's pending choice in the current
+        # step, secret to the others until all have chosen (the cards to discard in their
+        # order, or the 3 cards to place), and whether the seat has chosen (it may still
+        # change its choice until the last seat has chosen). Empty outside that setup.
+        self.setup_picks: list[list[int]] = []
+        self.setup_chosen: list[bool] = []
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -147,6 +156,8 @@ class State:
         s.last_actor = self.last_actor
         s.result = self.result
         s.resigned = self.resigned[:]
+        s.setup_picks = [picks[:] for picks in self.setup_picks]
+        s.setup_chosen = self.setup_chosen[:]
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -161,3 +172,8 @@ class State:
     @property
     def is_over(self) -> bool:
         return self.phase == "over"
+
+    @property
+    def simultaneous(self) -> bool:
+        """Whether the seats are choosing at once now (a simultaneous setup's step)."""
+        return self.phase == "setup" and bool(self.setup_chosen)

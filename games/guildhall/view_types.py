@@ -13,7 +13,7 @@ from games.core.schema import Field, Ref
 
 from .cards import CARD_COUNT, COLORS, PROFESSIONS, VP_CARD_COUNT, VP_KINDS
 from .engine import DECISION_ACTIONS
-from .options import NAME_SETS, RULE_SETS
+from .options import NAME_SETS, RULE_SETS, SETUP_MODES
 from .professions import LEVELS
 
 MAX_PLAYERS = 4  # Options takes 2 to 4 players
@@ -152,12 +152,33 @@ Decision = TypedDict(
         "cards": list[CardId],
         "picked": Count,
         "cards_left": Count,
+        "simultaneous": Annotated[
+            bool,
+            Field(
+                "Present (true) in a simultaneous setup step: every player decides at once "
+                "and `player` is the viewer's own seat (a spectator: the first seat still "
+                "choosing)."
+            ),
+        ],
+        "choosing": Annotated[
+            list[Seat],
+            Field("Simultaneous setup: the seats that have not chosen yet (in seat order)."),
+        ],
+        "chosen": Annotated[
+            bool,
+            Field(
+                "Simultaneous setup, your own decision: whether you have chosen (you may "
+                "still change it until every player has chosen)."
+            ),
+        ],
     },
     total=False,
 )
 Decision.__doc__ = """Who must decide what now. The decider sees it whole; the others see
 its kind, player and public context, and only how many cards were picked (`picked`,
-`cards_left`)."""
+`cards_left`). In a simultaneous setup step (`simultaneous`) every player decides: each sees
+their own decision whole (their pending `picks`, `chosen`), and of the others only who is
+still `choosing`, never what they chose."""
 
 
 # The game ----------------------------------------------------------------------------------
@@ -170,6 +191,14 @@ class Options(TypedDict):
     rules: Annotated[str, Field(enum=RULE_SETS)]
     advanced: bool
     names: Annotated[str, Field(enum=NAME_SETS)]
+    setup: Annotated[
+        str,
+        Field(
+            "How the setup is played: every player at once, in secret (simultaneous), or "
+            "one after the other (sequential).",
+            enum=SETUP_MODES,
+        ),
+    ]
 
 
 class ResultRow(TypedDict):

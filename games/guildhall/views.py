@@ -11,7 +11,14 @@ from collections.abc import Iterable
 from typing import cast
 
 from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
-from .engine import decision, legal_actions, looking_through_pile, play_refusals, undo_player
+from .engine import (
+    acts_now,
+    decision,
+    legal_actions,
+    looking_through_pile,
+    play_refusals,
+    undo_player,
+)
 from .guildhall_math import professions_in
 from .state import State
 from .view_types import Card, Decision, PlayerView, ResultRow, UnseenRow, View
@@ -44,8 +51,9 @@ def view(st: State, viewer: int | None) -> View:
     def cards(ids: Iterable[int]) -> list[Card]:
         return [card_json(c, fantasy) for c in ids]
 
-    d = decision(st)
-    deciding = d is not None and d["player"] == viewer
+    # In a simultaneous setup step every seat decides: the viewer's own decision.
+    deciding = viewer is not None and acts_now(st, viewer)
+    d = decision(st, viewer if deciding else None)
     looking = viewer is not None and looking_through_pile(st) == viewer
 
     players: list[PlayerView] = []
@@ -86,7 +94,7 @@ def view(st: State, viewer: int | None) -> View:
 
     pile_listed = (yucata and not opts.advanced) or looking
     v: View = {
-        "options": opts.to_json(),
+        "options": opts.full_json(),
         "viewer": viewer,
         "phase": st.phase,
         "turn": st.turn,
@@ -99,7 +107,7 @@ def view(st: State, viewer: int | None) -> View:
         "discard_size": len(st.discard),
         "discard_top": card_json(st.discard[-1], fantasy) if st.discard else None,
         "decision": _decision_view(d, deciding),
-        "legal_actions": legal_actions(st) if deciding else [],
+        "legal_actions": legal_actions(st, viewer) if deciding else [],
         "can_undo": viewer is not None and undo_player(st) == viewer,
         "result": _result_view(st),
     }
@@ -117,6 +125,10 @@ def _decision_view(d: dict | None, deciding: bool) -> Decision | None:
         return None
     if deciding:
         return cast(Decision, dict(d))
+    if d.get("simultaneous"):
+        # Another seat's pending choice is never shown: only who is still choosing.
+        public = ("kind", "player", "simultaneous", "choosing", "draw_to")
+        return cast(Decision, {k: d[k] for k in public if k in d})
     shown = cast(Decision, {k: d[k] for k in _PUBLIC_DECISION_FIELDS if k in d})
     if "picks" in d:
         shown["picked"] = len(d["picks"])

@@ -325,3 +325,35 @@ def test_small_things_time_zone_picker_and_the_rule_options_explained(
     page.locator("#option-rules a").first.click()
     page.wait_for_url("**/games/rules/guildhall/#option-rules")
     assert page.locator("#option-rules").is_visible()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_everyone_sets_up_at_once(screen, live_server, alice, bob, charlie, screenshots, size):
+    dave = make_person("dave", display_name="Dave")
+    game = start_game(alice, bob, charlie, dave, setup="simultaneous")
+    assert Seat.objects.filter(game=game, deciding=True).count() == 4, "nobody waits"
+    page = board_at(screen, live_server, game, size)
+    assert "Setup" in page.inner_text(".panel .prompt")
+    # Bob chooses first, through the services: Alice's board says only that he has chosen.
+    state = services.game_state(game)
+    bob_seat = Seat.objects.get(game=game, user=bob).number
+    picks = [a for a in game.game_kind.legal_actions(state, bob_seat) if a["kind"] == "discard"]
+    game = services.do_submit_action(game.pk, bob, picks[0], game.version)
+    done = {"kind": "done"}
+    game = services.do_submit_action(game.pk, bob, done, game.version)
+    page.reload()
+    text = page.inner_text("#board")
+    assert "Bob has chosen" in text
+    # Alice taps a card to discard and Done, without waiting for anyone.
+    page.locator(".hand .tap").first.click()
+    wait_until(page, lambda: page.locator(".hand .picked").count() == 1)
+    page.locator(".panel button.primary").first.click()
+    wait_until(page, lambda: "Alice" not in _still_choosing(game))
+    page.screenshot(
+        path=str(screenshots / f"ux-setup-at-once-{size}.png"), full_page=size == "phone"
+    )
+
+
+def _still_choosing(game: Game) -> list[str]:
+    game.refresh_from_db()
+    return [s.user.display_name for s in Seat.objects.filter(game=game, deciding=True)]

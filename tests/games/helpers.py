@@ -14,6 +14,10 @@ def start_game(creator, *others, **options) -> Game:
     arguments are ``kind``, ``move_days`` and the game's options (``rules="classic"``)."""
     fields = {k: v for k, v in options.items() if k in INVITATION_FIELDS}
     game_options = {k: v for k, v in options.items() if k not in INVITATION_FIELDS}
+    if fields.get("kind", "guildhall") == "guildhall":
+        # These tests follow one seat at a time (``to_move``): Guildhall's setup in turn,
+        # unless a test asks for the simultaneous setup (the site's default).
+        game_options.setdefault("setup", "sequential")
     invitation = services.do_create_invitation(
         creator, players=1 + len(others), options=game_options, **fields
     )

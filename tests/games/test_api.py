@@ -150,6 +150,7 @@ class TestWholeGame:
             "rules": "classic",
             "advanced": True,
             "names": "fantasy",
+            "setup": "sequential",
         }
 
     def test_every_answer_for_an_outsider_and_the_log_keeps_secrets(self, apis, game):
@@ -505,7 +506,12 @@ class TestInvitations:
         made = a.post("/api/v1/invitations/", {"players": 2}).json()
         assert made["open_to_all"] and made["mine"] and made["seats_left"] == 1
         assert made["move_days"] == 3 and made["kind"] == "guildhall"
-        assert made["options"] == {"rules": "yucata", "advanced": False, "fantasy_names": False}
+        assert made["options"] == {
+            "rules": "yucata",
+            "advanced": False,
+            "fantasy_names": False,
+            "setup": "simultaneous",
+        }
         seen = c.get(f"/api/v1/invitations/{made['id']}/").json()
         assert seen["may_answer"] and not seen["mine"] and seen["my_answer"] is None
         declined = c.post(f"/api/v1/invitations/{made['id']}/decline/").json()

@@ -112,7 +112,14 @@ class TestInvitations:
         assert Invitation.objects.get(game=game).computers == ["normal", "normal"]
 
     def test_the_computer_moves_until_the_game_waits_for_the_person(self, alice, committed):
-        game = against_computers(alice, "normal", "normal", "normal", committed=committed)
+        game = against_computers(
+            alice,
+            "normal",
+            "normal",
+            "normal",
+            committed=committed,
+            options={"setup": "sequential"},
+        )
 
         game.refresh_from_db()
         waiting = Seat.objects.filter(game=game, deciding=True)
@@ -182,6 +189,7 @@ class TestTheLobby:
                     "game": "guildhall",
                     "players": 2,
                     "rules": "yucata",
+                    "setup": "sequential",
                     "move_days": 3,
                     "computers": 1,
                     "computer_level": "normal",

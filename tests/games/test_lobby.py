@@ -12,6 +12,7 @@ def form_data(**changes) -> dict:
     data = {
         "players": "2",
         "rules": "yucata",
+        "setup": "sequential",
         "move_days": "3",
         "invitees": "",
     }
@@ -119,7 +120,12 @@ class TestCreateInvitation:
         assert response.status_code == 302
         invitation = Invitation.objects.get()
         assert (invitation.creator, invitation.kind, invitation.players) == (alice, "guildhall", 3)
-        assert invitation.options == {"rules": "classic", "advanced": True, "fantasy_names": True}
+        assert invitation.options == {
+            "rules": "classic",
+            "advanced": True,
+            "fantasy_names": True,
+            "setup": "sequential",
+        }
         assert invitation.open_to_all
         assert invitation.move_days == 3
 

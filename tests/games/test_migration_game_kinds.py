@@ -80,8 +80,9 @@ def test_old_games_and_invitations_are_carried_over(alice, bob):
     assert other.deadline is None and other.decision_version == game.version
     invitation = Invitation.objects.get()
     assert invitation.options == {"rules": "classic", "advanced": True, "fantasy_names": True}
+    # An open invitation starts its game with the site's default setup (all at once).
     assert invitation.engine_options() == Options(
-        players=3, rules="classic", advanced=True, names="fantasy"
+        players=3, rules="classic", advanced=True, names="fantasy", setup="simultaneous"
     )
     # Still playable: the player to move moves, on the version they saw.
     state = services.game_state(game)

@@ -14,15 +14,16 @@ class TestInvitation:
             options={"rules": "classic", "advanced": True, "fantasy_names": True},
         )
 
+        # Without "setup" (an invitation stored before the option): the site's default.
         assert invitation.engine_options() == Options(
-            players=3, rules="classic", advanced=True, names="fantasy"
+            players=3, rules="classic", advanced=True, names="fantasy", setup="simultaneous"
         )
 
     def test_its_game_is_guildhall_by_default(self, alice):
         invitation = Invitation.objects.create(creator=alice, players=2)
 
         assert invitation.kind == "guildhall"
-        assert invitation.engine_options() == Options(players=2)
+        assert invitation.engine_options() == Options(players=2, setup="simultaneous")
 
     def test_it_refuses_more_than_eight_players(self, alice):
         with pytest.raises(IntegrityError):

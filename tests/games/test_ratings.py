@@ -131,7 +131,9 @@ class TestUnratedGames:
         assert not RatingChange.objects.exists()
 
     def test_a_game_with_a_computer_seat_is_not_rated(self, alice):
-        invitation = services.do_create_invitation(alice, players=2, computers=["easy"], rated=True)
+        invitation = services.do_create_invitation(
+            alice, players=2, computers=["easy"], rated=True, options={"setup": "sequential"}
+        )
         assert not invitation.rated
         game = invitation.game
         assert not game.rated
@@ -160,7 +162,9 @@ class TestUnratedGames:
         self.assert_unrated(game)
 
     def test_an_unrated_invitation_makes_an_unrated_game(self, alice, bob):
-        invitation = services.do_create_invitation(alice, players=2, rated=False)
+        invitation = services.do_create_invitation(
+            alice, players=2, rated=False, options={"setup": "sequential"}
+        )
         services.do_accept_invitation(invitation.pk, bob)
         invitation.refresh_from_db()
 
@@ -351,7 +355,13 @@ class TestLeaderboardApi:
 
 class TestRatedFlag:
     def form(self, alice, **data) -> InvitationForm:
-        fields = {"players": "2", "rules": "yucata", "move_days": "3", "invitees": ""}
+        fields = {
+            "players": "2",
+            "rules": "yucata",
+            "setup": "sequential",
+            "move_days": "3",
+            "invitees": "",
+        }
         return InvitationForm(fields | data, creator=alice, game=registry.get("guildhall"))
 
     def test_the_form_offers_a_rated_game_by_default(self, alice):
@@ -369,7 +379,8 @@ class TestRatedFlag:
 
     def test_a_rated_game_with_computers_is_created_unrated(self, client, alice):
         client.force_login(alice)
-        data = {"game": "guildhall", "players": "3", "rules": "yucata", "move_days": "3"}
+        data = {"game": "guildhall", "players": "3", "rules": "yucata", "setup": "sequential"}
+        data |= {"move_days": "3"}
         data |= {"computers": "1", "computer_level": "easy", "rated": "on"}
 
         client.post(reverse("games:invitation_new"), data)

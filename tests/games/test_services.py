@@ -97,7 +97,9 @@ class TestCreateInvitation:
 
 class TestAcceptInvitation:
     def test_the_last_seat_starts_the_game(self, alice, bob, charlie, calls):
-        invitation = services.do_create_invitation(alice, players=3, options={"rules": "classic"})
+        invitation = services.do_create_invitation(
+            alice, players=3, options={"rules": "classic", "setup": "sequential"}
+        )
 
         services.do_accept_invitation(invitation.pk, bob)
         invitation.refresh_from_db()

@@ -258,6 +258,7 @@ class TestApi:
             "rules",
             "advanced",
             "fantasy_names",
+            "setup",
         ]
 
     @pytest.mark.parametrize(

@@ -33,7 +33,9 @@ def _player(site: DemoSite, username: str) -> Player:
 
 def _start_games(alice: Player, bob: Player, count: int) -> list[int]:
     for _ in range(count):
-        answer = alice.post("/lobby/new/", {"players": 2, "rules": "yucata", "move_days": 3})
+        answer = alice.post(
+            "/lobby/new/", {"players": 2, "rules": "yucata", "setup": "sequential", "move_days": 3}
+        )
         assert answer.status == 302, answer.body[-2000:]
     lobby = bob.get("/lobby/").body
     game_ids = []

@@ -38,6 +38,10 @@ ALL_OPTIONS = [
     for players, rules, advanced, names in itertools.product(
         (2, 3, 4), ("classic", "yucata"), (False, True), ("classic", "fantasy")
     )
+] + [
+    # Everyone sets up at once: its views and its "keep" action.
+    Options(players=players, rules=rules, setup="simultaneous")
+    for players, rules in itertools.product((2, 3, 4), ("classic", "yucata"))
 ]
 
 
@@ -92,7 +96,7 @@ class TestRandomGames:
             kind = "over" if st.phase == "over" else decision(st)["kind"]
             # Views are slow to check (jsonschema: ms each): every so often, and at the
             # first decision of each kind.
-            if step % 40 == 0 or kind not in views_of or kind == "over":
+            if step % 40 == 0 or kind not in views_of or kind == "over" or st.simultaneous:
                 views_of[kind] += 1
                 for seat in seats:
                     v = as_json(view(st, seat))
