@@ -8,6 +8,7 @@ player's turn and scores that position with the lookahead bot's ``evaluate``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -89,16 +90,7 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
     def act(st: State, action: dict) -> object:
         return apply(st, action, to_move(st))
 
-    return ismcts.SearchGame(
-        to_move=to_move,
-        legal_actions=legal,
-        apply=act,
-        evaluate=rewards,
-        imagine=determinize,
-        rollout_policy=rollout_policy,
-        progress=progress,
-        action_key=_key,
-    )
+    return dataclasses.replace(GAME, to_move=to_move, legal_actions=legal, apply=act)
 
 
 def choose(
