@@ -85,26 +85,37 @@ def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots,
     assert dora.inner_text("h1") == emil.inner_text("h1")
     assert "Your hand (9)" in dora.inner_text(".hand h2")
 
+    # Setup, both at once (the site's default): each chooses in secret, and the board of
+    # one who has chosen follows the other's choices by its poll, without a reload.
+    assert my_turn(dora) and my_turn(emil), "nobody waits during the setup"
+    dora.screenshot(path=str(screenshots / "board-setup.png"))
+    v = 0
+    # Discards: Dora discards one card, Emil none; the last "Done" carries both out.
+    for page, discards in ((dora, 1), (emil, 0)):
+        page.wait_for_selector(f'#board[data-version="{v}"]', timeout=10_000)
+        for _ in range(discards):
+            page.locator(".hand .tap").first.click()
+            v += 1
+            page.wait_for_selector(f'#board[data-version="{v}"]')
+        assert "Setup" in page.inner_text(".prompt")
+        page.locator(".panel button.primary").first.click()
+        v += 1
+        page.wait_for_selector(f'#board[data-version="{v}"]')
+    # Each draws back to 9, then places three cards, the third completing the choice.
+    for page in (dora, emil):
+        page.wait_for_selector(f'#board[data-version="{v}"]', timeout=10_000)
+        assert "Your hand (9)" in page.inner_text(".hand h2")
+        for _ in range(3):
+            assert "of your hand to place" in page.inner_text(".prompt")
+            page.locator(".hand .tap:not(.picked)").first.click()  # a picked one: take back
+            v += 1
+            page.wait_for_selector(f'#board[data-version="{v}"]')
+    for page in (dora, emil):
+        page.wait_for_selector(f'#board[data-version="{v}"]', timeout=10_000)
+        assert page.locator(".me .chapter .chip:not(.empty)").count() == 3
+        assert "Your hand (6)" in page.inner_text(".hand h2")
     first, second = (dora, emil) if my_turn(dora) else (emil, dora)
     assert my_turn(first) and not my_turn(second)
-    first.screenshot(path=str(screenshots / "board-setup.png"))
-
-    # Setup, first player: discard one card, then draw back and place three.
-    first.locator(".hand .tap").first.click()
-    first.wait_for_selector('#board[data-version="1"]')
-    assert "Undo" in first.inner_text(".panel")
-    assert "Your hand (8)" in first.inner_text(".hand h2")
-    first.click("text=Done: draw up to 9")
-    first.wait_for_selector('#board[data-version="2"]')
-    for n in (3, 4, 5):
-        assert "Setup: tap" in first.inner_text(".prompt")
-        first.locator(".hand .tap").first.click()
-        first.wait_for_selector(f'#board[data-version="{n}"]')
-    assert first.locator(".me .chapter .chip:not(.empty)").count() == 3
-
-    # The second player's open board follows by its poll, without a reload.
-    second.wait_for_selector('#board[data-version="5"]', timeout=10_000)
-    assert my_turn(second)
 
     taps = ends = 0
     pages = (dora, emil)
