@@ -12,6 +12,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -69,7 +70,11 @@ class PreferencesSerializer(serializers.Serializer):
             "a place alone (Berlin, New York) names the one zone that ends with it."
         ),
     )
-    language = StrictChoiceField(choices=User.Language.values)
+    language = StrictChoiceField(
+        choices=User.Language.values,
+        allow_blank=True,
+        help_text="A language code, or empty: the language the browser asks for.",
+    )
 
 
 class TokenSerializer(serializers.Serializer):
@@ -172,7 +177,7 @@ class PreferencesView(ApiView):
             if email_fields:
                 raise exceptions.ValidationError(
                     {
-                        name: ["A guest gets no emails: save your account first."]
+                        name: [_("A guest gets no emails: save your account first.")]
                         for name in sorted(email_fields)
                     }
                 )
@@ -222,14 +227,14 @@ class TokenLoginView(ApiView):
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None or not user.is_active:
             raise exceptions.ValidationError(
-                {"non_field_errors": ["The username (or email) and password do not match."]}
+                {"non_field_errors": [_("The username (or email) and password do not match.")]}
             )
         if (
             settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory"
             and not EmailAddress.objects.filter(user=user, verified=True).exists()
         ):
             raise exceptions.PermissionDenied(
-                "Confirm your email address first: open the link we sent you"
+                _("Confirm your email address first: open the link we sent you")
             )
         check_token_throttle(request, user)
         token, secret = tokens.do_create_token(user, data["name"])
@@ -275,5 +280,5 @@ class TokenRevokeView(ApiView):
 
     def delete(self, request, key: str):
         if not tokens.do_revoke_token(request.user, key):
-            raise exceptions.NotFound("You have no token with that key")
+            raise exceptions.NotFound(_("You have no token with that key"))
         return Response(status=status.HTTP_204_NO_CONTENT)

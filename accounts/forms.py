@@ -51,6 +51,8 @@ class ProfileForm(forms.ModelForm):
             "game_emails",
             "invitation_emails",
         ]
+        # The model's field has no verbose name of its own (a new one would need a migration).
+        labels = {"display_name": _("Display name")}
 
     EMAIL_FIELDS = [
         "turn_emails",
@@ -85,8 +87,8 @@ class LoginForm(AllauthLoginForm):
 
 
 class GuestConversionForm(forms.Form):
-    username = forms.CharField(min_length=3, max_length=150)
-    email = forms.EmailField()
+    username = forms.CharField(label=_("Username"), min_length=3, max_length=150)
+    email = forms.EmailField(label=_("Email"))
     password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput)
     password2 = forms.CharField(label=_("Password (again)"), widget=forms.PasswordInput)
 

@@ -5,6 +5,9 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts import languages
 
 
 class UserPreferencesMiddleware:
@@ -21,10 +24,14 @@ class UserPreferencesMiddleware:
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
                 # The field is validated, but a zone can vanish from a tzdata update.
                 timezone.deactivate()
-            translation.activate(user.language)
-            request.LANGUAGE_CODE = user.language
+            language = languages.for_request(request, user)
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
         try:
-            return self.get_response(request)
+            response = self.get_response(request)
+            # Said here: LocaleMiddleware answers after the language is deactivated below.
+            response.headers.setdefault("Content-Language", translation.get_language())
+            return response
         finally:
             timezone.deactivate()
             translation.deactivate()
@@ -57,6 +64,6 @@ class GuestRestrictionsMiddleware:
             and user.is_guest
             and request.resolver_match.url_name in GUEST_BLOCKED_URL_NAMES
         ):
-            messages.info(request, "Save your guest account first: choose a name and an email.")
+            messages.info(request, _("Save your guest account first: choose a name and an email."))
             return redirect("accounts:guest_convert")
         return None

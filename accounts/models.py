@@ -22,59 +22,65 @@ def validate_time_zone(value: str) -> None:
 
 class User(AbstractUser):
     class Language(models.TextChoices):
+        # Blank: whatever the browser asks for (Accept-Language), as for a visitor.
+        BROWSER = "", _("My browser's language")
         ENGLISH = "en", "English"
         GERMAN = "de", "Deutsch"
-        FRENCH = "fr", "Français"
 
     class TurnEmails(models.TextChoices):
-        EACH_TURN = "each_turn", "Every time it is my turn"
-        DAILY_DIGEST = "daily_digest", "Once a day, listing the games waiting for me"
-        NEVER = "never", "Never"
+        EACH_TURN = "each_turn", _("Every time it is my turn")
+        DAILY_DIGEST = "daily_digest", _("Once a day, listing the games waiting for me")
+        NEVER = "never", _("Never")
 
     display_name = models.CharField(
         max_length=50,
         blank=True,
-        help_text="Shown to other players. Your username is shown if you leave it blank.",
+        help_text=_("Shown to other players. Your username is shown if you leave it blank."),
     )
     time_zone = models.CharField(
         max_length=64,
         default="UTC",
         validators=[validate_time_zone],
-        help_text="Times on the site and in emails are shown in this zone, e.g. Europe/Berlin.",
+        help_text=_("Times on the site and in emails are shown in this zone, e.g. Europe/Berlin."),
     )
-    language = models.CharField(max_length=2, choices=Language.choices, default=Language.ENGLISH)
+    language = models.CharField(
+        _("language"), max_length=2, choices=Language.choices, blank=True, default=""
+    )
+    # The language the player's browser last asked for, for the emails of a player whose
+    # preference is the browser's (accounts.languages).
+    browser_language = models.CharField(max_length=2, blank=True, default="", editable=False)
     turn_emails = models.CharField(
-        "email me when it is my turn",
+        _("email me when it is my turn"),
         max_length=16,
         choices=TurnEmails.choices,
         default=TurnEmails.EACH_TURN,
     )
     reminder_after_hours = models.PositiveSmallIntegerField(
-        "remind me after (hours)",
+        _("remind me after (hours)"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(24 * 30)],
-        help_text="Send a reminder when a game has waited this long for me. Blank: no reminder.",
+        help_text=_("Send a reminder when a game has waited this long for me. Blank: no reminder."),
     )
     weekly_reminders = models.BooleanField(
-        "weekly reminder",
+        _("weekly reminder"),
         default=True,
-        help_text="For games without a time limit: remind me each week a game waits for me.",
+        help_text=_("For games without a time limit: remind me each week a game waits for me."),
     )
     deadline_emails = models.BooleanField(
-        "time limit warnings",
+        _("time limit warnings"),
         default=True,
-        help_text="Warn me 24 hours and 1 hour before my time to move runs out.",
+        help_text=_("Warn me 24 hours and 1 hour before my time to move runs out."),
     )
     game_emails = models.BooleanField(
-        "game news",
+        _("game news"),
         default=True,
-        help_text="Tell me when a game starts or ends, and when a player drops out.",
+        help_text=_("Tell me when a game starts or ends, and when a player drops out."),
     )
     invitation_emails = models.BooleanField(
-        "invitations",
+        _("invitations"),
         default=True,
-        help_text="Tell me when someone invites me to a game.",
+        help_text=_("Tell me when someone invites me to a game."),
     )
     # A guest plays at once without an email address or a password; they may later turn the
     # account into a full one (accounts.services.convert_guest).
@@ -135,7 +141,7 @@ class ApiToken(AbstractAuthToken):
 
     class Meta:
         ordering = ["-created"]
-        verbose_name = "API token"
+        verbose_name = _("API token")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.token_key}...) of {self.user}"

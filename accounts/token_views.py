@@ -11,6 +11,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import Throttled
@@ -51,7 +53,12 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     except Throttled as error:
         return _page(
             request,
-            error=f"You made many tokens lately: try again in {error.wait} seconds.",
+            error=ngettext(
+                "You made many tokens lately: try again in %(count)s second.",
+                "You made many tokens lately: try again in %(count)s seconds.",
+                error.wait,
+            )
+            % {"count": error.wait},
             name=name,
             status=429,
         )
@@ -64,7 +71,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 @require_POST
 def revoke_api_token(request: HttpRequest, key: str) -> HttpResponse:
     if tokens.do_revoke_token(request.user, key):
-        messages.success(request, "The token is revoked: it no longer works.")
+        messages.success(request, _("The token is revoked: it no longer works."))
     else:
-        messages.error(request, "You have no such token (revoked already?).")
+        messages.error(request, _("You have no such token (revoked already?)."))
     return redirect("accounts:api_tokens")

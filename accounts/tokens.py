@@ -12,6 +12,8 @@ from datetime import timedelta
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 
 from accounts.models import ApiToken, User
@@ -29,15 +31,28 @@ def do_create_token(user: User, name: str) -> tuple[ApiToken, str]:
     its owner this once and never stored."""
     name = name.strip()
     if not name:
-        raise ValidationError("Give the token a name, such as the device or the bot using it")
-    if len(name) > ApiToken._meta.get_field("name").max_length:
-        raise ValidationError("A token name has at most 50 characters")
+        raise ValidationError(_("Give the token a name, such as the device or the bot using it"))
+    longest = ApiToken._meta.get_field("name").max_length
+    if len(name) > longest:
+        raise ValidationError(
+            ngettext(
+                "A token name has at most %(count)s character",
+                "A token name has at most %(count)s characters",
+                longest,
+            )
+            % {"count": longest}
+        )
     with transaction.atomic():
         # Lock the user: two requests at once cannot both pass the cap.
         User.objects.select_for_update().filter(pk=user.pk).first()
         if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS_PER_USER:
             raise ValidationError(
-                f"You have {MAX_TOKENS_PER_USER} tokens: revoke one you no longer use first"
+                ngettext(
+                    "You have %(count)s token: revoke it first",
+                    "You have %(count)s tokens: revoke one you no longer use first",
+                    MAX_TOKENS_PER_USER,
+                )
+                % {"count": MAX_TOKENS_PER_USER}
             )
         return ApiToken.objects.create(user=user, name=name)
 

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts import services
@@ -17,6 +18,12 @@ from games import stats as game_stats
 
 PROFILE_FINISHED_GAMES = 50
 PROFILE_RATING_CHANGES = 20
+# A computer player's strength (User.computer_level), as its profile names it.
+COMPUTER_LEVELS = {
+    "easy": pgettext_lazy("strength of a computer player", "easy"),
+    "normal": pgettext_lazy("strength of a computer player", "normal"),
+    "strong": pgettext_lazy("strength of a computer player", "strong"),
+}
 
 
 def public_profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -25,6 +32,9 @@ def public_profile(request: HttpRequest, username: str) -> HttpResponse:
     profile_user = get_object_or_404(people_and_computers, username=username)
     context = {
         "profile_user": profile_user,
+        "computer_level": COMPUTER_LEVELS.get(
+            profile_user.computer_level, profile_user.computer_level
+        ),
         # The finished games of this user with their results, newest first (games.queries).
         "finished_games": game_queries.finished_games(profile_user, PROFILE_FINISHED_GAMES),
         "record": game_queries.record(profile_user),

@@ -9,3 +9,10 @@ class GamesConfig(AppConfig):
         from games.core import registry
 
         registry.discover("games")
+        # The engines' texts are translated into the language active at the time (pages,
+        # emails, tasks), through Django's catalogue: games.core.i18n.
+        from django.utils import translation
+
+        from games.core import i18n
+
+        i18n.install(translation)

@@ -29,7 +29,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -48,6 +49,7 @@ from games import (
 from games.board_reads import SeatRow
 from games.core import IllegalAction
 from games.models import Game, Seat
+from games.titles import game_title
 
 # A poll writes last_seen_at at most this often: "has the game open" needs no more precision.
 SEEN_PRECISION = timedelta(seconds=20)
@@ -93,7 +95,7 @@ def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """
     row = board_reads.poll(game_id, request.user.pk)
     if row is None:
-        raise Http404("No such game")
+        raise Http404(_("No such game"))
     version, status, seated, seen_at = row
     if seated:
         _mark_seen(game_id, request.user, seen_at)
@@ -118,7 +120,7 @@ def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
         action = None
     version = parsing.whole_number(request.POST.get("version"))
     if not isinstance(action, dict) or version is None:
-        return _render_board(request, game_id, error="That move could not be read.", status=400)
+        return _render_board(request, game_id, error=_("That move could not be read."), status=400)
     try:
         if action.get("kind") == "undo":
             services.do_undo(game_id, request.user, version)
@@ -129,19 +131,26 @@ def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
             request,
             game_id,
             status=409,
-            error="The game changed before your move arrived (another tab, or a second "
-            "tap?). Nothing was done: here is the game as it is now.",
+            error=_(
+                "The game changed before your move arrived (another tab, or a second "
+                "tap?). Nothing was done: here is the game as it is now."
+            ),
         )
     except IllegalAction as error:
-        return _render_board(
-            request, game_id, status=400, error=f"{error.message}. Nothing was done."
-        )
+        message = _("%(reason)s. Nothing was done.") % {"reason": error.message}
+        return _render_board(request, game_id, status=400, error=message)
     except PermissionDenied as error:
-        message = str(error) or "You cannot move in this game now"
+        message = str(error) or _("You cannot move in this game now")
         return _render_board(request, game_id, status=403, error=f"{message}.")
     if request.htmx:
         return _render_board(request, game_id, partial=True)
     return redirect("games:board", game_id=game_id)
+
+
+def rules_label(players: int, options_label: str) -> str:
+    """The number of players and the game's options: "2 players, Yucata rules"."""
+    count = ngettext("%(n)d player", "%(n)d players", players) % {"n": players}
+    return ", ".join(x for x in (count, options_label) if x)
 
 
 def _poll_token(version: int, status: str) -> str:
@@ -217,7 +226,7 @@ def _render_board(
     now = timezone.now()
     seats = board_reads.seats(game_id, now)
     if not seats:
-        raise Http404("No such game")
+        raise Http404(_("No such game"))
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
     if mark_seen and mine is not None:
         _mark_seen(game_id, request.user, mine.last_seen_at)
@@ -265,7 +274,7 @@ def _render_fresh(
     try:
         game = Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
-        raise Http404("No such game") from None
+        raise Http404(_("No such game")) from None
     now = timezone.now()
     seats = board_reads.seats(game_id, now)
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
@@ -283,15 +292,15 @@ def _render_fresh(
         "game": game,
         "game_kind": kind,
         "game_seats": seats,
-        "title": " vs ".join(game.names),
-        "rules_label": ", ".join(
-            x for x in (f"{players} player{'s' if players != 1 else ''}", options_label) if x
-        ),
+        "title": game_title(game.names),
+        "rules_label": rules_label(players, options_label),
         "error": error,
         "next_game": _next_game(request.user, game, seat, kind.deciders(state)),
         # The game's rules page on this site (else the publisher's), for the header and help.
         "rules_url": (
-            reverse("games:rules", args=[kind.id]) if kind.rules_template else kind.rules_url
+            reverse("games:rules", args=[kind.id])
+            if kind.rules_template
+            else kind.rules_url_in(get_language())
         ),
         # The newest page of the log; older pages come from games:log.
         **history.context(game, state, seat),

@@ -23,6 +23,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import list_stamps
 from games.models import Game, Seat, Vacation
@@ -115,22 +117,26 @@ def do_start_vacation(user, days: int, now: datetime | None = None) -> Vacation:
     counted in each calendar year the vacation touches)."""
     now = now or timezone.now()
     if not isinstance(days, int) or days < 1:
-        raise ValidationError("A vacation lasts at least one day")
+        raise ValidationError(_("A vacation lasts at least one day"))
     if days > MAX_DAYS:
-        raise ValidationError(f"A vacation lasts at most {MAX_DAYS} days")
+        raise ValidationError(_("A vacation lasts at most %(most)d days") % {"most": MAX_DAYS})
     end = now + timedelta(days=days)
     with transaction.atomic():
         # One vacation at a time per user: lock the user's row while checking.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if Vacation.objects.filter(user=user, end__gt=now).exists():
-            raise ValidationError("You are already on vacation")
+            raise ValidationError(_("You are already on vacation"))
         for year in range(now.astimezone(UTC).year, end.astimezone(UTC).year + 1):
             lo, hi = _year_bounds(year)
             if used_in_year(user, year) + _overlap(now, end, lo, hi) > ALLOWANCE_PER_YEAR:
                 left = time_left(user, year)
                 raise ValidationError(
-                    f"That is more than your vacation left in {year}: "
-                    f"{left.days} day{'s' if left.days != 1 else ''}"
+                    ngettext(
+                        "That is more than your vacation left in %(year)d: %(days)d day",
+                        "That is more than your vacation left in %(year)d: %(days)d days",
+                        left.days,
+                    )
+                    % {"year": year, "days": left.days}
                 )
         vacation = Vacation.objects.create(user=user, start=now, end=end)
     refresh_deadlines(user)

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from accounts.models import User
 from accounts.services import COMPUTER_PREFIX as PREFIX
@@ -25,38 +27,50 @@ from games.core import GameKind
 
 # The lobby's words for each strength (a game offers some of them).
 LEVEL_LABELS = {
-    "easy": "Easy (plays legal moves, a little better than at random)",
-    "normal": "Normal (looks one step ahead)",
-    "strong": "Strong (searches many imagined games ahead)",
+    "easy": gettext_noop("Easy (plays legal moves, a little better than at random)"),
+    "normal": gettext_noop("Normal (looks one step ahead)"),
+    "strong": gettext_noop("Strong (searches many imagined games ahead)"),
 }
 # The names shown on the board, one per computer seat of the same strength.
 NAMES = ("Ada", "Blaise", "Charles")
 
 
 def level_label(level: str) -> str:
-    return LEVEL_LABELS.get(level, level.capitalize())
+    """The words for a strength, in the language of the moment."""
+    return _(LEVEL_LABELS[level]) if level in LEVEL_LABELS else level.capitalize()
 
 
 def check(game: GameKind, players: int, computers: Sequence[str]) -> list[str]:
     """The strengths of the computer seats of a new game, if ``game`` plays them and there
     is room; else a ValidationError naming what is wrong."""
     if not isinstance(computers, list | tuple) or not all(isinstance(c, str) for c in computers):
-        raise ValidationError({"computers": "Give the computer players as a list of strengths"})
+        raise ValidationError({"computers": _("Give the computer players as a list of strengths")})
     unknown = sorted({c for c in computers if c not in game.computer_levels})
     if unknown:
         offered = ", ".join(game.computer_levels)
         raise ValidationError(
-            {"computers": f"{game.name}'s computer plays {offered}, not {', '.join(unknown)}"}
+            {
+                "computers": _("%(game)s's computer plays %(offered)s, not %(unknown)s")
+                % {"game": game.name, "offered": offered, "unknown": ", ".join(unknown)}
+            }
         )
     if len(computers) > players - 1:
         raise ValidationError(
             {
-                "computers": f"A {players}-player game has room for at most {players - 1} computer "
-                "players: one seat is yours"
+                "computers": ngettext(
+                    "A %(players)d-player game has room for at most %(n)d computer player: "
+                    "one seat is yours",
+                    "A %(players)d-player game has room for at most %(n)d computer players: "
+                    "one seat is yours",
+                    players - 1,
+                )
+                % {"players": players, "n": players - 1}
             }
         )
     if len(computers) > len(NAMES):
-        raise ValidationError({"computers": f"At most {len(NAMES)} computer players"})
+        raise ValidationError(
+            {"computers": _("At most %(n)d computer players") % {"n": len(NAMES)}}
+        )
     return list(computers)
 
 

@@ -12,7 +12,7 @@ import re
 from django import forms
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.models import User
 from games import computer_players
@@ -39,7 +39,9 @@ def option_help(spec: OptionSpec, rules_url: str | None = None) -> str:
 
 
 def option_field(spec: OptionSpec, rules_url: str | None = None) -> forms.Field:
-    """The form field of one game option (``rules_url``: the game's rules page)."""
+    """The form field of one game option (``rules_url``: the game's rules page), in the
+    language of the moment."""
+    spec = spec.translated()
     help_text = option_help(spec, rules_url)
     if spec.kind == "bool":
         return forms.BooleanField(
@@ -65,7 +67,7 @@ def option_field(spec: OptionSpec, rules_url: str | None = None) -> forms.Field:
 
 class InvitationForm(forms.Form):
     move_days = forms.TypedChoiceField(
-        label="Time per move",
+        label=gettext_lazy("Time per move"),
         choices=[("" if d is None else d, label) for d, label in MOVE_DAYS_CHOICES],
         coerce=int,
         empty_value=None,
@@ -73,17 +75,21 @@ class InvitationForm(forms.Form):
         initial=3,
     )
     invitees = forms.CharField(
-        label="Invite",
+        label=gettext_lazy("Invite"),
         required=False,
-        help_text="Usernames, separated by spaces or commas. Leave blank to open the game to all.",
+        help_text=gettext_lazy(
+            "Usernames, separated by spaces or commas. Leave blank to open the game to all."
+        ),
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
     rated = forms.BooleanField(
-        label="Rated game",
+        label=gettext_lazy("Rated game"),
         required=False,
         initial=True,
-        help_text="The result counts for the players' ratings and the leaderboard. Games with "
-        "computer players, and games for one player, are never rated.",
+        help_text=gettext_lazy(
+            "The result counts for the players' ratings and the leaderboard. Games with "
+            "computer players, and games for one player, are never rated."
+        ),
     )
 
     def __init__(
@@ -96,7 +102,10 @@ class InvitationForm(forms.Form):
         players = max(game.min_players, min(2, game.max_players))
         fields = {
             "players": forms.TypedChoiceField(
-                choices=[(n, f"{n} player{'s' if n != 1 else ''}") for n in counts],
+                label=gettext("Players"),
+                choices=[
+                    (n, ngettext("%(n)d player", "%(n)d players", n) % {"n": n}) for n in counts
+                ],
                 coerce=int,
                 initial=players,
             )
@@ -106,19 +115,21 @@ class InvitationForm(forms.Form):
         self.option_names = [spec.name for spec in game.option_specs]
         if game.max_players > 1:
             fields["computers"] = forms.TypedChoiceField(
-                label="Computer players",
+                label=gettext("Computer players"),
                 choices=[(n, str(n)) for n in range(game.max_players)],
                 coerce=int,
                 required=False,
                 empty_value=0,
                 initial=players - 1 if against_computer else 0,
-                help_text="They take their seats at once. With every other seat a computer's, "
-                "the game starts now.",
+                help_text=gettext(
+                    "They take their seats at once. With every other seat a computer's, "
+                    "the game starts now."
+                ),
             )
             levels = game.computer_levels
             self.default_level = "normal" if "normal" in levels else levels[0]
             fields["computer_level"] = forms.ChoiceField(
-                label="Their strength",
+                label=gettext("Their strength"),
                 choices=[(level, computer_players.level_label(level)) for level in levels],
                 initial=self.default_level,
                 required=False,
@@ -135,9 +146,11 @@ class InvitationForm(forms.Form):
             user = User.objects.filter(username__iexact=name, is_active=True).first()
             (missing if user is None else invitees).append(user or name)
         if missing:
-            raise forms.ValidationError(f"No player is called {', '.join(missing)}.")
+            raise forms.ValidationError(
+                gettext("No player is called %(names)s.") % {"names": ", ".join(missing)}
+            )
         if self.creator in invitees:
-            raise forms.ValidationError("You take a seat anyway: leave your own name out.")
+            raise forms.ValidationError(gettext("You take a seat anyway: leave your own name out."))
         return list(dict.fromkeys(invitees))
 
     def clean(self):
@@ -147,18 +160,30 @@ class InvitationForm(forms.Form):
         if players and computers > players - 1:
             self.add_error(
                 "computers",
-                f"A {players}-player game has room for {players - 1} computer "
-                f"player{'s' if players != 2 else ''} at most: one seat is yours.",
+                ngettext(
+                    "A %(players)d-player game has room for %(n)d computer player at most: "
+                    "one seat is yours.",
+                    "A %(players)d-player game has room for %(n)d computer players at most: "
+                    "one seat is yours.",
+                    players - 1,
+                )
+                % {"players": players, "n": players - 1},
             )
             return data
         others = (players or 0) - 1 - computers
         if players and others == 0 and invitees:
-            self.add_error("invitees", "This game has no seat for anyone else.")
+            self.add_error("invitees", gettext("This game has no seat for anyone else."))
         elif players and invitees and len(invitees) < others:
             self.add_error(
                 "invitees",
-                f"Name at least {others} player{'s' if others != 1 else ''} for the seats "
-                "left, or leave this blank to open the game to all.",
+                ngettext(
+                    "Name at least %(n)d player for the seats left, or leave this blank to "
+                    "open the game to all.",
+                    "Name at least %(n)d players for the seats left, or leave this blank to "
+                    "open the game to all.",
+                    others,
+                )
+                % {"n": others},
             )
         return data
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from games import ratings
 from games.core import registry
@@ -16,7 +17,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     try:
         kind = registry.get(game)
     except registry.UnknownGame:
-        raise Http404("No such game") from None
+        raise Http404(_("No such game")) from None
     # get_page: a page number out of range or not a number shows the nearest page, not an error.
     page = Paginator(ratings.leaderboard(kind.id), PER_PAGE).get_page(request.GET.get("page"))
     rows = [

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from games import history, parsing
 from games.board_views import _login_required
 from games.models import Game, Seat
+from games.titles import game_title
 
 
 @never_cache  # lines of the viewer's own hand: no cache may keep them
@@ -42,5 +43,5 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.htmx and not request.htmx.boosted:
         return render(request, "games/log_page.html", context)
     return render(
-        request, "games/log.html", {**context, "title": " vs ".join(game.names), "before": before}
+        request, "games/log.html", {**context, "title": game_title(game.names), "before": before}
     )

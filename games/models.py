@@ -20,12 +20,21 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.core import GameKind, registry
 
-# Time per move, in days; None is no limit.
-MOVE_DAYS_CHOICES = [(None, "No limit")] + [
-    (d, f"{d} day" if d == 1 else f"{d} days") for d in (1, 2, 3, 5, 7, 14)
+
+def _days(n: int) -> str:
+    return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
+
+
+# Time per move, in days; None is no limit. The labels are in the language of the moment they
+# are shown.
+MOVE_DAYS_CHOICES = [(None, _("No limit"))] + [
+    (d, lazy(_days, str)(d)) for d in (1, 2, 3, 5, 7, 14)
 ]
 
 
@@ -40,9 +49,9 @@ class Invitation(models.Model):
     seat is taken (``services.do_accept_invitation``)."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        STARTED = "started", "Started"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        OPEN = "open", _("Open")
+        STARTED = "started", _("Started")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_created"
@@ -114,10 +123,10 @@ class InvitationResponse(models.Model):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        SETUP = "setup", "Setting up"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        SETUP = "setup", _("Setting up")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     ACTIVE = (Status.SETUP, Status.PLAYING)
 

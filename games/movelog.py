@@ -8,9 +8,12 @@ ignore; they become the lines below. Pages, emails and the API show a move's eve
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from games.models import Game
 
-TIMEOUT_LINE = "(played by the computer: time ran out)"
+TIMEOUT_LINE = gettext_noop("(played by the computer: time ran out)")
 SITE_EVENTS = ("timeout", "abandoned")
 
 
@@ -22,13 +25,17 @@ def describe_move(game: Game, state, events: list[dict], viewer: int | None) -> 
     for event in events:
         kind = event.get("type")
         if kind == "timeout":
-            if TIMEOUT_LINE not in lines:
-                lines.append(TIMEOUT_LINE)
+            line = _(TIMEOUT_LINE)
+            if line not in lines:
+                lines.append(line)
         elif kind == "abandoned":
             name = game.names[event["player"]]
             lines.append(
-                f"{name} ran out of time three turns in a row: the computer plays for "
-                f"{name} from now on, and {name} ranks last"
+                _(
+                    "%(name)s ran out of time three turns in a row: the computer plays for "
+                    "%(name)s from now on, and %(name)s ranks last"
+                )
+                % {"name": name}
             )
         else:
             game_events.append(event)

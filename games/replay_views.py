@@ -23,14 +23,19 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
 from games import page_cache, parsing, replay
-from games.board_views import _login_required  # an htmx request without a session: login page
+from games.board_views import (  # an htmx request without a session: login page
+    _login_required,
+    rules_label,
+)
 from games.models import Game, Seat
 from games.movelog import describe_move
+from games.titles import game_title
 
 HANDS_ALL = "all"
 
@@ -53,7 +58,8 @@ def replay_start(request: HttpRequest, game_id: int) -> HttpResponse:
             request,
             game,
             400,
-            f"The step must be a whole number from 0 to {replay.total_steps(game)}.",
+            _("The step must be a whole number from 0 to %(last)d.")
+            % {"last": replay.total_steps(game)},
         )
     if request.htmx:
         return _serve(request, game, step)
@@ -78,19 +84,19 @@ def _finished_game(request: HttpRequest, game_id: int) -> Game | HttpResponse:
     # The snapshot is not needed: every step is rebuilt from the record.
     game = Game.objects.defer("snapshot").filter(pk=game_id).first()
     if game is None:
-        raise Http404("No such game")
+        raise Http404(_("No such game"))
     if not replay.can_replay(game):
         return _refuse(
             request,
             game,
             404,
-            "This game is not finished: only finished games can be replayed.",
+            _("This game is not finished: only finished games can be replayed."),
         )
     return game
 
 
 def _refuse(request: HttpRequest, game: Game, status: int, message: str) -> HttpResponse:
-    context = {"game": game, "title": " vs ".join(game.names), "refusal": message}
+    context = {"game": game, "title": game_title(game.names), "refusal": message}
     return render(request, "games/replay.html", context, status=status)
 
 
@@ -106,9 +112,11 @@ def _step_url(game_id: int, step: int, hands: bool) -> str:
 def _serve(request: HttpRequest, game: Game, step: int) -> HttpResponse:
     total = replay.total_steps(game)
     if not 0 <= step <= total:
-        return _refuse(
-            request, game, 404, f"This game has no step {step}: its steps are 0 to {total}."
-        )
+        message = _("This game has no step %(step)d: its steps are 0 to %(last)d.") % {
+            "step": step,
+            "last": total,
+        }
+        return _refuse(request, game, 404, message)
     seats = list(
         Seat.objects.filter(game=game)
         .order_by("number")
@@ -163,10 +171,8 @@ def _render(
         "v": v,
         "game": game,
         "game_kind": kind,
-        "title": " vs ".join(game.names),
-        "rules_label": ", ".join(
-            x for x in (f"{players} player{'s' if players != 1 else ''}", options_label) if x
-        ),
+        "title": game_title(game.names),
+        "rules_label": rules_label(players, options_label),
         "replay": {
             "step": number,
             "total": total,

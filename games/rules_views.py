@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import page_cache
@@ -21,16 +22,21 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     try:
         kind = registry.get(game)
     except registry.UnknownGame:
-        raise Http404("No such game") from None
+        raise Http404(_("No such game")) from None
     if not kind.rules_template:
-        raise Http404("This game has no rules page")
+        raise Http404(_("This game has no rules page"))
     user = request.user
     # The header names the person logged in (base.html): part of the page.
     who = (user.pk, user.username, user.name, user.is_guest) if user.is_authenticated else None
     page_key = page_cache.key("rules", [kind.id, get_language(), who])
 
     def render_rules(extra: dict) -> tuple[HttpResponse, str | None]:
-        context = {"game": kind, **kind.rules_context(), **extra}
+        context = {
+            "game": kind,
+            "original_rules_url": kind.rules_url_in(get_language()),
+            **kind.rules_context(),
+            **extra,
+        }
         return render(request, kind.rules_template, context), page_key
 
     return page_cache.serve(request, page_key, render_rules)

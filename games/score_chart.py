@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, ngettext
+
 from games.stats import Timeline
 
 WIDTH, HEIGHT = 320, 180
@@ -110,10 +112,13 @@ def build(timeline: Timeline) -> ScoreChart:
     )
     finals = ", ".join(f"{s.name} {s.final}" for s in series)
     turns = timeline.turns
-    label = (
-        f"{timeline.score_label} of each player over {turns} turn{'s' if turns != 1 else ''}; "
-        f"at the end: {finals}"
-    )
+    # The game's word for its scores ("VP"), marked by the game, in the language of the moment.
+    score_label = gettext(timeline.score_label) if timeline.score_label else ""
+    label = ngettext(
+        "%(label)s of each player over %(turns)d turn; at the end: %(finals)s",
+        "%(label)s of each player over %(turns)d turns; at the end: %(finals)s",
+        turns,
+    ) % {"label": score_label, "turns": turns, "finals": finals}
     return ScoreChart(
         width=WIDTH,
         height=HEIGHT,
@@ -126,7 +131,7 @@ def build(timeline: Timeline) -> ScoreChart:
         series=series,
         rows=tuple(Row(p.turn, p.scores) for p in points),
         names=timeline.names,
-        score_label=timeline.score_label,
+        score_label=score_label,
         turns=turns,
         label=label[0].upper() + label[1:],
     )

@@ -26,6 +26,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games import clocks, computer_players, list_stamps, notify, ratings
@@ -48,7 +50,10 @@ class StaleVersion(Exception):
     already applied)."""
 
     def __init__(self, current: int) -> None:
-        super().__init__(f"The game has moved on (it is at version {current}): reload it")
+        super().__init__(
+            _("The game has moved on (it is at version %(version)d): reload it")
+            % {"version": current}
+        )
         self.current = current
 
 
@@ -71,7 +76,7 @@ def get_game_for_viewer(game_id: int, user) -> tuple[Game, int | None]:
     try:
         game = Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
-        raise Http404("No such game") from None
+        raise Http404(_("No such game")) from None
     seat = None
     if user is not None and user.is_authenticated:
         seat = game.seats.filter(user=user).values_list("number", flat=True).first()
@@ -102,20 +107,20 @@ def _lock_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise Http404("No such game") from None
+        raise Http404(_("No such game")) from None
 
 
 def _check_active(game: Game) -> None:
     if game.status == Game.Status.FINISHED:
-        raise GameNotActive("game_over", "The game is over")
+        raise GameNotActive("game_over", _("The game is over"))
     if game.status == Game.Status.CANCELLED:
-        raise GameNotActive("game_cancelled", "The game was cancelled")
+        raise GameNotActive("game_cancelled", _("The game was cancelled"))
 
 
 def _seat_for(game: Game, user) -> Seat:
     seat = seat_of(game, user)
     if seat is None:
-        raise NotYourTurn("You do not play in this game")
+        raise NotYourTurn(_("You do not play in this game"))
     return seat
 
 
@@ -168,7 +173,7 @@ class _Change:
     def play_computer_seats(self) -> None:
         """Play the decisions of resigned and abandoned seats until only people are waited
         for. Seeded by the game and its version, so that a retry plays the same."""
-        for _ in range(MAX_AUTOMATIC_DECISIONS):
+        for _step in range(MAX_AUTOMATIC_DECISIONS):
             waiting = self.kind.deciders(self.state)
             computer = sorted(q for q in waiting if self.seats[q].computer_plays)
             if not computer:
@@ -270,7 +275,7 @@ def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
         _check_fresh(game, seat, version)
         change = _Change(game)
         if not change.kind.legal_actions(change.state, seat.number):
-            raise NotYourTurn("It is not your turn")
+            raise NotYourTurn(_("It is not your turn"))
         change.apply(action, seat.number)
         change.play_computer_seats()
         if seat.consecutive_timeouts:
@@ -292,8 +297,10 @@ def do_undo(game_id: int, user, version: int) -> Game:
         if not game.game_kind.can_undo(game_state(game), seat.number):
             raise IllegalAction(
                 "undo_not_allowed",
-                "The last step cannot be taken back (hidden information was revealed, or "
-                "the turn has passed)",
+                _(
+                    "The last step cannot be taken back (hidden information was revealed, or "
+                    "the turn has passed)"
+                ),
             )
         change = _Change(game, with_record=True)
         change.apply({"kind": UNDO}, seat.number)
@@ -367,7 +374,7 @@ def do_time_out(
             seat.abandoned = True
         else:
             rand = random.Random(f"{game.pk}:{game.version}:timeout")
-            for _ in range(MAX_AUTOMATIC_DECISIONS):
+            for _step in range(MAX_AUTOMATIC_DECISIONS):
                 # This wait only: not the next round of a simultaneous game, which the
                 # seat's last choice may have opened.
                 if number not in change.kind.deciders(change.state):
@@ -394,7 +401,7 @@ def do_vote_cancel(game_id: int, user, vote: bool = True) -> Game:
         seat = _seat_for(game, user)
         _check_active(game)
         if seat.computer_plays:
-            raise PermissionDenied("You have left this game: you cannot vote any more")
+            raise PermissionDenied(_("You have left this game: you cannot vote any more"))
         seat.cancel_vote = vote
         seat.save(update_fields=["cancel_vote"])
         people = [s for s in game.seats.all() if s.is_person]
@@ -450,15 +457,22 @@ def do_create_invitation(
     computers = computer_players.check(game, players, computers)
     others = players - 1 - len(computers)  # the seats left for other people
     if move_days not in MOVE_DAYS:
-        raise ValidationError("Choose a time per move from the list")
+        raise ValidationError(_("Choose a time per move from the list"))
     if creator in invitees:
-        raise ValidationError("You cannot invite yourself")
+        raise ValidationError(_("You cannot invite yourself"))
     if any(u.is_computer for u in invitees):
-        raise ValidationError("Computer players are not invited: add computer seats instead")
+        raise ValidationError(_("Computer players are not invited: add computer seats instead"))
     if others == 0 and invitees:
-        raise ValidationError("This game has no seat for anyone else")
+        raise ValidationError(_("This game has no seat for anyone else"))
     if invitees and len(invitees) < others:
-        raise ValidationError(f"This game needs at least {others} invited players")
+        raise ValidationError(
+            ngettext(
+                "This game needs at least %(n)d invited player",
+                "This game needs at least %(n)d invited players",
+                others,
+            )
+            % {"n": others}
+        )
     with transaction.atomic():
         invitation = Invitation.objects.create(
             creator=creator,
@@ -488,12 +502,12 @@ def _lock_invitation(invitation_id: int) -> Invitation:
     try:
         return Invitation.objects.select_for_update().get(pk=invitation_id)
     except Invitation.DoesNotExist:
-        raise Http404("No such invitation") from None
+        raise Http404(_("No such invitation")) from None
 
 
 def _check_open(invitation: Invitation) -> None:
     if invitation.status != Invitation.Status.OPEN:
-        raise ValidationError("This invitation is no longer open")
+        raise ValidationError(_("This invitation is no longer open"))
 
 
 def may_answer(invitation: Invitation, user) -> bool:
@@ -506,9 +520,9 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
         invitation = _lock_invitation(invitation_id)
         _check_open(invitation)
         if user.pk == invitation.creator_id:
-            raise ValidationError("You created this invitation: you already have a seat")
+            raise ValidationError(_("You created this invitation: you already have a seat"))
         if not may_answer(invitation, user):
-            raise PermissionDenied("This invitation is not addressed to you")
+            raise PermissionDenied(_("This invitation is not addressed to you"))
         InvitationResponse.objects.update_or_create(
             invitation=invitation, user=user, defaults={"accepted": True}
         )
@@ -578,9 +592,9 @@ def do_decline_invitation(invitation_id: int, user: User) -> Invitation:
         invitation = _lock_invitation(invitation_id)
         _check_open(invitation)
         if user.pk == invitation.creator_id:
-            raise ValidationError("You created this invitation: withdraw it instead")
+            raise ValidationError(_("You created this invitation: withdraw it instead"))
         if not may_answer(invitation, user):
-            raise PermissionDenied("This invitation is not addressed to you")
+            raise PermissionDenied(_("This invitation is not addressed to you"))
         InvitationResponse.objects.update_or_create(
             invitation=invitation, user=user, defaults={"accepted": False}
         )
@@ -593,7 +607,7 @@ def do_withdraw_invitation(invitation_id: int, user: User) -> Invitation:
     with transaction.atomic():
         invitation = _lock_invitation(invitation_id)
         if user.pk != invitation.creator_id:
-            raise PermissionDenied("Only the player who created an invitation can withdraw it")
+            raise PermissionDenied(_("Only the player who created an invitation can withdraw it"))
         _check_open(invitation)
         invitation.status = Invitation.Status.WITHDRAWN
         invitation.save(update_fields=["status"])

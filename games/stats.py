@@ -37,6 +37,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext, ngettext
 
 from games import page_cache
 from games.core import GameKind, Match, registry
@@ -202,13 +203,25 @@ def duration_label(duration: timedelta | None) -> str:
         return ""
     minutes = int(duration.total_seconds() // 60)
     if minutes < 1:
-        return "less than a minute"
+        return gettext("less than a minute")
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
-    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    first = next(i for i, (n, _) in enumerate(units) if n)
-    shown = [(n, unit) for n, unit in units[first : first + 2] if n]
-    return " ".join(f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in shown)
+    units = [(days, _days), (hours, _hours), (minutes, _minutes)]
+    first = next(i for i, (n, _words) in enumerate(units) if n)
+    shown = [(n, words) for n, words in units[first : first + 2] if n]
+    return " ".join(words(n) for n, words in shown)
+
+
+def _days(n: int) -> str:
+    return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
+
+
+def _hours(n: int) -> str:
+    return ngettext("%(n)d hour", "%(n)d hours", n) % {"n": n}
+
+
+def _minutes(n: int) -> str:
+    return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
 
 
 def player_stats(user) -> PlayerStats:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import queries
 from games.models import Game, Invitation, Seat
-from games.notifications import preferences
+from games.notifications import preferences, push
 from games.notifications.delivery import record
 from games.notifications.emails import WARNING_LEAD, WEEK, _zone
 from games.notifications.models import Notification
@@ -71,7 +71,11 @@ def turn_notifications(game: Game) -> Recorded:
         return []
     out = []
     for seat in Seat.objects.select_related("user").filter(game=game, deciding=True):
-        if not seat.is_person or not preferences.wants(seat.user, Kind.TURN):
+        if not seat.is_person:
+            continue
+        # A push to each of the player's devices, whatever their email preferences.
+        out += push.record(Kind.TURN, seat.user, game=game, turn=seat.wait_version)
+        if not preferences.wants(seat.user, Kind.TURN):
             continue
         if seat.wait_version == 0 and preferences.wants(seat.user, Kind.STARTED):
             continue  # the "game started" email tells the first players to begin
@@ -91,11 +95,12 @@ def finished_notifications(game: Game) -> Recorded:
     """The result to every player (resigned and abandoned ones too), or the cancellation."""
     if game.is_active:
         return []
+    seats = list(game.seats.select_related("user"))
     return [
         record(Kind.FINISHED, s.user, game=game)
-        for s in game.seats.select_related("user")
+        for s in seats
         if preferences.wants(s.user, Kind.FINISHED)
-    ]
+    ] + [row for s in seats for row in push.record(Kind.FINISHED, s.user, game=game)]
 
 
 def abandoned_notifications(game: Game, seat: int) -> Recorded:
@@ -114,11 +119,12 @@ def abandoned_notifications(game: Game, seat: int) -> Recorded:
 def invitation_notifications(invitation: Invitation) -> Recorded:
     if invitation.status != Invitation.Status.OPEN:
         return []
+    invitees = list(invitation.invitees.all())
     return [
         record(Kind.INVITATION, user, invitation=invitation)
-        for user in invitation.invitees.all()
+        for user in invitees
         if preferences.wants(user, Kind.INVITATION)
-    ]
+    ] + [row for u in invitees for row in push.record(Kind.INVITATION, u, invitation=invitation)]
 
 
 def _game(game_id: int) -> Game | None:
@@ -184,6 +190,7 @@ def _not_recorded(kind: str, number=0):
     return ~Exists(
         Notification.objects.filter(
             kind=kind,
+            channel=Notification.Channel.EMAIL,
             game=OuterRef("game"),
             user=OuterRef("user"),
             turn=OuterRef("wait_version"),
@@ -247,7 +254,8 @@ UNQUEUED_WITHIN = timedelta(days=2)
 
 
 def _no_row(kind: str, **key) -> Exists:
-    return ~Exists(Notification.objects.filter(kind=kind, **key))
+    email = Notification.Channel.EMAIL
+    return ~Exists(Notification.objects.filter(kind=kind, channel=email, **key))
 
 
 @shared_task

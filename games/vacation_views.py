@@ -7,6 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from games import clocks, parsing
@@ -25,17 +27,21 @@ def start(request: HttpRequest) -> HttpResponse:
     try:
         if days is None:
             raise ValidationError(
-                f"Give the number of days of your vacation, at most {clocks.MAX_DAYS}"
+                _("Give the number of days of your vacation, at most %(most)d")
+                % {"most": clocks.MAX_DAYS}
             )
         vacation = clocks.do_start_vacation(request.user, days)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages) + ".")
     else:
+        end = date_format(timezone.localtime(vacation.end), pgettext("date format", "j F, H:i"))
         messages.success(
             request,
-            f"Enjoy your vacation! Your clocks stand still until "
-            f"{date_format(timezone.localtime(vacation.end), 'j F, H:i')}, unless you come "
-            "back earlier.",
+            _(
+                "Enjoy your vacation! Your clocks stand still until %(end)s, unless you come "
+                "back earlier."
+            )
+            % {"end": end},
         )
     return _back()
 
@@ -44,7 +50,7 @@ def start(request: HttpRequest) -> HttpResponse:
 @require_POST
 def stop(request: HttpRequest) -> HttpResponse:
     if clocks.do_stop_vacation(request.user) is None:
-        messages.info(request, "You were not on vacation.")
+        messages.info(request, _("You were not on vacation."))
     else:
-        messages.success(request, "Welcome back! Your clocks run again.")
+        messages.success(request, _("Welcome back! Your clocks run again."))
     return _back()

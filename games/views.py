@@ -108,7 +108,7 @@ def create_invitation(request: HttpRequest) -> HttpResponse:
     try:
         game = registry.get(game_id)
     except registry.UnknownGame:
-        raise Http404("No such game") from None
+        raise Http404(_("No such game")) from None
     against = request.GET.get("against") == "computer"
     form = InvitationForm(
         request.POST or None, creator=request.user, game=game, against_computer=against
@@ -121,7 +121,9 @@ def create_invitation(request: HttpRequest) -> HttpResponse:
         else:
             if invitation.game_id is not None:  # no seat left for others: it starts at once
                 return redirect("games:board", game_id=invitation.game_id)
-            messages.success(request, "Your invitation is open. The game starts when it is full.")
+            messages.success(
+                request, _("Your invitation is open. The game starts when it is full.")
+            )
             return redirect("games:lobby")
     context = {"form": form, "game": game, "other_games": len(games) > 1}
     return render(request, "games/invitation_form.html", context)
@@ -138,7 +140,7 @@ def _answer(request: HttpRequest, invitation_id: int, do) -> HttpResponse:
         url = reverse("games:board", args=[invitation.game_id])
         if request.htmx:
             return HttpResponseClientRedirect(url)
-        messages.success(request, "The game has started!")
+        messages.success(request, _("The game has started!"))
         return redirect(url)
     if request.htmx:
         row = queries.invitation_row(invitation, request.user)
@@ -222,7 +224,7 @@ def concede(request: HttpRequest, game_id: int) -> HttpResponse:
     except IllegalAction as e:
         error = e.message
     else:
-        messages.info(request, "You conceded this game.")
+        messages.info(request, _("You conceded this game."))
     return _after_game_action(request, game_id, error)
 
 
@@ -237,7 +239,7 @@ def vote_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
         error = e.message
     else:
         if game.status == game.Status.CANCELLED:
-            messages.info(request, "Every player agreed: the game is cancelled.")
+            messages.info(request, _("Every player agreed: the game is cancelled."))
         elif request.htmx:
             # Only the votes changed: the buttons are enough.
             context = game_actions_context(game, request.user)

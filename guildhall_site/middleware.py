@@ -3,6 +3,7 @@
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 NUL = "\x00"
@@ -21,7 +22,10 @@ class RejectNulCharactersMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if self._has_nul(request):
-            message = _("The request contains a NUL character: nothing was done.")
+            # Before LocaleMiddleware: the language of the cookie or the browser, by hand (a
+            # player's own preference needs the session, which is not read yet).
+            with translation.override(translation.get_language_from_request(request)):
+                message = _("The request contains a NUL character: nothing was done.")
             if request.path.startswith("/api/"):
                 return JsonResponse({"code": "invalid", "message": message}, status=400)
             return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")

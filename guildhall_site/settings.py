@@ -9,9 +9,10 @@ than being taken as some default.
 """
 
 import os
+import re
 from email.utils import parseaddr
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -114,6 +115,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "guildhall_site.middleware.RejectNulCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of a visitor: the footer's choice (cookie), else Accept-Language; a
+    # logged-in player's own preference wins (accounts.middleware).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -190,6 +194,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Without REDIS_URL (development, the demo) the cache lives in the process and Celery tasks run
 # inline, so that nothing but Python is needed. Production sets it.
 REDIS_URL = _env("REDIS_URL")
+# The test suite runs in parallel (pytest-xdist), each worker on its own test database: each
+# gets its own Redis database too (REDIS_URL's, then the ones below it), so that one worker's
+# cache.clear() or queued tasks never reach another's.
+_test_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if REDIS_URL and re.fullmatch(r"gw\d+", _test_worker):
+    _url = urlsplit(REDIS_URL)
+    _db = (int(_url.path.strip("/") or 0) - int(_test_worker[2:])) % 16
+    REDIS_URL = urlunsplit(_url._replace(path=f"/{_db}"))
 
 # "pages" holds the rendered boards and dashboards (games/page_cache.py) and the stamps of the
 # game lists (games/list_stamps.py): big entries that can all be lost, bounded in a process.
@@ -402,6 +414,20 @@ EMAIL_BACKEND = envstr(
     else "django.core.mail.backends.smtp.EmailBackend",
 )
 
+# --- Push notifications -------------------------------------------------------------------------
+
+# Web Push (games/notifications/push.py): the site's VAPID key pair, base64url, as printed by
+# `manage.py generate_vapid_keys`. Without both, push is off: the settings page offers none.
+# Changing the pair invalidates every device's subscription (players enable push again).
+VAPID_PUBLIC_KEY = envstr("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY", "")
+# Whom push services may contact about our messages: a mailto: or https: URL.
+VAPID_SUBJECT = envstr("VAPID_SUBJECT", f"mailto:{CONTACT_EMAIL}")
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither")
+if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("VAPID_SUBJECT must be a mailto: or https:// URL")
+
 # --- API ----------------------------------------------------------------------------------------
 
 # The JSON API under /api/v1/ (docs/api.md). Clients send "Authorization: Token <token>"; the
@@ -495,8 +521,12 @@ SPECTACULAR_SETTINGS = {
 # --- Internationalisation -----------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
+# Each language's name in itself, as the footer's switch shows it. French returns once the
+# whole site is translated into it (tests/test_translations.py checks every language here).
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 USE_I18N = True
+# The one catalogue of the site and of its game engines (django-admin makemessages -l de).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 # Stored in UTC; each request shows times in the user's own zone (accounts.middleware).
 TIME_ZONE = "UTC"
 USE_TZ = True
@@ -553,6 +583,9 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'"],
+        # The web app manifest and the service worker (/manifest.webmanifest, /sw.js).
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
         # Nobody may frame the site (X_FRAME_OPTIONS says the same to older browsers).
         "frame-ancestors": ["'none'"],
     }

@@ -6,6 +6,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from games import views as games_views
 from games.api.common import not_found as api_not_found
+from games.notifications.urls import push_urlpatterns
+from guildhall_site import webapp
 
 
 class FaviconView(RedirectView):
@@ -27,6 +29,11 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     # One-click unsubscribe links of the emails (no login needed).
     path("emails/", include("games.notifications.urls")),
+    # Web Push: the devices of the settings page (games/notifications/push_views.py). The web
+    # app's manifest and service worker at the root, so that the worker covers every page.
+    path("push/", include((push_urlpatterns, "push"))),
+    path("manifest.webmanifest", webapp.manifest, name="manifest"),
+    path("sw.js", webapp.service_worker, name="service_worker"),
     # The JSON API (docs/api.md), its OpenAPI schema and its documentation page (Swagger UI from
     # our static files: drf-spectacular's Redoc page loads fonts from Google, so it is left out).
     # The split view serves the page's start-up script from ?script (the CSP allows no inline

@@ -16,6 +16,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers
@@ -43,9 +45,9 @@ def _first_message(detail) -> str:
         for name, value in detail.items():
             text = _first_message(value)
             return text if name in ("non_field_errors", "detail") else f"{name}: {text}"
-        return "Invalid request"
+        return _("Invalid request")
     if isinstance(detail, list):
-        return _first_message(detail[0]) if detail else "Invalid request"
+        return _first_message(detail[0]) if detail else _("Invalid request")
     return str(detail)
 
 
@@ -71,8 +73,11 @@ def exception_handler(exc, context):
     if isinstance(exc, StaleVersion):
         return _response(
             "stale_version",
-            f"The game has moved on: it is at version {exc.current}. Nothing was done; "
-            "read the game again and decide on what you see.",
+            _(
+                "The game has moved on: it is at version %(version)d. Nothing was done; "
+                "read the game again and decide on what you see."
+            )
+            % {"version": exc.current},
             409,
             version=exc.current,
         )
@@ -81,7 +86,7 @@ def exception_handler(exc, context):
     if isinstance(exc, DjangoValidationError):
         return _response("invalid", " ".join(exc.messages), 400)
     if isinstance(exc, NotYourTurn):
-        return _response("not_your_turn", str(exc) or "You cannot move in this game now", 403)
+        return _response("not_your_turn", str(exc) or _("You cannot move in this game now"), 403)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
     elif isinstance(exc, PermissionDenied):
@@ -98,7 +103,12 @@ def exception_handler(exc, context):
         wait = math.ceil(exc.wait or 1)
         response.data = {
             "code": "throttled",
-            "message": f"Too many requests: try again in {wait} second{'s' if wait != 1 else ''}.",
+            "message": ngettext(
+                "Too many requests: try again in %(n)d second.",
+                "Too many requests: try again in %(n)d seconds.",
+                wait,
+            )
+            % {"n": wait},
             "retry_after": wait,
         }
         response["Retry-After"] = str(wait)
@@ -115,13 +125,14 @@ def _response(code: str, message: str, status: int, **extra) -> Response:
 @csrf_exempt  # whatever the method: there is nothing here to protect
 def not_found(request, *args, **kwargs) -> JsonResponse:
     """Any path under /api/ that names no endpoint: JSON, like every other API answer."""
-    return error("not_found", "There is no such API endpoint: see /api/docs/", 404)
+    return error("not_found", _("There is no such API endpoint: see /api/docs/"), 404)
 
 
 def server_error(request, *args, **kwargs) -> HttpResponse:
     """The site's 500 page (``handler500``); under /api/, JSON like every other API answer."""
     if request.path.startswith("/api/"):
-        return error("server_error", "Something went wrong on our side: please try again", 500)
+        message = _("Something went wrong on our side: please try again")
+        return error("server_error", message, 500)
     return defaults.server_error(request, *args, **kwargs)
 
 
@@ -205,12 +216,16 @@ class Pagination(PageNumberPagination):
         for name, most in limits.items():
             value = request.query_params.get(name)
             if value is not None and not _whole_number(value, most):
-                top = f" up to {most}" if most else ""
-                raise exceptions.ValidationError({name: [f"Must be a whole number from 1{top}."]})
+                message = (
+                    _("Must be a whole number from 1 up to %(most)d.") % {"most": most}
+                    if most
+                    else _("Must be a whole number from 1.")
+                )
+                raise exceptions.ValidationError({name: [message]})
         try:
             return super().paginate_queryset(queryset, request, view)
         except exceptions.NotFound:
-            raise exceptions.ValidationError({"page": ["There is no such page."]}) from None
+            raise exceptions.ValidationError({"page": [_("There is no such page.")]}) from None
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)
@@ -238,7 +253,7 @@ class StrictIntegerField(serializers.IntegerField):
 
 
 class StrictBooleanField(serializers.BooleanField):
-    default_error_messages = {"invalid": "Must be true or false."}
+    default_error_messages = {"invalid": gettext_lazy("Must be true or false.")}
 
     def to_internal_value(self, data):
         if type(data) is not bool:
@@ -268,4 +283,4 @@ def query_flag(request, name: str) -> bool | None:
         return None
     if value in ("true", "false"):
         return value == "true"
-    raise exceptions.ValidationError({name: ["Must be true or false."]})
+    raise exceptions.ValidationError({name: [_("Must be true or false.")]})

@@ -7,6 +7,7 @@ Kept apart from ``games.api.common`` because DRF imports its parser classes whil
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
@@ -19,8 +20,8 @@ class PayloadTooLarge(exceptions.APIException):
 
     def __init__(self) -> None:
         super().__init__(
-            f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes: "
-            "nothing in this API needs that much"
+            _("The request body is larger than %(most)d bytes: nothing in this API needs that much")
+            % {"most": settings.API_MAX_BODY_BYTES}
         )
 
 
@@ -46,8 +47,12 @@ class BoundedJSONParser(JSONParser):
         try:
             text = raw.decode(encoding)
         except (UnicodeDecodeError, LookupError):
-            raise exceptions.ParseError(f"The body is not valid {encoding} text") from None
+            raise exceptions.ParseError(
+                _("The body is not valid %(encoding)s text") % {"encoding": encoding}
+            ) from None
         try:
             return parsing.loads(text)
         except ValueError as exc:
-            raise exceptions.ParseError(f"The body is not valid JSON: {exc}") from None
+            raise exceptions.ParseError(
+                _("The body is not valid JSON: %(error)s") % {"error": exc}
+            ) from None

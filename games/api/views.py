@@ -17,6 +17,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.decorators import method_decorator
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -288,7 +290,7 @@ class ActionsView(ApiView):
         version = serializer.validated_data["version"]
         kind = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
         if kind is None:
-            raise exceptions.NotFound("No such game")
+            raise exceptions.NotFound(_("No such game"))
         # The shape first (a JSON object, a known kind, exactly its fields): a malformed
         # action is refused the same way whoever sends it and whatever the game's state.
         registry.get(kind).check_shape(action)
@@ -297,11 +299,13 @@ class ActionsView(ApiView):
             # action has exactly its fields holds for them too.
             extra = sorted(set(action) - {"kind"})
             if extra:
-                raise IllegalAction(
-                    "malformed_action", f"A {action['kind']!r} action has no field {extra[0]!r}"
-                )
+                message = _("A %(kind)s action has no field %(name)s") % {
+                    "kind": repr(action["kind"]),
+                    "name": repr(extra[0]),
+                }
+                raise IllegalAction("malformed_action", message)
         game = services.do_submit_action(game_id, request.user, action, version)
-        _, seat = services.get_game_for_viewer(game.pk, request.user)
+        _game, seat = services.get_game_for_viewer(game.pk, request.user)
         data = GameSerializer(game_payload(game, seat)).data
         return Response(data, status=status.HTTP_201_CREATED)
 
@@ -335,7 +339,7 @@ class MovesView(ApiView):
         if after is not None:
             version = parsing.whole_number(after)
             if version is None:
-                raise exceptions.ValidationError({"after": ["Must be a version number."]})
+                raise exceptions.ValidationError({"after": [_("Must be a version number.")]})
             moves = moves.filter(number__gt=version)
         page = self.paginate_queryset(moves.values("number", "seat", "automatic", "created"))
         # The events hold secrets (cards drawn): they are read for this page only, and
@@ -400,7 +404,7 @@ def _visible_invitation(invitation_id: int, user) -> Invitation:
         .first()
     )
     if invitation is None:
-        raise exceptions.NotFound("No such invitation")
+        raise exceptions.NotFound(_("No such invitation"))
     return invitation
 
 
@@ -489,7 +493,7 @@ def _invitation_options(game, body, options) -> dict:
     """The options of a new invitation: ``options``, and (as before there were several
     games) any of the game's options given at the top level of the body."""
     if options is not None and not isinstance(options, dict):
-        raise exceptions.ValidationError({"options": ["Must be an object of option values."]})
+        raise exceptions.ValidationError({"options": [_("Must be an object of option values.")]})
     chosen = dict(options or {})
     names = {spec.name for spec in game.option_specs}
     for name in names & set(body):
@@ -583,11 +587,11 @@ def catalog_entry(game) -> dict:
     return {
         "id": game.id,
         "name": game.name,
-        "summary": game.summary,
-        "rules_url": game.rules_url,
+        "summary": _(game.summary) if game.summary else "",
+        "rules_url": game.rules_url_in(get_language() or ""),
         "min_players": game.min_players,
         "max_players": game.max_players,
-        "options": [spec.to_json() for spec in game.option_specs],
+        "options": [spec.translated().to_json() for spec in game.option_specs],
         "computer_levels": list(game.computer_levels),
         "view_schema": game.view_component,
         "action_schema": game.action_component,
@@ -636,7 +640,7 @@ class LeaderboardView(ApiView):
         try:
             kind = registry.get(game)
         except registry.UnknownGame:
-            raise exceptions.NotFound("No such game") from None
+            raise exceptions.NotFound(_("No such game")) from None
         page = self.paginate_queryset(ratings.leaderboard(kind.id))
         rows = [
             {

@@ -9,6 +9,7 @@ restoring the state before that step. Replaying the record rebuilds the state ex
 from __future__ import annotations
 
 from .errors import IllegalAction
+from .i18n import gettext as _
 from .protocol import GameKind, Options, State
 
 UNDO = "undo"
@@ -78,8 +79,10 @@ class Match:
         if not self.game.can_undo(self.state, seat):
             raise IllegalAction(
                 "undo_not_allowed",
-                "The last step cannot be taken back (hidden information was revealed, or "
-                "the turn has passed)",
+                _(
+                    "The last step cannot be taken back (hidden information was revealed, or "
+                    "the turn has passed)"
+                ),
             )
         if self._before is None:  # resumed from a snapshot: rebuild the history
             self._before = Match(

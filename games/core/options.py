@@ -4,9 +4,10 @@ checking of the JSON a player sends are all built from these descriptions."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import OptionError
+from .i18n import gettext as _
 
 KINDS = ("bool", "choice", "int")
 
@@ -43,19 +44,38 @@ class OptionSpec:
         """``value`` if it is one this option takes, else OptionError naming the option."""
         if self.kind == "bool":
             if type(value) is not bool:
-                raise OptionError(self.name, f"{self.name} must be true or false")
+                raise OptionError(
+                    self.name, _("{name} must be true or false").format(name=self.name)
+                )
         elif self.kind == "choice":
             if not isinstance(value, str) or value not in self.values:
-                raise OptionError(self.name, f"{self.name} must be one of {', '.join(self.values)}")
+                raise OptionError(
+                    self.name,
+                    _("{name} must be one of {values}").format(
+                        name=self.name, values=", ".join(self.values)
+                    ),
+                )
         elif type(value) is not int or not (
             (self.minimum is None or value >= self.minimum)
             and (self.maximum is None or value <= self.maximum)
         ):
             raise OptionError(
                 self.name,
-                f"{self.name} must be a whole number from {self.minimum} to {self.maximum}",
+                _("{name} must be a whole number from {minimum} to {maximum}").format(
+                    name=self.name, minimum=self.minimum, maximum=self.maximum
+                ),
             )
         return value
+
+    def translated(self) -> OptionSpec:
+        """This option with its label, help and choices in the language of the moment, for
+        people (a game marks them with ``gettext_noop``: games.core.i18n)."""
+        return replace(
+            self,
+            label=_shown(self.label),
+            help=_shown(self.help),
+            choices=tuple((value, _shown(label)) for value, label in self.choices),
+        )
 
     def json_schema(self) -> dict:
         """This option as an OpenAPI (3.0) schema."""
@@ -89,6 +109,12 @@ class OptionSpec:
         return out
 
 
+def _shown(text: str) -> str:
+    """A text a game marked for translation, translated ("" stays "": not the catalogue's
+    header)."""
+    return _(text) if text else text
+
+
 def parse_options(specs: Sequence[OptionSpec], data: object) -> dict:
     """Every option of ``specs``, from ``data`` (a JSON object) or its default.
 
@@ -97,9 +123,11 @@ def parse_options(specs: Sequence[OptionSpec], data: object) -> dict:
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
-        raise OptionError("options", "options must be a JSON object")
+        raise OptionError("options", _("options must be a JSON object"))
     known = {spec.name for spec in specs}
     unknown = sorted(str(name) for name in data if name not in known)
     if unknown:
-        raise OptionError(unknown[0], f"{unknown[0]} is not an option of this game")
+        raise OptionError(
+            unknown[0], _("{name} is not an option of this game").format(name=unknown[0])
+        )
     return {spec.name: spec.check(data.get(spec.name, spec.default)) for spec in specs}

@@ -22,6 +22,8 @@ from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict
 
+from .i18n import gettext as _
+from .i18n import gettext_noop
 from .options import OptionSpec, parse_options
 
 State = Any  # each game's own state type
@@ -55,8 +57,11 @@ class GameKind(ABC):
     max_players: ClassVar[int]
     summary: ClassVar[str]  # a sentence or two for the lobby
     rules_url: ClassVar[str]  # the rules, for players (an absolute URL)
+    # The same rules in other languages, where the game has them: {"de": url}.
+    rules_urls: ClassVar[dict[str, str]] = {}
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
-    score_label: ClassVar[str] = "points"  # what a score counts, after a number ("VP")
+    # What a score counts, after a number ("VP"); translated where it is shown.
+    score_label: ClassVar[str] = gettext_noop("points")
     # The game's part of the board page, found in ``template_dir``, and its style sheet
     # (a static path) if it has one.
     board_template: ClassVar[str]
@@ -81,7 +86,9 @@ class GameKind(ABC):
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise OptionError(
                 "players",
-                f"{self.name} is for {self.min_players} to {self.max_players} players",
+                _("{game} is for {least} to {most} players").format(
+                    game=self.name, least=self.min_players, most=self.max_players
+                ),
             )
         return players
 
@@ -213,6 +220,10 @@ class GameKind(ABC):
     def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
         """What ``board_template`` shows, built from the view alone. ``stage_label`` names
         where the game is ("Turn 12", "Round 3") for the page's header."""
+
+    def rules_url_in(self, language: str) -> str:
+        """The game's original rules in ``language`` if it has them, else in English."""
+        return self.rules_urls.get(language, self.rules_url)
 
     def rules_context(self) -> dict:
         """What ``rules_template`` shows beside its own words, taken from the engine (each

@@ -12,6 +12,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
+from .i18n import gettext as _
 from .protocol import GameKind
 
 _GAMES: dict[str, GameKind] = {}
@@ -19,7 +20,7 @@ _GAMES: dict[str, GameKind] = {}
 
 class UnknownGame(LookupError):
     def __init__(self, game_id: object) -> None:
-        super().__init__(f"There is no game {game_id!r} on this site")
+        super().__init__(_("There is no game {game} on this site").format(game=repr(game_id)))
         self.game_id = game_id
 
 

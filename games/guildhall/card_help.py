@@ -2,16 +2,19 @@
 the viewer would reach now, and each kind of VP card.
 
 The texts are the engine's own (``professions.EFFECT_TEXT``, ``cards.VP_KINDS``), so that a
-rule is worded in one place; this module only arranges them. Built from a view: the reach
-is counted in the viewer's own guildhall, which everyone can see.
+rule is worded in one place; this module only arranges them, in the active language. Built
+from a view: the reach is counted in the viewer's own guildhall, which everyone can see.
 """
 
 from __future__ import annotations
 
 from typing import TypedDict
 
-from .cards import PROFESSION_INDEX, PROFESSIONS, VP_KINDS, profession_name
-from .professions import EFFECT_TEXT, LEVELS
+from games.core.i18n import gettext as _
+from games.core.i18n import ngettext
+
+from .cards import PROFESSION_INDEX, PROFESSIONS, VP_KINDS, profession_name, vp_ability
+from .professions import LEVELS, effect_text
 
 
 class LevelHelp(TypedDict):
@@ -36,6 +39,7 @@ class VPHelp(TypedDict):
     cost: int
     ability: str
     automatic: bool
+    optional: bool  # an ability one may use, or not
 
 
 def profession_help_id(profession: str) -> str:
@@ -49,7 +53,7 @@ def vp_help_id(kind: str) -> str:
 def _needs(levels: tuple[int, ...], i: int) -> str:
     low = levels[i]
     if i + 1 == len(levels):
-        return f"{low} or more"
+        return _("{n} or more").format(n=low)
     high = levels[i + 1] - 1
     return str(low) if high == low else f"{low}–{high}"
 
@@ -72,7 +76,7 @@ def professions(reach: dict[str, int] | None, fantasy: bool) -> list[ProfessionH
                     {
                         "level": level,
                         "needs": _needs(levels, i),
-                        "text": EFFECT_TEXT[(profession, level)],
+                        "text": effect_text(profession, level),
                         "reached": level == level_now,
                     }
                     for i, level in enumerate(levels)
@@ -90,9 +94,11 @@ def vp_cards() -> list[VPHelp]:
     for kind in VP_KINDS:
         if kind.extra_actions:
             n = kind.extra_actions
-            ability = f"Take {'another action' if n == 1 else f'{n} more actions'} (automatic)"
+            ability = ngettext(
+                "Take another action (automatic)", "Take {n} more actions (automatic)", n
+            ).format(n=n)
         else:
-            ability = kind.ability or "No ability"
+            ability = vp_ability(kind) or _("No ability")
         out.append(
             {
                 "id": vp_help_id(kind.key),
@@ -100,6 +106,7 @@ def vp_cards() -> list[VPHelp]:
                 "cost": kind.cost,
                 "ability": ability,
                 "automatic": bool(kind.extra_actions),
+                "optional": kind.ability is not None,
             }
         )
     return out

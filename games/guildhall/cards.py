@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.core.i18n import gettext as _
+from games.core.i18n import gettext_noop, pgettext
+
 if TYPE_CHECKING:  # view_types imports this module's tables
     from .view_types import Card, VPCard
 
@@ -19,22 +22,31 @@ COLORS = ("red", "blue", "yellow", "green", "purple")
 COPIES = 4
 CARD_COUNT = len(PROFESSIONS) * len(COLORS) * COPIES  # 120
 
+# The names in English (parse_card reads them); shown translated: ``profession_name``.
 OLD_WORLD_NAMES = {
-    "assassin": "Assassin",
-    "dancer": "Dancer",
-    "farmer": "Farmer",
-    "historian": "Historian",
-    "trader": "Trader",
-    "weaver": "Weaver",
+    "assassin": gettext_noop("Assassin"),
+    "dancer": gettext_noop("Dancer"),
+    "farmer": gettext_noop("Farmer"),
+    "historian": gettext_noop("Historian"),
+    "trader": gettext_noop("Trader"),
+    "weaver": gettext_noop("Weaver"),
 }
 # Advanced Guildhall Fantasy [002]: same cards, other names.
 FANTASY_NAMES = {
-    "assassin": "Fighter",
-    "dancer": "Cleric",
-    "farmer": "Marshal",
-    "historian": "Wizard",
-    "trader": "Rogue",
-    "weaver": "Monk",
+    "assassin": gettext_noop("Fighter"),
+    "dancer": gettext_noop("Cleric"),
+    "farmer": gettext_noop("Marshal"),
+    "historian": gettext_noop("Wizard"),
+    "trader": gettext_noop("Rogue"),
+    "weaver": gettext_noop("Monk"),
+}
+# The colours as a card's name says them ("red Trader"); shown translated: ``color_name``.
+COLOR_NAMES = {
+    "red": gettext_noop("red"),
+    "blue": gettext_noop("blue"),
+    "yellow": gettext_noop("yellow"),
+    "green": gettext_noop("green"),
+    "purple": gettext_noop("purple"),
 }
 COLOR_LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "purple": "P"}
 
@@ -54,13 +66,25 @@ def identity_of(profession: int, color: int) -> int:
 
 
 def card_name(card: int, fantasy: bool = False) -> str:
-    """'red Trader' (or 'red Rogue' with the Fantasy names)."""
-    names = FANTASY_NAMES if fantasy else OLD_WORLD_NAMES
-    return f"{COLORS[COLOR[card]]} {names[PROFESSIONS[PROF[card]]]}"
+    """'red Trader' (or 'red Rogue' with the Fantasy names), in the active language."""
+    return full_name(COLORS[COLOR[card]], profession_name(PROF[card], fantasy))
+
+
+def full_name(color: str, name: str) -> str:
+    """A card's name from its colour (the key, "red") and its profession's shown name."""
+    return pgettext("a card: its colour, its profession", "{color} {profession}").format(
+        color=color_name(color), profession=name
+    )
+
+
+def color_name(color: str) -> str:
+    """A colour ("red", the key) in the active language."""
+    return _(COLOR_NAMES[color])
 
 
 def profession_name(profession: int, fantasy: bool = False) -> str:
-    return (FANTASY_NAMES if fantasy else OLD_WORLD_NAMES)[PROFESSIONS[profession]]
+    """A profession's name (the usual or the Fantasy one) in the active language."""
+    return _((FANTASY_NAMES if fantasy else OLD_WORLD_NAMES)[PROFESSIONS[profession]])
 
 
 def parse_card(text: str, taken: set[int] | None = None) -> int:
@@ -92,14 +116,12 @@ def parse_card(text: str, taken: set[int] | None = None) -> int:
 
 
 def card_json(card: int, fantasy: bool = False) -> Card:
-    """How a profession card appears in views and logs."""
-    profession = PROFESSIONS[PROF[card]]
-    names = FANTASY_NAMES if fantasy else OLD_WORLD_NAMES
+    """How a profession card appears in views and logs ("name" in the active language)."""
     return {
         "id": card,
-        "profession": profession,
+        "profession": PROFESSIONS[PROF[card]],
         "color": COLORS[COLOR[card]],
-        "name": names[profession],
+        "name": profession_name(PROF[card], fantasy),
     }
 
 
@@ -114,7 +136,8 @@ class VPKind:
         self.points = points
         self.cost = cost  # completed chapters to pay
         self.extra_actions = extra_actions  # automatic
-        self.ability = ability  # text of the optional ability, or None
+        # text of the optional ability (English: shown translated, ``vp_ability``), or None
+        self.ability = ability
         self.copies = copies
         self.small_copies = small_copies  # in a 2-3 player game
 
@@ -125,29 +148,37 @@ VP_KINDS = (
         2,
         1,
         0,
-        "Place 1 chapter from one other player's guildhall into your guildhall",
+        gettext_noop("Place 1 chapter from one other player's guildhall into your guildhall"),
         3,
         2,
     ),
-    VPKind("vp3_draw", 3, 1, 0, "Draw 6 cards", 3, 2),
+    VPKind("vp3_draw", 3, 1, 0, gettext_noop("Draw 6 cards"), 3, 2),
     VPKind(
         "vp3_swap",
         3,
         1,
         0,
-        "Swap 1 card from your guildhall with any 2 cards from one other player's guildhall",
+        gettext_noop(
+            "Swap 1 card from your guildhall with any 2 cards from one other player's guildhall"
+        ),
         3,
         2,
     ),
     VPKind(
-        "vp3_place", 3, 1, 0, "Place any number of cards from your hand into your guildhall", 3, 2
+        "vp3_place",
+        3,
+        1,
+        0,
+        gettext_noop("Place any number of cards from your hand into your guildhall"),
+        3,
+        2,
     ),
     VPKind(
         "vp4_take",
         4,
         1,
         0,
-        "Place 1 card from another player's guildhall into your guildhall",
+        gettext_noop("Place 1 card from another player's guildhall into your guildhall"),
         3,
         2,
     ),
@@ -186,10 +217,15 @@ def vp_json(vp: int) -> VPCard:
         "points": kind.points,
         "cost": kind.cost,
         "extra_actions": kind.extra_actions,
-        "ability": kind.ability,
+        "ability": vp_ability(kind),
     }
+
+
+def vp_ability(kind: VPKind) -> str | None:
+    """The text of a kind's optional ability in the active language, or None."""
+    return None if kind.ability is None else _(kind.ability)
 
 
 def vp_name(vp: int) -> str:
     kind = VP_KINDS[VP_CARD_KIND[vp]]
-    return f"{kind.points}-point VP card"
+    return _("{points}-point VP card").format(points=kind.points)

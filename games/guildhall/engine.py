@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.core.actions import check_shape as core_check_shape
+from games.core.i18n import gettext as _
+from games.core.i18n import gettext_noop, ngettext
 
 from . import rng
 from .cards import (
@@ -85,6 +87,24 @@ DECISION_ACTIONS: dict[str, tuple[str, ...]] = {
     "order": ("order",),
     "discard_chapter": ("discard_chapter",),
     "end_turn": ("end_turn",),
+}
+# A pick of something not offered, by where the picks are (the selection's slot labels).
+_PICK_FAULT = {
+    "card_in_hand": gettext_noop("Pick a card in hand"),
+    "card_in_own_guildhall": gettext_noop("Pick a card in own guildhall"),
+    "card_in_target_guildhall": gettext_noop("Pick a card in target guildhall"),
+    "card_in_discard_pile": gettext_noop("Pick a card in discard pile"),
+    "chapter_in_own_guildhall": gettext_noop("Pick a chapter in own guildhall"),
+    "chapter_in_target_guildhall": gettext_noop("Pick a chapter in target guildhall"),
+}
+# A profession as the refusal of a level names it ("The assassin has levels 0, 2, 4").
+_PROFESSION_WORDS = {
+    "assassin": gettext_noop("assassin"),
+    "dancer": gettext_noop("dancer"),
+    "farmer": gettext_noop("farmer"),
+    "historian": gettext_noop("historian"),
+    "trader": gettext_noop("trader"),
+    "weaver": gettext_noop("weaver"),
 }
 # In a simultaneous setup (options.setup) the setup decisions are answered by these: a
 # seat tapping a card again keeps it in hand ("keep") until everyone has chosen.
@@ -306,16 +326,21 @@ def _fault(st: State, action: dict, seat: int | None = None) -> IllegalAction | 
     table = SETUP_CHOICE_ACTIONS if st.simultaneous else DECISION_ACTIONS
     wanted = table[d["kind"]]
     if action["kind"] not in wanted:
+        # The decision and the action kinds are the API's names.
         return IllegalAction(
             "wrong_decision",
-            f"Now {st.names[d['player']]} must decide: {d['kind'].replace('_', ' ')} "
-            f"(one of: {', '.join(wanted)}), not {action['kind']}",
+            _("Now {who} must decide: {decision} (one of: {kinds}), not {kind}").format(
+                who=st.names[d["player"]],
+                decision=d["kind"].replace("_", " "),
+                kinds=", ".join(wanted),
+                kind=action["kind"],
+            ),
         )
     return _check(st, seat).fault(action)
 
 
 def _not_in_hand() -> IllegalAction:
-    return IllegalAction("card_not_in_hand", "That card is not in your hand")
+    return IllegalAction("card_not_in_hand", _("That card is not in your hand"))
 
 
 class _TurnAction(_Check):
@@ -348,7 +373,9 @@ class _TurnAction(_Check):
             name = card_name(card, self.st.options.fantasy)
             return IllegalAction(
                 "no_duplicates",
-                f"You cannot play this {name}: you already have a {name} in your guildhall",
+                _(
+                    "You cannot play this {card}: you already have a {card} in your guildhall"
+                ).format(card=name),
             )
         return self._profession_fault(PROF[card])
 
@@ -358,23 +385,30 @@ class _TurnAction(_Check):
             if any(PROF[c] == prof for c in self.ps.action_area):
                 return IllegalAction(
                     "action_area_restriction",
-                    "Advanced rule: you cannot play a profession while a card of it is in "
-                    "your action area",
+                    _(
+                        "Advanced rule: you cannot play a profession while a card of it is in "
+                        "your action area"
+                    ),
                 )
         elif self.st.played >> prof & 1:  # base rule: one card of a profession per turn
             return IllegalAction(
-                "one_profession_per_turn", "You cannot play two cards of a profession in one turn"
+                "one_profession_per_turn",
+                _("You cannot play two cards of a profession in one turn"),
             )
         return None
 
     def _buy_fault(self, vp: int) -> IllegalAction | None:
         if vp not in self.st.center:
-            return IllegalAction("not_in_center_row", "That VP card is not in the center row")
+            return IllegalAction("not_in_center_row", _("That VP card is not in the center row"))
         have = len(self.ps.completed)
         if VP_COST[vp] > have:
             return IllegalAction(
                 "not_enough_chapters",
-                f"That VP card costs {VP_COST[vp]} completed chapters; you have {have}",
+                ngettext(
+                    "That VP card costs {cost} completed chapter; you have {have}",
+                    "That VP card costs {cost} completed chapters; you have {have}",
+                    VP_COST[vp],
+                ).format(cost=VP_COST[vp], have=have),
             )
         return None
 
@@ -442,10 +476,13 @@ class _SetupPlace(_Check):
             return _not_in_hand()
         if IDENT[card] in self.owned:
             return IllegalAction(
-                "no_duplicates", f"Your guildhall already holds a {card_name(card)}: no duplicates"
+                "no_duplicates",
+                _("Your guildhall already holds a {card}: no duplicates").format(
+                    card=card_name(card)
+                ),
             )
         if self.stuck:
-            return IllegalAction("not_a_choice", "That is not a legal choice now")
+            return IllegalAction("not_a_choice", _("That is not a legal choice now"))
         return None
 
 
@@ -480,18 +517,18 @@ class _SetupChoice(_Check):
             if self.chosen:
                 return IllegalAction(
                     "not_a_choice",
-                    "You have already chosen: change a card, or wait for the others",
+                    _("You have already chosen: change a card, or wait for the others"),
                 )
             return None
         card = action["card"]
         if kind == "keep":
             if card not in self.picks:
-                return IllegalAction("not_a_choice", "That card is not one you chose")
+                return IllegalAction("not_a_choice", _("That card is not one you chose"))
             return None
         if card not in self.hand:
             return _not_in_hand()
         if card in self.picks:
-            return IllegalAction("not_a_choice", "You have already chosen that card")
+            return IllegalAction("not_a_choice", _("You have already chosen that card"))
         if self.placing:
             return self._place_fault(card)
         return None
@@ -500,17 +537,18 @@ class _SetupChoice(_Check):
         need = GUILDHALL_SETUP - len(self.owned) - len(self.picks)
         if need <= 0:
             return IllegalAction(
-                "not_a_choice", "You have chosen 3 cards: keep one of them first to change"
+                "not_a_choice", _("You have chosen 3 cards: keep one of them first to change")
             )
         taken = self.owned | {IDENT[c] for c in self.picks}
         if IDENT[card] in taken:
             return IllegalAction(
-                "no_duplicates", f"You already place a {card_name(card)}: no duplicates"
+                "no_duplicates",
+                _("You already place a {card}: no duplicates").format(card=card_name(card)),
             )
         # A dead end is never offered (it cannot happen with 9 cards and 4 copies of each).
         rest = {IDENT[c] for c in self.hand if c != card and c not in self.picks}
         if len(rest - taken - {IDENT[card]}) < need - 1:
-            return IllegalAction("not_a_choice", "That is not a legal choice now")
+            return IllegalAction("not_a_choice", _("That is not a legal choice now"))
         return None
 
 
@@ -545,10 +583,11 @@ class _Level(_Check):
 
     def _vp_fault(self, action: dict) -> IllegalAction | None:
         if "level" in action:
-            return IllegalAction("malformed_action", "A VP card ability has no level")
+            return IllegalAction("malformed_action", _("A VP card ability has no level"))
         if not VP_PLANS[self.fr["ability"]].usable(self.st, self.fr["player"]):
             return IllegalAction(
-                "effect_in_full", "This ability cannot be done in full now, so it cannot be used"
+                "effect_in_full",
+                _("This ability cannot be done in full now, so it cannot be used"),
             )
         return None
 
@@ -557,17 +596,27 @@ class _Level(_Check):
         prof = PROFESSION_INDEX[fr["ability"]]
         if level not in LEVELS[prof]:
             levels = ", ".join(str(x) for x in LEVELS[prof])
-            return IllegalAction("no_such_level", f"The {fr['ability']} has levels {levels}")
+            return IllegalAction(
+                "no_such_level",
+                _("The {profession} has levels {levels}").format(
+                    profession=_(_PROFESSION_WORDS[fr["ability"]]), levels=levels
+                ),
+            )
         if level > fr["reach"]:
             return IllegalAction(
                 "level_not_reached",
-                f"Level {level} needs {level} cards of that profession in your guildhall; "
-                f"you have {fr['reach']}",
+                _(
+                    "Level {level} needs {level} cards of that profession in your guildhall; "
+                    "you have {reach}"
+                ).format(level=level, reach=fr["reach"]),
             )
         if not PROFESSION_PLANS[(prof, level)].usable(self.st, fr["player"]):
             return IllegalAction(
                 "effect_in_full",
-                "That level cannot be done in full now (an effect is done in full or not at all)",
+                _(
+                    "That level cannot be done in full now (an effect is done in full or not "
+                    "at all)"
+                ),
             )
         return None
 
@@ -625,29 +674,30 @@ class _Selection(_Check):
         if q == self.p or not 0 <= q < len(self.st.players) or not self._feasible(q, []):
             return IllegalAction(
                 "no_target",
-                "That player cannot be chosen: the effect could not be done in full with "
-                "them (or it is you)",
+                _(
+                    "That player cannot be chosen: the effect could not be done in full with "
+                    "them (or it is you)"
+                ),
             )
         return None
 
     def _done_fault(self) -> IllegalAction | None:
         if not self.plan.can_finish(self.st, self.p, self.target, self.picks):
-            return IllegalAction("not_a_choice", "This choice cannot be finished yet")
+            return IllegalAction("not_a_choice", _("This choice cannot be finished yet"))
         return None
 
     def _pick_fault(self, value: int) -> IllegalAction | None:
         if value not in self.offered_set:
-            where = self.slot.label.replace("_", " ")
-            return IllegalAction("not_a_choice", f"Pick a {where}")
+            return IllegalAction("not_a_choice", _(_PICK_FAULT[self.slot.label]))
         if not self._feasible(self.target, self.picks + [value]):
-            return IllegalAction(self.plan.rule, self.plan.message)
+            return IllegalAction(self.plan.rule, _(self.plan.message))
         return None
 
     def _chapter_fault(self, owner: int, profession: str) -> IllegalAction | None:
         fault = self._pick_fault(PROFESSION_INDEX.get(profession, -1))
         if fault is None and owner != self._chapter_owner():
             # Refused like a chapter that does not fit: the rule the effect names.
-            return IllegalAction(self.plan.rule, self.plan.message)
+            return IllegalAction(self.plan.rule, _(self.plan.message))
         return fault
 
     def _feasible(self, target: int | None, picks: list) -> bool:
@@ -669,7 +719,7 @@ class _CompletedChapter(_Check):
     def fault(self, action: dict) -> IllegalAction | None:
         if not 0 <= action["chapter"] < self.count:
             return IllegalAction(
-                "no_such_chapter", "You have no completed chapter with that number"
+                "no_such_chapter", _("You have no completed chapter with that number")
             )
         return None
 
@@ -701,7 +751,7 @@ class _Order(_Check):
 
     def fault(self, action: dict) -> IllegalAction | None:
         if action["card"] not in self.cards:
-            return IllegalAction("not_a_choice", "That card is not one of the cards to order")
+            return IllegalAction("not_a_choice", _("That card is not one of the cards to order"))
         return None
 
 
@@ -730,10 +780,12 @@ def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
     ``player``, when given, is the seat submitting it. On IllegalAction nothing changed.
     """
     if st.phase == "over":
-        raise IllegalAction("game_over", "The game is over")
+        raise IllegalAction("game_over", _("The game is over"))
     check_shape(action)
     if player is not None and (type(player) is not int or not 0 <= player < len(st.players)):
-        raise IllegalAction("no_such_seat", f"There is no seat {player!r} in this game")
+        raise IllegalAction(
+            "no_such_seat", _("There is no seat {seat} in this game").format(seat=repr(player))
+        )
     if action["kind"] == "resign":
         return resign(st, player)
     decider = decision_player(st)
@@ -741,10 +793,13 @@ def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
         decider = player  # every seat chooses at once
     elif player is not None and player != decider:
         raise IllegalAction(
-            "not_your_decision", f"It is {st.names[decider]}'s decision, not {st.names[player]}'s"
+            "not_your_decision",
+            _("It is {decider}'s decision, not {player}'s").format(
+                decider=st.names[decider], player=st.names[player]
+            ),
         )
     if action["kind"] == "undo":
-        raise IllegalAction("undo", "Undo needs the game's history: use Match.apply")
+        raise IllegalAction("undo", _("Undo needs the game's history: use Match.apply"))
     fault = _fault(st, action, decider)
     if fault is not None:
         raise fault
@@ -774,9 +829,11 @@ def resign(st: State, player: int | None) -> list[dict]:
     goes on and the seat keeps being played (by the computer, on the site).
     """
     if player is None:
-        raise IllegalAction("malformed_action", "Say which seat resigns")
+        raise IllegalAction("malformed_action", _("Say which seat resigns"))
     if player in st.resigned:
-        raise IllegalAction("already_resigned", f"{st.names[player]} has already resigned")
+        raise IllegalAction(
+            "already_resigned", _("{who} has already resigned").format(who=st.names[player])
+        )
     step = Step()
     st.resigned.append(player)
     step.emit("resign", player=player)

@@ -12,8 +12,11 @@ from pathlib import Path
 
 from games.core import GameKind, OptionSpec, register
 from games.core.errors import OptionError
+from games.core.i18n import gettext as _
+from games.core.i18n import gettext_noop, ngettext
 
 from . import api_schema, bot, easy, engine, log, positions, present, search, views
+from .cards import full_name
 from .options import Options
 from .state import State
 
@@ -23,51 +26,66 @@ class Guildhall(GameKind):
     name = "Guildhall"
     min_players = 2
     max_players = 4
-    summary = (
+    # The texts of the class (summary, score label, options) are English, marked for the
+    # catalogue: the site translates them where it shows them.
+    summary = gettext_noop(
         "Collect the professions of the Old World into chapters of five colours, use each "
         "card's ability as it joins you, and buy victory point cards with completed "
         "chapters: the first to 20 VP wins."
     )
     rules_url = "https://www.yucata.de/en/Rules/Guildhall"
-    score_label = "VP"
+    rules_urls = {"de": "https://www.yucata.de/de/Rules/Guildhall"}
+    score_label = gettext_noop("VP")
     option_specs = (
         OptionSpec(
             "rules",
             "choice",
             "yucata",
-            "Rules",
-            "Yucata: as played on Yucata.de. Extra completed chapters are discarded only at "
-            "the start of your next turn, the new VP card is shown once you have paid, the "
-            "Farmer works by itself, equal VP are ranked by completed chapters, and the discard "
-            "pile and the cards not yet seen can be listed. Classic: the rules as printed.",
-            choices=(("yucata", "Yucata"), ("classic", "Classic")),
+            gettext_noop("Rules"),
+            gettext_noop(
+                "Yucata: as played on Yucata.de. Extra completed chapters are discarded only at "
+                "the start of your next turn, the new VP card is shown once you have paid, the "
+                "Farmer works by itself, equal VP are ranked by completed chapters, and the "
+                "discard pile and the cards not yet seen can be listed. Classic: the rules as "
+                "printed."
+            ),
+            choices=(("yucata", gettext_noop("Yucata")), ("classic", gettext_noop("Classic"))),
         ),
         OptionSpec(
             "advanced",
             "bool",
             False,
-            "Advanced rules",
-            "Two rules of Advanced Guildhall, with Yucata or Classic rules: you cannot play a "
-            "card of a profession that is already in your action area, and only the top card "
-            "of the discard pile can be seen.",
+            gettext_noop("Advanced rules"),
+            gettext_noop(
+                "Two rules of Advanced Guildhall, with Yucata or Classic rules: you cannot play a "
+                "card of a profession that is already in your action area, and only the top card "
+                "of the discard pile can be seen."
+            ),
         ),
         OptionSpec(
             "fantasy_names",
             "bool",
             False,
-            "Fantasy profession names",
-            "The professions go by the names of the fantasy edition. Only the names change.",
+            gettext_noop("Fantasy profession names"),
+            gettext_noop(
+                "The professions go by the names of the fantasy edition. Only the names change."
+            ),
         ),
         # On by default for new games; a game stored without it sets up in turn (Options).
         OptionSpec(
             "setup",
             "choice",
             "simultaneous",
-            "Setup",
-            "All at once: every player discards, redraws and places their first 3 cards at "
-            "the same time, in secret, so nobody waits for the others; the choices are then "
-            "carried out in seat order. In turn: one after the other, as at the table.",
-            choices=(("simultaneous", "All at once"), ("sequential", "In turn")),
+            gettext_noop("Setup"),
+            gettext_noop(
+                "All at once: every player discards, redraws and places their first 3 cards at "
+                "the same time, in secret, so nobody waits for the others; the choices are then "
+                "carried out in seat order. In turn: one after the other, as at the table."
+            ),
+            choices=(
+                ("simultaneous", gettext_noop("All at once")),
+                ("sequential", gettext_noop("In turn")),
+            ),
         ),
     )
     board_template = "guildhall/board.html"
@@ -97,13 +115,13 @@ class Guildhall(GameKind):
         return Options.from_json(data)
 
     def options_label(self, options: Options) -> str:
-        parts = [f"{options.rules.capitalize()} rules"]
+        parts = [_("Yucata rules") if options.yucata else _("Classic rules")]
         if options.advanced:
-            parts.append("advanced")
+            parts.append(_("advanced"))
         if options.fantasy:
-            parts.append("fantasy names")
+            parts.append(_("fantasy names"))
         if not options.simultaneous_setup:
-            parts.append("setup in turn")
+            parts.append(_("setup in turn"))
         return ", ".join(parts)
 
     # Playing
@@ -217,7 +235,9 @@ class Guildhall(GameKind):
             }
             for help, kind in zip(card_help.vp_cards(), VP_KINDS, strict=True)
         ]
-        names = [{"name": OLD_WORLD_NAMES[p], "fantasy": FANTASY_NAMES[p]} for p in PROFESSIONS]
+        names = [
+            {"name": _(OLD_WORLD_NAMES[p]), "fantasy": _(FANTASY_NAMES[p])} for p in PROFESSIONS
+        ]
         return {
             "professions": card_help.professions(None, fantasy=False),
             "vp_cards": vp_cards,
@@ -237,13 +257,13 @@ class Guildhall(GameKind):
 
     def result_detail(self, row) -> str:
         n = row["completed"]
-        return f"{n} completed chapter{'s' if n != 1 else ''}"
+        return ngettext("{n} completed chapter", "{n} completed chapters", n).format(n=n)
 
     def hand_summary(self, view: dict) -> list[str] | None:
         me = next((p for p in view["players"] if p["seat"] == view["viewer"]), None)
         if me is None or "hand" not in me:
             return None
-        return [f"{c['color']} {c['name']}" for c in me["hand"]]
+        return [full_name(c["color"], c["name"]) for c in me["hand"]]
 
 
 GUILDHALL = register(Guildhall())

@@ -6,16 +6,20 @@ the only place they become text, and a secret is written only for its owner.
 
 from __future__ import annotations
 
-from gettext import ngettext  # the standard library's: the engine knows nothing of Django
+from games.core.i18n import gettext as _
+from games.core.i18n import gettext_noop, ngettext
 
-from .cards import PROFESSION_INDEX, card_name, profession_name, vp_name
+from .cards import (
+    FANTASY_NAMES,
+    OLD_WORLD_NAMES,
+    PROFESSION_INDEX,
+    PROFESSIONS,
+    VP_CARD_KIND,
+    VP_KINDS,
+    card_name,
+    profession_name,
+)
 from .state import State
-
-_SOURCES = {
-    "hand": "from their hand",
-    "discard_pile": "from the discard pile",
-    "action_area": "from their action area",
-}
 
 
 def describe(st: State, event: dict, viewer: int | None) -> str | None:
@@ -38,12 +42,15 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
     mine = p is not None and p == viewer
     if t == "deal":
         if mine:
-            return f"{who(p)} was dealt {cards(event['cards'])}"
-        return f"{who(p)} was dealt {len(event['cards'])} cards"
+            return _("{who} was dealt {cards}").format(who=who(p), cards=cards(event["cards"]))
+        n = len(event["cards"])
+        return ngettext("{who} was dealt {n} card", "{who} was dealt {n} cards", n).format(
+            who=who(p), n=n
+        )
     if t == "draw":
         n = len(event["cards"])
         if mine:
-            return f"{who(p)} drew {cards(event['cards'])}"
+            return _("{who} drew {cards}").format(who=who(p), cards=cards(event["cards"]))
         return ngettext("{who} drew {n} card", "{who} drew {n} cards", n).format(who=who(p), n=n)
     if t == "shuffle":
         n = event["count"]
@@ -53,39 +60,28 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
             n,
         ).format(n=n)
     if t == "discard":
-        c = card_name(event["card"], fantasy)
-        why = event.get("why")
-        if why == "from_hand":
-            return f"{who(p)} discarded {c}"
-        if why == "assassin":
-            return f"{c} was discarded from {who(p)}'s guildhall"
-        if why == "conflict":
-            return f"{c} duplicated a card in {who(p)}'s guildhall and was discarded"
-        if why == "duplicate":
-            return f"{who(p)}'s {c} duplicated a card in their guildhall and was discarded"
-        return f"{who(p)} put {c} on the discard pile"
+        return _discard(event, who(p), card_name(event["card"], fantasy))
     if t == "place":
-        source = event["source"]
-        if source.startswith("guildhall:"):
-            where = f"from {who(int(source.split(':')[1]))}'s guildhall"
-        else:
-            where = _SOURCES.get(source, "")
-        return f"{who(p)} placed {card_name(event['card'], fantasy)} {where}".rstrip()
+        return _place(event, who, card_name(event["card"], fantasy))
     if t in ("setup_pick", "setup_chosen", "setup_resolved"):
         return _setup_choice(st, event, viewer)
     if t == "play":
-        return f"{who(p)} played {card_name(event['card'], fantasy)}"
+        return _("{who} played {card}").format(who=who(p), card=card_name(event["card"], fantasy))
     if t == "discard_draw":
-        return f"{who(p)} chose to discard and draw"
+        return _("{who} chose to discard and draw").format(who=who(p))
     if t == "ability":
         if event["ability"] in _VP_ABILITY_TEXT:
-            return f"{who(p)} used the VP card: {_VP_ABILITY_TEXT[event['ability']]}"
+            return _("{who} used the VP card: {ability}").format(
+                who=who(p), ability=_(_VP_ABILITY_TEXT[event["ability"]])
+            )
         name = profession_name(PROFESSION_INDEX[event["ability"]], fantasy)
-        return f"{who(p)} used the {name} at level {event['level']}"
+        return _("{who} used the {profession} at level {level}").format(
+            who=who(p), profession=name, level=event["level"]
+        )
     if t == "skip":
-        return f"{who(p)} chose no effect"
+        return _("{who} chose no effect").format(who=who(p))
     if t == "no_effect":
-        return f"{who(p)} got no effect (none could be done in full)"
+        return _("{who} got no effect (none could be done in full)").format(who=who(p))
     if t == "tokens":
         n = event["count"]
         return ngettext("{who} gained {n} VP token", "{who} gained {n} VP tokens", n).format(
@@ -97,54 +93,119 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
             who=who(p), n=n
         )
     if t == "swap":
-        return (
-            f"{who(p)} swapped {cards(event['gave'])} for {who(event['target'])}'s "
-            f"{cards(event['got'])}"
+        return _("{who} swapped {gave} for {target}'s {got}").format(
+            who=who(p),
+            gave=cards(event["gave"]),
+            target=who(event["target"]),
+            got=cards(event["got"]),
         )
     if t == "exchange":
-        return (
-            f"{who(p)} exchanged {cards(event['to_guildhall']) or 'no cards'} from their hand "
-            f"for {cards(event['to_hand'])} from their guildhall"
+        if not event["to_guildhall"]:
+            return _(
+                "{who} exchanged no cards from their hand for {taken} from their guildhall"
+            ).format(who=who(p), taken=cards(event["to_hand"]))
+        return _("{who} exchanged {given} from their hand for {taken} from their guildhall").format(
+            who=who(p), given=cards(event["to_guildhall"]), taken=cards(event["to_hand"])
         )
     if t == "take_chapter":
-        return f"{who(p)} took {who(event['target'])}'s chapter: {cards(event['cards'])}"
+        return _("{who} took {target}'s chapter: {cards}").format(
+            who=who(p), target=who(event["target"]), cards=cards(event["cards"])
+        )
     if t == "chapter_completed":
         if yucata or mine:
-            return f"{who(p)} completed {_a(prof(event['profession']))} chapter"
-        return f"{who(p)} completed a chapter"
+            # The English article goes by the English name ("an Assassin chapter").
+            if _an(
+                (FANTASY_NAMES if fantasy else OLD_WORLD_NAMES)[PROFESSIONS[event["profession"]]]
+            ):
+                text = _("{who} completed an {profession} chapter")
+            else:
+                text = _("{who} completed a {profession} chapter")
+            return text.format(who=who(p), profession=prof(event["profession"]))
+        return _("{who} completed a chapter").format(who=who(p))
     if t == "buy":
-        return f"{who(p)} bought {_a(vp_name(event['vp']))}"
+        points = _points(event["vp"])
+        if _an(str(points)):
+            text = _("{who} bought an {points}-point VP card")
+        else:
+            text = _("{who} bought a {points}-point VP card")
+        return text.format(who=who(p), points=points)
     if t == "pay":
         n = len(event["professions"])
-        text = ngettext(
+        if yucata or mine:
+            return ngettext(
+                "{who} paid {n} completed chapter ({professions})",
+                "{who} paid {n} completed chapters ({professions})",
+                n,
+            ).format(who=who(p), n=n, professions=", ".join(prof(x) for x in event["professions"]))
+        return ngettext(
             "{who} paid {n} completed chapter", "{who} paid {n} completed chapters", n
         ).format(who=who(p), n=n)
-        if yucata or mine:
-            text += f" ({', '.join(prof(x) for x in event['professions'])})"
-        return text
     if t == "vp_revealed":
-        return f"{_a(vp_name(event['vp'])).capitalize()} was revealed in the center row"
+        points = _points(event["vp"])
+        if _an(str(points)):
+            text = _("An {points}-point VP card was revealed in the center row")
+        else:
+            text = _("A {points}-point VP card was revealed in the center row")
+        return text.format(points=points)
     if t == "look":
-        return f"{who(p)} looked through the discard pile"
+        return _("{who} looked through the discard pile").format(who=who(p))
     if t == "discard_chapter":
-        text = f"{who(p)} discarded a completed chapter"
         if yucata or mine:
-            text += f" ({prof(event['profession'])})"
-        return text
+            return _("{who} discarded a completed chapter ({profession})").format(
+                who=who(p), profession=prof(event["profession"])
+            )
+        return _("{who} discarded a completed chapter").format(who=who(p))
     if t == "end_turn":
-        return f"{who(p)} ended their turn"
+        return _("{who} ended their turn").format(who=who(p))
     if t == "turn":
-        return f"Turn {event['turn']}: {who(p)}"
+        return _("Turn {turn}: {who}").format(turn=event["turn"], who=who(p))
     if t == "game_over":
         first = event["result"][0]
         if first["rank"] == 1 and not first.get("resigned"):
-            return f"Game over: {who(first['seat'])} won with {first['vp']} VP"
-        return "Game over"
+            return _("Game over: {who} won with {vp} VP").format(
+                who=who(first["seat"]), vp=first["vp"]
+            )
+        return _("Game over")
     if t == "resign":
-        return f"{who(p)} resigned"
+        return _("{who} resigned").format(who=who(p))
     if t == "undo":
-        return f"{who(p)} took back their last step"
+        return _("{who} took back their last step").format(who=who(p))
     return None
+
+
+def _discard(event: dict, who: str, card: str) -> str:
+    """A card onto the discard pile, said by why it went there."""
+    why = event.get("why")
+    if why == "from_hand":
+        return _("{who} discarded {card}").format(who=who, card=card)
+    if why == "assassin":
+        return _("{card} was discarded from {who}'s guildhall").format(who=who, card=card)
+    if why == "conflict":
+        return _("{card} duplicated a card in {who}'s guildhall and was discarded").format(
+            who=who, card=card
+        )
+    if why == "duplicate":
+        return _("{who}'s {card} duplicated a card in their guildhall and was discarded").format(
+            who=who, card=card
+        )
+    return _("{who} put {card} on the discard pile").format(who=who, card=card)
+
+
+def _place(event: dict, who, card: str) -> str:
+    """A card into a guildhall, said by where it came from."""
+    p = who(event["player"])
+    source = event["source"]
+    if source.startswith("guildhall:"):
+        return _("{who} placed {card} from {owner}'s guildhall").format(
+            who=p, card=card, owner=who(int(source.split(":")[1]))
+        )
+    if source == "hand":
+        return _("{who} placed {card} from their hand").format(who=p, card=card)
+    if source == "discard_pile":
+        return _("{who} placed {card} from the discard pile").format(who=p, card=card)
+    if source == "action_area":
+        return _("{who} placed {card} from their action area").format(who=p, card=card)
+    return _("{who} placed {card}").format(who=p, card=card)
 
 
 def _setup_choice(st: State, event: dict, viewer: int | None) -> str | None:
@@ -155,34 +216,46 @@ def _setup_choice(st: State, event: dict, viewer: int | None) -> str | None:
     t = event["type"]
     if t == "setup_resolved":
         if event["stage"] == "discard":
-            return "Everyone has chosen their discards: they are made in seat order"
-        return "Everyone has chosen their 3 cards: they are placed in seat order"
+            return _("Everyone has chosen their discards: they are made in seat order")
+        return _("Everyone has chosen their 3 cards: they are placed in seat order")
     p = event["player"]
     name = st.names[p]
     if p != viewer:
         if t == "setup_chosen" or (event["chosen"] and not event["was"]):
-            return f"{name} has chosen"
+            return _("{who} has chosen").format(who=name)
         if event["was"] and not event["chosen"]:
-            return f"{name} is choosing again"
+            return _("{who} is choosing again").format(who=name)
         return None
     fantasy = st.options.fantasy
     if t == "setup_chosen":
         cards = ", ".join(card_name(c, fantasy) for c in event["cards"])
         if not cards:
-            return f"{name} chose to discard nothing"
-        return f"{name} chose to discard {cards}"
+            return _("{who} chose to discard nothing").format(who=name)
+        return _("{who} chose to discard {cards}").format(who=name, cards=cards)
     card = card_name(event["card"], fantasy)
     if event["pick"] == "keep":
-        return f"{name} will keep {card}"
+        return _("{who} will keep {card}").format(who=name, card=card)
     if event["pick"] == "discard":
-        return f"{name} will discard {card}"
-    line = f"{name} will place {card}"
-    return line + ": your 3 cards are chosen" if event["chosen"] else line
+        return _("{who} will discard {card}").format(who=name, card=card)
+    if event["chosen"]:
+        return _("{who} will place {card}: your 3 cards are chosen").format(who=name, card=card)
+    return _("{who} will place {card}").format(who=name, card=card)
+
+
+def _an(english: str) -> bool:
+    """Whether English says "an" before ``english``: "an Assassin", "a 5-point VP card".
+    Only the choice between two English messages goes by it: a translation has its own
+    article, or none, in each of them."""
+    return english[:1].lower() in "aeiou8"
 
 
 def _a(noun: str) -> str:
-    """``noun`` with its indefinite article: "an Assassin", "a 5-point VP card"."""
-    return f"{'an' if noun[:1].lower() in 'aeiou8' else 'a'} {noun}"
+    """``noun`` with its English indefinite article: "an Assassin", "a 5-point VP card"."""
+    return f"{'an' if _an(noun) else 'a'} {noun}"
+
+
+def _points(vp: int) -> int:
+    return VP_KINDS[VP_CARD_KIND[vp]].points
 
 
 def describe_all(st: State, events: list[dict], viewer: int | None) -> list[str]:
@@ -190,9 +263,9 @@ def describe_all(st: State, events: list[dict], viewer: int | None) -> list[str]
 
 
 _VP_ABILITY_TEXT = {
-    "vp2_chapter": "take a chapter from another guildhall",
-    "vp3_draw": "draw 6 cards",
-    "vp3_swap": "swap 1 card for 2 from another guildhall",
-    "vp3_place": "place cards from hand",
-    "vp4_take": "take a card from another guildhall",
+    "vp2_chapter": gettext_noop("take a chapter from another guildhall"),
+    "vp3_draw": gettext_noop("draw 6 cards"),
+    "vp3_swap": gettext_noop("swap 1 card for 2 from another guildhall"),
+    "vp3_place": gettext_noop("place cards from hand"),
+    "vp4_take": gettext_noop("take a card from another guildhall"),
 }

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 
+from games.core.i18n import gettext as _
+from games.core.i18n import gettext_noop, ngettext
+
 from . import card_help
 from .cards import (
     COLOR_LETTERS,
@@ -17,47 +20,42 @@ from .cards import (
     PROFESSION_INDEX,
     VP_KINDS,
     card_json,
+    color_name,
+    full_name,
     profession_name,
+    vp_ability,
     vp_json,
 )
-from .professions import EFFECT_TEXT
+from .professions import EFFECT_TEXT, effect_text
 
-# Short labels of VP cards for the center row (the full text is in their title).
+# Short labels of VP cards for the center row (the full text is in their title); English
+# here, shown translated.
 VP_SHORT = {
-    "vp2_chapter": "Take a chapter",
-    "vp3_draw": "Draw 6",
-    "vp3_swap": "Swap 1 for 2",
-    "vp3_place": "Place from hand",
-    "vp4_take": "Take a card",
-    "vp4_action": "+1 action",
+    "vp2_chapter": gettext_noop("Take a chapter"),
+    "vp3_draw": gettext_noop("Draw 6"),
+    "vp3_swap": gettext_noop("Swap 1 for 2"),
+    "vp3_place": gettext_noop("Place from hand"),
+    "vp4_take": gettext_noop("Take a card"),
+    "vp4_action": gettext_noop("+1 action"),
     "vp5": "",
-    "vp7_actions": "+2 actions",
+    "vp7_actions": gettext_noop("+2 actions"),
     "vp9": "",
 }
-# Where the cards of a "pick" decision are (the engine's slot labels).
-PICK_WHERE = {
-    "card_in_hand": "in your hand",
-    "card_in_own_guildhall": "in your guildhall",
-    "card_in_target_guildhall": "in {target}'s guildhall",
-    "card_in_discard_pile": "in the discard pile",
-    "chapter_in_own_guildhall": "a chapter of your guildhall",
-    "chapter_in_target_guildhall": "a chapter of {target}'s guildhall",
-}
-# What a player is doing, for everyone else to read.
+# What a player is doing, for everyone else to read ("Waiting for Ann: choosing cards.").
 WAITING_TEXT = {
-    "setup_discard": "setting up (discarding)",
-    "setup_place": "setting up (placing 3 cards)",
-    "action": "choosing an action",
-    "end_turn": "about to end the turn",
-    "discard": "discarding cards",
-    "ability": "choosing an effect",
-    "vp_ability": "choosing whether to use a VP card",
-    "target": "choosing a player",
-    "pick": "choosing cards",
-    "pick_chapter": "choosing a chapter",
-    "pay": "paying for a VP card",
-    "order": "ordering discarded cards",
-    "discard_chapter": "discarding completed chapters",
+    "setup_discard": gettext_noop("setting up (discarding)"),
+    "setup_place": gettext_noop("setting up (placing 3 cards)"),
+    "action": gettext_noop("choosing an action"),
+    "end_turn": gettext_noop("about to end the turn"),
+    "discard": gettext_noop("discarding cards"),
+    "ability": gettext_noop("choosing an effect"),
+    "vp_ability": gettext_noop("choosing whether to use a VP card"),
+    "target": gettext_noop("choosing a player"),
+    "pick": gettext_noop("choosing cards"),
+    "pick_chapter": gettext_noop("choosing a chapter"),
+    "pay": gettext_noop("paying for a VP card"),
+    "order": gettext_noop("ordering discarded cards"),
+    "discard_chapter": gettext_noop("discarding completed chapters"),
 }
 
 
@@ -105,20 +103,27 @@ class Board:
             **c,
             **extra,
             "letter": COLOR_LETTERS[c["color"]],
-            "label": f"{c['color']} {c['name']}"
-            + (" (its twin: swapping changes nothing)" if c["id"] in self.twins else ""),
+            "color_name": color_name(c["color"]),
+            "label": self._card_label(c),
             "help": card_help.profession_help_id(c["profession"]),
             "action": self.card_actions.get(c["id"]) if tappable else None,
             "picked": c["id"] in self.picked,
             "twin": c["id"] in self.twins,
         }
 
+    def _card_label(self, c: dict) -> str:
+        name = full_name(c["color"], c["name"])
+        if c["id"] in self.twins:
+            return _("{card} (its twin: swapping changes nothing)").format(card=name)
+        return name
+
     def vp_card(self, vp: dict | None) -> dict | None:
         if vp is None:
             return None
+        short = VP_SHORT.get(vp["kind"], "")
         return {
             **vp,
-            "short": VP_SHORT.get(vp["kind"], ""),
+            "short": _(short) if short else "",
             "help": card_help.vp_help_id(vp["kind"]),
             "action": self.vp_actions.get(vp["id"]),
         }
@@ -228,15 +233,22 @@ class Board:
         """What the viewer is asked, or what everyone is waiting for."""
         v, d = self.v, self.decision
         if v["phase"] == "over" or d is None:
-            return {"text": "The game is over.", "mine": False}
+            return {"text": _("The game is over."), "mine": False}
         if d.get("simultaneous"):
             return self._simultaneous_prompt(d)
         who = self.names[d["player"]]
         if d["player"] != self.viewer:
-            what = WAITING_TEXT.get(d["kind"], "deciding")
             if d["kind"] == "action":
-                what += f" ({d['actions_left']} left)"
-            return {"text": f"Waiting for {who}: {what}.", "mine": False}
+                text = _("Waiting for {who}: choosing an action ({n} left).").format(
+                    who=who, n=d["actions_left"]
+                )
+            elif d["kind"] in WAITING_TEXT:
+                text = _("Waiting for {who}: {what}.").format(
+                    who=who, what=_(WAITING_TEXT[d["kind"]])
+                )
+            else:
+                text = _("Waiting for {who}: deciding.").format(who=who)
+            return {"text": text, "mine": False}
         detail = None
         if d["kind"] in ("target", "pick", "pick_chapter"):
             detail = _effect_text(d.get("ability"), d.get("level"))
@@ -245,79 +257,146 @@ class Board:
     def _simultaneous_prompt(self, d: dict) -> dict:
         """A simultaneous setup step: the viewer's own choice, and who is still choosing
         (never what the others chose)."""
-        others = [self.names[q] for q in d["choosing"] if q != self.viewer]
-        waiting = f"Waiting for {_names(others)}" if others else ""
-        what = WAITING_TEXT[d["kind"]]
+        others = _names([self.names[q] for q in d["choosing"] if q != self.viewer])
         if d["player"] != self.viewer:  # a spectator
-            return {"text": f"{waiting}: {what}, all at the same time.", "mine": False}
+            text = _("Waiting for {names}: {what}, all at the same time.").format(
+                names=others, what=_(WAITING_TEXT[d["kind"]])
+            )
+            return {"text": text, "mine": False}
         if not d["chosen"]:
             return {"text": self._my_prompt(d), "mine": True}
-        chose = "your discards" if d["kind"] == "setup_discard" else "your 3 cards"
-        text = f"You have chosen {chose}; you may change them until everyone has chosen."
-        return {"text": f"{text} {waiting}.", "mine": False}
+        # Chosen while others still choose (the last choice carries the step out).
+        if d["kind"] == "setup_discard":
+            text = _(
+                "You have chosen your discards; you may change them until everyone has "
+                "chosen. Waiting for {names}."
+            )
+        else:
+            text = _(
+                "You have chosen your 3 cards; you may change them until everyone has "
+                "chosen. Waiting for {names}."
+            )
+        return {"text": text.format(names=others), "mine": False}
 
     def _my_prompt(self, d: dict) -> str:
         kind = d["kind"]
         if d.get("simultaneous"):
             return _simultaneous_setup_prompt(d)
         if kind == "setup_discard":
-            return (
-                f"Setup: tap the cards you want to discard, then Done: you draw back to "
-                f"{d['draw_to']}."
-            )
+            return _(
+                "Setup: tap the cards you want to discard, then Done: you draw back to {n}."
+            ).format(n=d["draw_to"])
         if kind == "setup_place":
             n = d["remaining"]
-            return f"Setup: tap {n} more card{_s(n)} of your hand to place into your guildhall."
+            return ngettext(
+                "Setup: tap {n} more card of your hand to place into your guildhall.",
+                "Setup: tap {n} more cards of your hand to place into your guildhall.",
+                n,
+            ).format(n=n)
         if kind == "action":
             n = d["actions_left"]
-            return (
-                f"Your turn, {n} action{_s(n)} left: play a card from your hand, buy a VP card, "
-                f"or discard and draw."
-            )
+            return ngettext(
+                "Your turn, {n} action left: play a card from your hand, buy a VP card, or "
+                "discard and draw.",
+                "Your turn, {n} actions left: play a card from your hand, buy a VP card, or "
+                "discard and draw.",
+                n,
+            ).format(n=n)
         if kind == "end_turn":
-            return "No actions left: end your turn, or undo your last step."
+            return _("No actions left: end your turn, or undo your last step.")
         if kind == "discard":
-            return f"Tap the cards to discard, then Done: you draw up to {d['draw_to']}."
+            return _("Tap the cards to discard, then Done: you draw up to {n}.").format(
+                n=d["draw_to"]
+            )
         if kind == "ability":
             card = card_json(d["card"], self.fantasy)
-            return (
-                f"You played a {card['color']} {card['name']} with {d['reach']} in your "
-                f"guildhall: choose an effect, or no effect."
-            )
+            return _(
+                "You played a {card} with {reach} in your guildhall: choose an effect, or no "
+                "effect."
+            ).format(card=full_name(card["color"], card["name"]), reach=d["reach"])
         if kind == "vp_ability":
             vp = vp_json(d["vp"])
-            return f"You bought a {vp['points']}-point VP card. {vp['ability']}?"
+            return _("You bought a {points}-point VP card. {ability}?").format(
+                points=vp["points"], ability=vp["ability"]
+            )
         if kind == "target":
-            return f"{self._ability_name(d)}: choose the other player."
+            return _("{ability}: choose the other player.").format(ability=self._ability_name(d))
         if kind in ("pick", "pick_chapter"):
-            target = self.names.get(d.get("target"), "")
-            where = PICK_WHERE.get(d["from"], "").format(target=target)
-            n = d["remaining"]
-            if kind == "pick_chapter":
-                return f"{self._ability_name(d)}: choose {where}."
-            if n is None:
-                return f"{self._ability_name(d)}: tap any number of cards {where}, then Done."
-            return f"{self._ability_name(d)}: tap {n} more card{_s(n)} {where}."
+            return self._pick_prompt(d)
         if kind == "pay":
             n = d["remaining"]
-            return f"Choose {n} completed chapter{_s(n)} to pay for the VP card."
+            return ngettext(
+                "Choose {n} completed chapter to pay for the VP card.",
+                "Choose {n} completed chapters to pay for the VP card.",
+                n,
+            ).format(n=n)
         if kind == "order":
-            return (
+            return _(
                 "Tap the cards in the order they go onto the discard pile: the last one ends "
                 "on top."
             )
         if kind == "discard_chapter":
-            n = d["excess"]
-            return f"You have more than 3 completed chapters: discard {n}."
-        return "Your decision."
+            return _("You have more than 3 completed chapters: discard {n}.").format(n=d["excess"])
+        return _("Your decision.")
+
+    def _pick_prompt(self, d: dict) -> str:
+        """Choosing cards or a chapter for an ability: a sentence per place they are in
+        (the engine's slot labels)."""
+        ability = self._ability_name(d)
+        target = self.names.get(d.get("target"), "")
+        where = d["from"]
+        n = d["remaining"]
+        if d["kind"] == "pick_chapter":
+            if where == "chapter_in_own_guildhall":
+                text = _("{ability}: choose a chapter of your guildhall.")
+            else:
+                text = _("{ability}: choose a chapter of {target}'s guildhall.")
+            return text.format(ability=ability, target=target)
+        if n is None:
+            if where == "card_in_hand":
+                text = _("{ability}: tap any number of cards in your hand, then Done.")
+            elif where == "card_in_own_guildhall":
+                text = _("{ability}: tap any number of cards in your guildhall, then Done.")
+            elif where == "card_in_target_guildhall":
+                text = _("{ability}: tap any number of cards in {target}'s guildhall, then Done.")
+            else:
+                text = _("{ability}: tap any number of cards in the discard pile, then Done.")
+            return text.format(ability=ability, target=target)
+        if where == "card_in_hand":
+            text = ngettext(
+                "{ability}: tap {n} more card in your hand.",
+                "{ability}: tap {n} more cards in your hand.",
+                n,
+            )
+        elif where == "card_in_own_guildhall":
+            text = ngettext(
+                "{ability}: tap {n} more card in your guildhall.",
+                "{ability}: tap {n} more cards in your guildhall.",
+                n,
+            )
+        elif where == "card_in_target_guildhall":
+            text = ngettext(
+                "{ability}: tap {n} more card in {target}'s guildhall.",
+                "{ability}: tap {n} more cards in {target}'s guildhall.",
+                n,
+            )
+        else:
+            text = ngettext(
+                "{ability}: tap {n} more card in the discard pile.",
+                "{ability}: tap {n} more cards in the discard pile.",
+                n,
+            )
+        return text.format(ability=ability, target=target, n=n)
 
     def _ability_name(self, d: dict) -> str:
         ability = d.get("ability")
         if ability in PROFESSION_INDEX:
             name = profession_name(PROFESSION_INDEX[ability], self.fantasy)
             level = d.get("level")
-            return name if level is None else f"{name} (level {level})"
-        return "VP card"
+            if level is None:
+                return name
+            return _("{profession} (level {level})").format(profession=name, level=level)
+        return _("VP card")
 
     def buttons(self) -> list[dict]:
         """The legal actions that are not on a card: levels, targets, chapters, Done..."""
@@ -336,38 +415,41 @@ class Board:
     def _button_label(self, d: dict, a: dict) -> str | None:
         kind = a["kind"]
         if kind == "discard_draw":
-            return "Discard and draw"
+            return _("Discard and draw")
         if kind == "end_turn":
-            return "End turn"
+            return _("End turn")
         if kind == "skip":
-            return "No effect"
+            return _("No effect")
         if kind == "use":
             if "level" in a:
-                text = EFFECT_TEXT.get((d["ability"], a["level"]), "")
-                return f"Level {a['level']}: {text}"
-            return "Use it"
+                if (d["ability"], a["level"]) not in EFFECT_TEXT:
+                    return _("Level {level}").format(level=a["level"])
+                return _("Level {level}: {effect}").format(
+                    level=a["level"], effect=effect_text(d["ability"], a["level"])
+                )
+            return _("Use it")
         if kind == "done":
             if d.get("simultaneous"):
-                return "Done: these are my discards"
+                return _("Done: these are my discards")
             if d["kind"] in ("discard", "setup_discard"):
-                return f"Done: draw up to {d['draw_to']}"
-            return "Done"
+                return _("Done: draw up to {n}").format(n=d["draw_to"])
+            return _("Done")
         if kind == "target":
             return self.names[a["player"]]
         if kind == "pick_chapter":
             owner = a["player"]
             name = profession_name(PROFESSION_INDEX[a["profession"]], self.fantasy)
             if owner == self.viewer:
-                return f"Your {name} chapter"
-            return f"{self.names[owner]}'s {name} chapter"
+                return _("Your {profession} chapter").format(profession=name)
+            return _("{who}'s {profession} chapter").format(who=self.names[owner], profession=name)
         if kind in ("pay", "discard_chapter"):
             mine = next(p for p in self.v["players"] if p["seat"] == self.viewer)
             professions = mine.get("completed_professions", [])
             i = a["chapter"]
             if i < len(professions):
                 name = profession_name(PROFESSION_INDEX[professions[i]], self.fantasy)
-                return f"Completed {name} chapter"
-            return f"Completed chapter {i + 1}"
+                return _("Completed {profession} chapter").format(profession=name)
+            return _("Completed chapter {n}").format(n=i + 1)
         return None  # shown on a card, a VP card or a chapter
 
     def result(self, players: list[dict]) -> list[dict] | None:
@@ -401,7 +483,7 @@ class Board:
         ]
         return {
             "v": v,
-            "stage_label": f"Turn {v['turn']}",
+            "stage_label": _("Turn {turn}").format(turn=v["turn"]),
             "me": me,
             "others": others,
             "center_row": [self.vp_card(x) for x in v["center_row"]],
@@ -472,34 +554,33 @@ def _result_rows(v: dict, players: list[dict]) -> list[dict] | None:
 def _effect_text(ability: str | None, level: int | None) -> str | None:
     """What an ability in progress does: a profession at a level, or a VP card's."""
     if (ability, level) in EFFECT_TEXT:
-        return EFFECT_TEXT[(ability, level)]
+        return effect_text(ability, level)
     kind = next((k for k in VP_KINDS if k.key == ability), None)
-    return kind.ability if kind else None
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
+    return vp_ability(kind) if kind else None
 
 
 def _names(names: list[str]) -> str:
     """ "Ann", "Ann and Bob", "Ann, Bob and Cid"."""
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def _simultaneous_setup_prompt(d: dict) -> str:
     """The viewer's setup choice, made at the same time as the others, in secret."""
     if d["kind"] == "setup_discard":
-        return (
-            f"Setup, everyone at once: tap the cards you want to discard (tap again to keep "
-            f"one), then Done. Once everyone has chosen, you draw back to {d['draw_to']}."
-        )
+        return _(
+            "Setup, everyone at once: tap the cards you want to discard (tap again to keep "
+            "one), then Done. Once everyone has chosen, you draw back to {n}."
+        ).format(n=d["draw_to"])
     n = d["remaining"]
-    return (
-        f"Setup, everyone at once: tap {n} more card{_s(n)} of your hand to place into your "
-        f"guildhall, no duplicates (tap a chosen card to take it back)."
-    )
+    return ngettext(
+        "Setup, everyone at once: tap {n} more card of your hand to place into your "
+        "guildhall, no duplicates (tap a chosen card to take it back).",
+        "Setup, everyone at once: tap {n} more cards of your hand to place into your "
+        "guildhall, no duplicates (tap a chosen card to take it back).",
+        n,
+    ).format(n=n)
 
 
 def _unseen_table(unseen: list[dict] | None, fantasy: bool) -> list[dict] | None:

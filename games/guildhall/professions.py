@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from itertools import permutations
 
+from games.core.i18n import gettext as _
+from games.core.i18n import gettext_noop
+
 from .cards import ASSASSIN, DANCER, FARMER, HISTORIAN, IDENT, PROF, TRADER, WEAVER
 from .guildhall_math import (
     chapter_cards,
@@ -21,24 +24,35 @@ from .guildhall_math import (
 from .moves import complete_all, discard_card, draw, has_identity, place, swap
 from .selection import ANY, Plan, Slot
 
-# What each level does, in the rulebook's words (RULINGS 2), for pages and API clients.
+# What each level does, in the rulebook's words (RULINGS 2), for pages and API clients;
+# English here, shown translated (``effect_text``).
 EFFECT_TEXT = {
-    ("assassin", 0): "Discard 1 card from another player's guildhall",
-    ("assassin", 2): "Discard 1 card from each of 2 chapters of another player's guildhall",
-    ("assassin", 4): "Discard 2 cards from another player's guildhall",
-    ("dancer", 0): "Draw 1 card per Dancer in your guildhall, then take 1 more action",
-    ("farmer", 1): "Gain 1 VP token",
-    ("farmer", 3): "Gain 2 VP tokens",
-    ("historian", 0): "Place the top card of the discard pile into your guildhall",
-    ("historian", 2): "Place 1 card from the discard pile into your guildhall",
-    ("historian", 4): "Place 2 cards from the discard pile into your guildhall",
-    ("trader", 0): "Swap 1 card with another player's guildhall",
-    ("trader", 2): "Swap 2 cards with another player's guildhall",
-    ("trader", 4): "Swap a whole chapter with another player's guildhall",
-    ("weaver", 0): "Place 1 hand card into your guildhall",
-    ("weaver", 2): "Exchange 2 hand cards for 1 guildhall card",
-    ("weaver", 4): "Exchange any number of hand cards for 2 guildhall cards",
+    ("assassin", 0): gettext_noop("Discard 1 card from another player's guildhall"),
+    ("assassin", 2): gettext_noop(
+        "Discard 1 card from each of 2 chapters of another player's guildhall"
+    ),
+    ("assassin", 4): gettext_noop("Discard 2 cards from another player's guildhall"),
+    ("dancer", 0): gettext_noop(
+        "Draw 1 card per Dancer in your guildhall, then take 1 more action"
+    ),
+    ("farmer", 1): gettext_noop("Gain 1 VP token"),
+    ("farmer", 3): gettext_noop("Gain 2 VP tokens"),
+    ("historian", 0): gettext_noop("Place the top card of the discard pile into your guildhall"),
+    ("historian", 2): gettext_noop("Place 1 card from the discard pile into your guildhall"),
+    ("historian", 4): gettext_noop("Place 2 cards from the discard pile into your guildhall"),
+    ("trader", 0): gettext_noop("Swap 1 card with another player's guildhall"),
+    ("trader", 2): gettext_noop("Swap 2 cards with another player's guildhall"),
+    ("trader", 4): gettext_noop("Swap a whole chapter with another player's guildhall"),
+    ("weaver", 0): gettext_noop("Place 1 hand card into your guildhall"),
+    ("weaver", 2): gettext_noop("Exchange 2 hand cards for 1 guildhall card"),
+    ("weaver", 4): gettext_noop("Exchange any number of hand cards for 2 guildhall cards"),
 }
+
+
+def effect_text(profession: str, level: int) -> str:
+    """What ``profession`` ("assassin") does at ``level``, in the active language."""
+    return _(EFFECT_TEXT[(profession, level)])
+
 
 LEVELS = {
     ASSASSIN: (0, 2, 4),
@@ -96,7 +110,7 @@ def _assassin_plan(level: int) -> Plan:
             resolve=_assassinate,
             quick=lambda st, p, q: len(st.players[q].guildhall) >= 1,
             rule="assassin",
-            message="The Assassin discards 1 card from another player's guildhall",
+            message=gettext_noop("The Assassin discards 1 card from another player's guildhall"),
         )
     if level == 2:
         return Plan(
@@ -106,7 +120,7 @@ def _assassin_plan(level: int) -> Plan:
             resolve=_assassinate,
             quick=lambda st, p, q: len(professions_in(st.players[q].guildhall)) >= 2,
             rule="assassin_two_chapters",
-            message="The Assassin's 2 discards must come from 2 different chapters",
+            message=gettext_noop("The Assassin's 2 discards must come from 2 different chapters"),
         )
     return Plan(
         target=True,
@@ -114,7 +128,7 @@ def _assassin_plan(level: int) -> Plan:
         resolve=_assassinate,
         quick=lambda st, p, q: len(st.players[q].guildhall) >= 2,
         rule="assassin",
-        message="The Assassin discards 2 cards from another player's guildhall",
+        message=gettext_noop("The Assassin discards 2 cards from another player's guildhall"),
     )
 
 
@@ -126,7 +140,7 @@ def _farmer(tokens: int):
         st.players[p].tokens += tokens
         step.emit("tokens", player=p, count=tokens)
 
-    return Plan(resolve=resolve, rule="farmer", message="The Farmer gains VP tokens")
+    return Plan(resolve=resolve, rule="farmer", message=gettext_noop("The Farmer gains VP tokens"))
 
 
 # Historian ---------------------------------------------------------------------------------
@@ -196,8 +210,10 @@ def _historian_plan(level: int) -> Plan:
             quick=_historian_top_ok,
             resolve=_historian_top,
             rule="historian_top",
-            message="The Historian places the top card of the discard pile, which must not "
-            "duplicate a card in your guildhall",
+            message=gettext_noop(
+                "The Historian places the top card of the discard pile, which must not "
+                "duplicate a card in your guildhall"
+            ),
         )
     count = 1 if level == 2 else 2
     return Plan(
@@ -208,7 +224,9 @@ def _historian_plan(level: int) -> Plan:
         quick=_historian_quick(count),
         resolve=_historian_resolve,
         rule="no_duplicates",
-        message="The Historian cannot place a card that duplicates one in your guildhall",
+        message=gettext_noop(
+            "The Historian cannot place a card that duplicates one in your guildhall"
+        ),
     )
 
 
@@ -288,7 +306,7 @@ def _trader_plan(level: int) -> Plan:
             ),
             resolve=_trader_swap,
             rule="swap_duplicates",
-            message="A swap must not leave a duplicate in either guildhall",
+            message=gettext_noop("A swap must not leave a duplicate in either guildhall"),
             changes_nothing=twin_for_a_pick,
         )
     return Plan(
@@ -301,7 +319,7 @@ def _trader_plan(level: int) -> Plan:
         ordered=True,
         resolve=_chapter_swap,
         rule="swap_duplicates",
-        message="A chapter swap must not leave a duplicate in either guildhall",
+        message=gettext_noop("A chapter swap must not leave a duplicate in either guildhall"),
     )
 
 
@@ -359,7 +377,7 @@ def _weaver_plan(level: int) -> Plan:
             ),
             resolve=_weaver_place,
             rule="no_duplicates",
-            message="You cannot place a card that duplicates one in your guildhall",
+            message=gettext_noop("You cannot place a card that duplicates one in your guildhall"),
         )
     if level == 2:
         valid, resolve = _exchange(1)
@@ -372,7 +390,7 @@ def _weaver_plan(level: int) -> Plan:
             quick=_weaver2_quick,
             resolve=resolve,
             rule="no_duplicates",
-            message="The exchange must not leave a duplicate in your guildhall",
+            message=gettext_noop("The exchange must not leave a duplicate in your guildhall"),
         )
     valid, resolve = _exchange(2)
     return Plan(
@@ -384,7 +402,7 @@ def _weaver_plan(level: int) -> Plan:
         quick=lambda st, p, q: len(st.players[p].guildhall) >= 2,
         resolve=resolve,
         rule="no_duplicates",
-        message="The exchange must not leave a duplicate in your guildhall",
+        message=gettext_noop("The exchange must not leave a duplicate in your guildhall"),
     )
 
 
@@ -407,4 +425,6 @@ for _level in (0, 2, 4):
     PLANS[(WEAVER, _level)] = _weaver_plan(_level)
 PLANS[(FARMER, 1)] = _farmer(1)
 PLANS[(FARMER, 3)] = _farmer(2)
-PLANS[(DANCER, 0)] = Plan(resolve=_dancer, rule="dancer", message="The Dancer draws, then acts")
+PLANS[(DANCER, 0)] = Plan(
+    resolve=_dancer, rule="dancer", message=gettext_noop("The Dancer draws, then acts")
+)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.core.i18n import gettext_noop
+
 from .cards import IDENT
 from .guildhall_math import chapter_cards, dup_free_after, placement_ok, swap_feasible, swap_ok
 from .moves import complete_all, draw, has_identity, place, swap
@@ -61,9 +63,9 @@ PLANS: dict[str, Plan] = {
         valid=_steal_chapter_valid,
         resolve=_steal_chapter,
         rule="no_duplicates",
-        message="The chapter must not duplicate a card in your guildhall",
+        message=gettext_noop("The chapter must not duplicate a card in your guildhall"),
     ),
-    "vp3_draw": Plan(resolve=_draw_six, rule="vp3_draw", message="Draw 6 cards"),
+    "vp3_draw": Plan(resolve=_draw_six, rule="vp3_draw", message=gettext_noop("Draw 6 cards")),
     "vp3_swap": Plan(
         target=True,
         slots=(
@@ -76,7 +78,7 @@ PLANS: dict[str, Plan] = {
         ),
         resolve=_swap_one_for_two,
         rule="swap_duplicates",
-        message="A swap must not leave a duplicate in either guildhall",
+        message=gettext_noop("A swap must not leave a duplicate in either guildhall"),
     ),
     "vp3_place": Plan(
         slots=(Slot("card", ANY, _hand, "card_in_hand"),),
@@ -87,7 +89,7 @@ PLANS: dict[str, Plan] = {
         ),
         resolve=_place_from_hand,
         rule="no_duplicates",
-        message="You cannot place a card that duplicates one in your guildhall",
+        message=gettext_noop("You cannot place a card that duplicates one in your guildhall"),
     ),
     "vp4_take": Plan(
         target=True,
@@ -95,6 +97,6 @@ PLANS: dict[str, Plan] = {
         valid=_take_card_valid,
         resolve=_take_card,
         rule="no_duplicates",
-        message="You cannot place a card that duplicates one in your guildhall",
+        message=gettext_noop("You cannot place a card that duplicates one in your guildhall"),
     ),
 }

@@ -24,6 +24,13 @@ once). That window is the few milliseconds between the server's "250 OK" and our
 worker that dies anywhere else either had not sent the email (it is sent once, after the
 lease) or had marked it. A worker that is merely slow cannot lose its lease while it still
 sends: Celery kills tasks after CELERY_TASK_TIME_LIMIT, which is shorter than LEASE.
+
+A push notification (``Notification.Channel.PUSH``) goes the same way, one row per device:
+``push.prepare`` decides in step 2 and step 3 posts it to the device's push service
+(``games.notifications.push``). A push service that is down or answers 429 or 5xx is a
+temporary failure (retried after the backoff); one that answers 404 or 410 says the device
+has gone: its subscription is deleted and the row failed. A push sent again after a worker
+died in the window above has the same tag and topic, so the device shows it once.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.notifications import emails
+from games.notifications import emails, push
 from games.notifications.models import Notification
 
 log = logging.getLogger(__name__)
@@ -62,6 +69,7 @@ class Outcome(enum.StrEnum):
     DEFERRED = "deferred"
     RETRY = "retry"  # the mail server failed: queued again for later
     FAILED = "failed"
+    GONE = "gone"  # the push service no longer knows the device: failed, subscription deleted
     DONE = "done"  # already sent, skipped or failed before
     BUSY = "busy"  # another worker holds it now
 
@@ -75,12 +83,21 @@ def backoff(attempts: int) -> int:
 
 
 def record(
-    kind: str, user, *, game=None, invitation=None, turn: int = 0, number: int = 0
+    kind: str,
+    user,
+    *,
+    game=None,
+    invitation=None,
+    turn: int = 0,
+    number: int = 0,
+    subscription=None,
 ) -> tuple[Notification, bool]:
     """The row of this notification, created queued if there is none yet; and whether it
-    was created now."""
+    was created now. An email, or with ``subscription`` a push to that device."""
     key = {"kind": kind, "user": user, "game": game, "invitation": invitation}
-    key |= {"turn": turn, "number": number}
+    key |= {"turn": turn, "number": number, "subscription": subscription}
+    push_row = subscription is not None
+    key["channel"] = Notification.Channel.PUSH if push_row else Notification.Channel.EMAIL
     try:
         with transaction.atomic():
             return Notification.objects.get_or_create(**key)
@@ -90,7 +107,10 @@ def record(
 
 
 def _permanent(error: Exception) -> bool:
-    """A 5xx answer: the server will never take this email (unknown address...)."""
+    """A 5xx answer: the server will never take this email (unknown address...); or a
+    push service's refusal that trying again would not change."""
+    if isinstance(error, push.PushError):
+        return error.permanent
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _ in error.recipients.values())
     return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
@@ -126,9 +146,12 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
     if not claimed:
         status = Notification.objects.filter(pk=pk).values_list("status", flat=True).first()
         return Outcome.DONE if status in Notification.DONE else Outcome.BUSY
-    row = Notification.objects.select_related("user", "game", "invitation").get(pk=pk)
+    row = Notification.objects.select_related("user", "game", "invitation", "subscription").get(
+        pk=pk
+    )
+    is_push = row.channel == Notification.Channel.PUSH
     try:
-        decision = emails.prepare(row, now)
+        decision = push.prepare(row, now) if is_push else emails.prepare(row, now)
     except Exception:
         # A bug or a database hiccup: try again later rather than hold the row for nothing.
         _finish(
@@ -153,20 +176,28 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
         )
         return Outcome.DEFERRED
     message = decision
-    message.connection = connection
     try:
-        message.send()
-    except (smtplib.SMTPException, OSError) as error:
+        if is_push:
+            push.send(message)
+        else:
+            message.connection = connection
+            message.send()
+    except (smtplib.SMTPException, OSError, push.PushError) as error:
+        if isinstance(error, push.Gone):
+            log.info("Notification %s: the push service no longer knows the device", pk)
+            _finish(pk, token, status=Status.FAILED, note=str(error)[:200])
+            push.forget(message.subscription)
+            return Outcome.GONE
         if _permanent(error) or row.attempts >= MAX_ATTEMPTS:
             log.error("Giving up on notification %s after %s attempts: %s", pk, row.attempts, error)
             _finish(pk, token, status=Status.FAILED, note=str(error)[:200])
             return Outcome.FAILED
-        log.warning("Notification %s: mail server trouble (%s), retrying later", pk, error)
+        log.warning("Notification %s: sending failed (%s), retrying later", pk, error)
         delay = timedelta(seconds=backoff(row.attempts))
         _finish(pk, token, status=Status.QUEUED, next_attempt_at=now + delay, note=str(error)[:200])
         return Outcome.RETRY
-    # The mail server has the email: from here to the commit of this update is the window
-    # described at the top of this module.
+    # The mail server (or push service) has it: from here to the commit of this update is the
+    # window described at the top of this module.
     if not _finish(pk, token, status=Status.SENT, sent_at=timezone.now(), note=""):
         log.error("Notification %s was sent but its lease had been taken over", pk)
     return Outcome.SENT

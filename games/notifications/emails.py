@@ -26,13 +26,17 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
+from accounts import languages
 from games import clocks, queries
 from games.core import registry
 from games.models import Game, Invitation, Move, Seat
 from games.movelog import describe_move
 from games.notifications import preferences
 from games.notifications.models import Notification
+from games.titles import game_title
 
 Kind = Notification.Kind
 
@@ -68,8 +72,17 @@ def game_url(game_id: int) -> str:
 
 
 def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """A place in the active language: 1st, 2nd, 3rd, 4th (German: 1., 2., 3., 4.)."""
+    last = n % 10
+    if 10 <= n % 100 <= 20 or last not in (1, 2, 3):
+        text = pgettext("place in a ranking", "%(n)sth")
+    elif last == 1:
+        text = pgettext("place in a ranking", "%(n)sst")
+    elif last == 2:
+        text = pgettext("place in a ranking", "%(n)snd")
+    else:
+        text = pgettext("place in a ranking", "%(n)srd")
+    return text % {"n": n}
 
 
 # The game as the recipient may see it --------------------------------------------------------
@@ -90,8 +103,8 @@ def game_context(game: Game, seat: Seat) -> dict:
     context = {
         "game_id": game.pk,
         "game_name": kind.name,
-        "score_label": kind.score_label,
-        "title": " vs ".join(names),
+        "score_label": _(kind.score_label),
+        "title": game_title(names),
         "opponents": [n for i, n in enumerate(names) if i != number],
         "players": players,
         "url": game_url(game.pk),
@@ -281,32 +294,55 @@ CHECKS = {
 
 
 def _subject(row: Notification, c: dict) -> str:
+    """The subject, in the active language (``prepare`` calls it in the recipient's)."""
     kind = row.kind
+    title = {"title": c.get("title")}
     if kind == Kind.STARTED:
-        return f"Your game {c['title']} has started"
+        return _("Your game %(title)s has started") % title
     if kind == Kind.TURN:
-        return f"Your turn in {c['title']}"
+        return _("Your turn in %(title)s") % title
     if kind == Kind.REMINDER:
-        return f"Reminder: {c['title']} is waiting for you"
+        return _("Reminder: %(title)s is waiting for you") % title
     if kind == Kind.WEEKLY:
         weeks = c["weeks"]
-        return f"{c['title']} has waited for you for {weeks} week{'s' if weeks != 1 else ''}"
+        return ngettext(
+            "%(title)s has waited for you for %(count)s week",
+            "%(title)s has waited for you for %(count)s weeks",
+            weeks,
+        ) % {**title, "count": weeks}
     if kind in WARNING_LEAD:
         hours = c["hours_left"]
-        return f"{hours} hour{'s' if hours != 1 else ''} left to move in {c['title']}"
+        return ngettext(
+            "%(count)s hour left to move in %(title)s",
+            "%(count)s hours left to move in %(title)s",
+            hours,
+        ) % {**title, "count": hours}
     if kind == Kind.FINISHED:
         if c.get("cancelled"):
-            return f"{c['title']} was cancelled"
+            return _("%(title)s was cancelled") % title
         if c.get("my_place"):
-            return f"Game over: {c['title']} (you finished {c['my_place']})"
-        return f"Game over: {c['title']}"
+            return _("Game over: %(title)s (you finished %(place)s)") % {
+                **title,
+                "place": c["my_place"],
+            }
+        return _("Game over: %(title)s") % title
     if kind == Kind.ABANDONED:
-        return f"{c['dropped_name']} dropped out of {c['title']}"
+        return _("%(name)s dropped out of %(title)s") % {**title, "name": c["dropped_name"]}
     if kind == Kind.INVITATION:
-        return f"{c['creator']} invites you to a {c['players']}-player game of {c['game_name']}"
+        # The same words as the first line of the email (notifications/email/invitation.txt).
+        return _("%(creator)s invites you to a %(players)s-player game of %(game_name)s") % {
+            "creator": c["creator"],
+            "players": c["players"],
+            "game_name": c["game_name"],
+        }
     if kind == Kind.DIGEST:
         n = len(c["games"])
-        return f"{n} game{'s are' if n != 1 else ' is'} waiting for your move"
+        # The same words as the first line of the email (notifications/email/digest.txt).
+        return ngettext(
+            "%(counter)s game is waiting for your move",
+            "%(counter)s games are waiting for your move",
+            n,
+        ) % {"counter": n}
     raise ValueError(kind)
 
 
@@ -356,13 +392,17 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAltern
         return found
     category = preferences.CATEGORY[row.kind]
     unsubscribe = preferences.unsubscribe_url(user, category)
-    with translation.override(user.language), timezone.override(_zone(user.time_zone)):
+    language = languages.language_of(user)
+    with translation.override(language), timezone.override(_zone(user.time_zone)):
         c = _context(row, found)
         c |= {
             "unsubscribe_url": unsubscribe,
             "unsubscribe_what": preferences.DESCRIPTION[category],
             "settings_url": site_url(reverse("accounts:edit_profile")),
             "site_url": settings.SITE_URL,
+            # Django date formats (the ``date`` filter), as the recipient's language writes them.
+            "when_format": pgettext("date and time in emails, Django date format", "l j F, H:i"),
+            "day_format": pgettext("date in emails, Django date format", "l j F"),
         }
         subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + _subject(row, c)
         text = render_to_string(f"notifications/email/{row.kind}.txt", c)

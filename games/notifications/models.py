@@ -2,8 +2,9 @@
 
 A row is keyed by kind, player, game (or invitation) and turn, under a unique constraint, so
 that deciding twice to send the same notification (a task run twice, two sweeps) finds the
-same row. The row is claimed before the email is sent and marked sent after
-(``games.notifications.delivery``).
+same row. A push notification has a row of its own for each device (``PushSubscription``)
+it goes to, keyed by that device instead of the player. The row is claimed before the email
+(or push) is sent and marked sent after (``games.notifications.delivery``).
 """
 
 from __future__ import annotations
@@ -34,9 +35,23 @@ class Notification(models.Model):
         SKIPPED = "skipped", "Skipped"  # no longer due when its turn came (see note)
         FAILED = "failed", "Failed"  # the mail server refused it too many times
 
+    class Channel(models.TextChoices):
+        EMAIL = "email", "Email"
+        PUSH = "push", "Push"  # to one device: ``subscription``
+
     DONE = (Status.SENT, Status.SKIPPED, Status.FAILED)
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
+    channel = models.CharField(max_length=5, choices=Channel.choices, default=Channel.EMAIL)
+    # The device of a push (one row per device, each claimed and sent on its own); null for an
+    # email, and for a push whose device has gone since (the row stays as a record).
+    subscription = models.ForeignKey(
+        "PushSubscription",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="notifications",
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
@@ -69,21 +84,66 @@ class Notification(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["kind", "user", "game", "turn", "number"],
-                condition=Q(game__isnull=False),
+                condition=Q(game__isnull=False, channel="email"),
                 name="one_notification_per_game_turn",
             ),
             models.UniqueConstraint(
                 fields=["kind", "user", "invitation"],
-                condition=Q(invitation__isnull=False),
+                condition=Q(invitation__isnull=False, channel="email"),
                 name="one_notification_per_invitation",
             ),
             models.UniqueConstraint(
                 fields=["kind", "user", "turn", "number"],
-                condition=Q(game__isnull=True, invitation__isnull=True),
+                condition=Q(game__isnull=True, invitation__isnull=True, channel="email"),
                 name="one_notification_per_user_day",
+            ),
+            # A push: once per device.
+            models.UniqueConstraint(
+                fields=["kind", "subscription", "game", "turn", "number"],
+                condition=Q(game__isnull=False, subscription__isnull=False),
+                name="one_push_per_game_turn",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "subscription", "invitation"],
+                condition=Q(invitation__isnull=False, subscription__isnull=False),
+                name="one_push_per_invitation",
             ),
         ]
 
     def __str__(self) -> str:
         about = f"game {self.game_id} turn {self.turn}" if self.game_id else f"#{self.turn}"
-        return f"{self.kind} to {self.user_id} ({about}): {self.status}"
+        return f"{self.kind} {self.channel} to {self.user_id} ({about}): {self.status}"
+
+
+class PushSubscription(models.Model):
+    """One browser (a device) that receives Web Push notifications for its user.
+
+    What the browser's ``PushManager.subscribe()`` gave: the push service's ``endpoint`` (a
+    URL that only the push service and we know) and the keys that encrypt each message for
+    that browser alone (RFC 8291). Made and removed from the settings page
+    (``games.notifications.push_views``); deleted when the push service says it is gone
+    (404 or 410).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    # The browser's public key (P-256, uncompressed point) and its auth secret, base64url.
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=50)
+    # What the player sees in the list: browser and system, from the User-Agent.
+    label = models.CharField(max_length=100, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    last_success = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.label or 'device'} of {self.user_id}"
+
+    @property
+    def info(self) -> dict:
+        """The subscription as pywebpush (and the browser's toJSON()) writes it."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

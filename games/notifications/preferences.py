@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core import signing
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games.notifications.models import Notification
@@ -39,13 +40,14 @@ CATEGORY = {
     Kind.INVITATION: INVITATIONS,
 }
 
-# What the confirmation page says is stopped.
+# What the confirmation page (and each email's unsubscribe link) says is stopped; translated
+# where shown, in the reader's language.
 DESCRIPTION = {
-    TURN: "emails telling you it is your turn (each turn, or the daily digest)",
-    REMINDERS: "reminders about games waiting for you",
-    DEADLINES: "warnings before your time to move runs out",
-    GAMES: "emails when a game starts or ends, or a player drops out",
-    INVITATIONS: "emails about invitations to games",
+    TURN: gettext_lazy("emails telling you it is your turn (each turn, or the daily digest)"),
+    REMINDERS: gettext_lazy("reminders about games waiting for you"),
+    DEADLINES: gettext_lazy("warnings before your time to move runs out"),
+    GAMES: gettext_lazy("emails when a game starts or ends, or a player drops out"),
+    INVITATIONS: gettext_lazy("emails about invitations to games"),
 }
 
 _SALT = "notifications.unsubscribe"

@@ -22,14 +22,31 @@ from __future__ import annotations
 
 from collections import Counter
 
+from games.core.i18n import gettext as _
+from games.core.i18n import gettext_noop, pgettext
+
 # Worker types, in the order of the Recruit board's areas (left to right).
 MERCHANT, SCHOLAR, BAKER, KNIGHT = 0, 1, 2, 3
 RM = 4  # a Renaissance Man: no action, wild corners
 WILD = 4  # an RM's corner: matches any icon
 TYPES = ("merchant", "scholar", "baker", "knight")
-TYPE_NAMES = ("Merchant", "Scholar", "Baker", "Knight", "Renaissance Man")
+# The types' names, for people: translated where shown (``type_name``).
+TYPE_NAMES = (
+    gettext_noop("Merchant"),
+    gettext_noop("Scholar"),
+    gettext_noop("Baker"),
+    gettext_noop("Knight"),
+    gettext_noop("Renaissance Man"),
+)
 # The large icon of each type, which names its action, its tokens and its Recruit area.
 ICONS = ("coin", "book", "bread", "shield")
+# The actions' names as the cards print them (capitals), for people: ``action_name``.
+ACTION_NAMES = {
+    "hire": gettext_noop("HIRE"),
+    "teach": gettext_noop("TEACH"),
+    "barter": gettext_noop("BARTER"),
+    "recruit": gettext_noop("RECRUIT"),
+}
 ACTIONS = ("hire", "teach", "barter", "recruit")
 ACTION_OF = dict(zip(ACTIONS, range(4), strict=True))  # action -> type whose icon gives it
 ICON_INDEX = {name: i for i, name in enumerate(ICONS)}
@@ -154,14 +171,72 @@ _JSON = [
 ]
 
 
+def type_name(t: int) -> str:
+    """A worker type's name ("Merchant", ..., "Renaissance Man"), in the reader's language."""
+    return _(TYPE_NAMES[t])
+
+
+def foundation_word(name: str) -> str:
+    """A foundation card by its name in ``FOUNDATION``, as the move log writes it: "merchant",
+    ..., "rm"."""
+    if name == "merchant":
+        return pgettext("a foundation card in the move log", "merchant")
+    if name == "scholar":
+        return pgettext("a foundation card in the move log", "scholar")
+    if name == "baker":
+        return pgettext("a foundation card in the move log", "baker")
+    if name == "knight":
+        return pgettext("a foundation card in the move log", "knight")
+    if name != "rm":
+        raise ValueError(f"no foundation card {name!r}")
+    return pgettext("a foundation card in the move log: the Renaissance Man", "rm")
+
+
+def action_name(action: str) -> str:
+    """ "HIRE", "TEACH", "BARTER" or "RECRUIT", in the reader's language."""
+    return _(ACTION_NAMES[action])
+
+
+def icon_word(name: str) -> str:
+    """An icon ("coin", "book", "bread", "shield") as a word of its own: "a coin"."""
+    if name == "coin":
+        return pgettext("icon", "coin")
+    if name == "book":
+        return pgettext("icon", "book")
+    if name == "bread":
+        return pgettext("icon", "bread")
+    if name == "shield":
+        return pgettext("icon", "shield")
+    raise ValueError(f"no icon {name!r}")
+
+
+def icon_before(name: str) -> str:
+    """An icon's word as it stands before a noun ("a coin token", "the coin area"): the same
+    in English, the first part of a compound in German ("Münz-")."""
+    if name == "coin":
+        return pgettext("icon before a noun: a coin token, the coin area", "coin")
+    if name == "book":
+        return pgettext("icon before a noun: a book token, the book area", "book")
+    if name == "bread":
+        return pgettext("icon before a noun: a bread token, the bread area", "bread")
+    if name == "shield":
+        return pgettext("icon before a noun: a shield token, the shield area", "shield")
+    raise ValueError(f"no icon {name!r}")
+
+
 def card_name(card: int) -> str:
     """A card in words, for the move log: its type, then its corners as on the card."""
     t = TYPE[card]
     if is_foundation(card):
-        return f"foundation {TYPE_NAMES[t]}"
-    return (
-        f"{TYPE_NAMES[t]} ({ICONS[OFFER_L[card]]}-{ICONS[OFFER_R[card]]} over "
-        f"{ICONS[NEED_L[card]]}-{ICONS[NEED_R[card]]})"
+        return _("foundation {type}").format(type=type_name(t))
+    # Translators: a card of the move log: its type, its two offers (top corners) over its
+    # two needs (bottom corners), e.g. "Merchant (coin-book over bread-shield)".
+    return _("{type} ({offer_left}-{offer_right} over {need_left}-{need_right})").format(
+        type=type_name(t),
+        offer_left=icon_word(ICONS[OFFER_L[card]]),
+        offer_right=icon_word(ICONS[OFFER_R[card]]),
+        need_left=icon_word(ICONS[NEED_L[card]]),
+        need_right=icon_word(ICONS[NEED_R[card]]),
     )
 
 

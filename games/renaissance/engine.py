@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from games.core import rng
 from games.core.errors import IllegalAction
+from games.core.i18n import gettext as _
 
 from . import legal, pyramid
-from .cards import DECK_SIZE, FOUNDATION, ICON_INDEX, TYPE, foundation_card
+from .cards import DECK_SIZE, FOUNDATION, ICON_INDEX, TYPE, foundation_card, foundation_word
 from .legal import ACTION_FIELDS, ANSWERS, check_shape, legal_actions, majority, position
 from .pyramid import LEVEL, MASTER, POS
 from .state import KNIGHTS, State
@@ -60,7 +61,7 @@ def new_game(options: dict | None, names: list[str], seed: int) -> State:
     st.rng = rng.shuffle(st.rng, deck)
     st.deck = deck
     if st.solo and options["solo"] == "tougher":  # cards removed face down before play
-        for _ in range(min(options["solo_cards"], DECK_SIZE - 30)):
+        for _card in range(min(options["solo_cards"], DECK_SIZE - 30)):
             st.discard.append(st.deck.pop())
     for area in range(4):
         st.recruit[area] = st.deck.pop()
@@ -92,16 +93,21 @@ def can_undo(st: State, seat: int) -> bool:
 def apply(st: State, seat: int, action: dict) -> list[dict]:
     check_shape(action)
     if st.stage == "over":
-        raise IllegalAction("game_over", "The game is over")
+        raise IllegalAction("game_over", _("The game is over"))
     if type(seat) is not int or not 0 <= seat < len(st.players):
-        raise IllegalAction("no_such_seat", f"There is no seat {seat!r} in this game")
+        raise IllegalAction(
+            "no_such_seat", _("There is no seat {seat} in this game").format(seat=repr(seat))
+        )
     kind = action["kind"]
     if kind == "resign":
         return resign(st, seat)
     if kind == "undo":
-        raise IllegalAction("undo_not_allowed", "Undo is done by the match, when allowed")
+        raise IllegalAction("undo_not_allowed", _("Undo is done by the match, when allowed"))
     if st.stage not in ANSWERS[kind]:
-        raise IllegalAction("wrong_decision", f"A {kind!r} action does not answer this step")
+        raise IllegalAction(
+            "wrong_decision",
+            _("A {kind} action does not answer this step").format(kind=repr(kind)),
+        )
     step = st.step
     events: list[dict] = []
     try:
@@ -118,17 +124,22 @@ def _involved(st: State, seat: int) -> None:
     p = st.players[seat]
     stage = st.stage
     if (stage == "rm" and not p.picks) or (stage == "discard" and not p.hand):
-        raise IllegalAction("not_your_decision", "You have nothing to decide in this step")
+        raise IllegalAction("not_your_decision", _("You have nothing to decide in this step"))
 
 
 def _foundation(st: State, seat: int, action: dict, events: list[dict]) -> None:
     p = st.players[seat]
     worker = action["worker"]
     if worker not in FOUNDATION:
-        raise IllegalAction("no_such_worker", f"The foundation has no {worker!r}")
+        raise IllegalAction(
+            "no_such_worker", _("The foundation has no {worker}").format(worker=repr(worker))
+        )
     w = FOUNDATION.index(worker)
     if p.done or w in p.picks:
-        raise IllegalAction("already_placed", f"Your foundation {worker} is already placed")
+        raise IllegalAction(
+            "already_placed",
+            _("Your foundation {worker} is already placed").format(worker=foundation_word(worker)),
+        )
     p.picks.append(w)
     if len(p.picks) == 4:  # the last card goes to the last place by itself
         p.picks.append(next(x for x in range(5) if x not in p.picks))
@@ -141,7 +152,7 @@ def _foundation(st: State, seat: int, action: dict, events: list[dict]) -> None:
 def _reset(st: State, seat: int, action: dict, events: list[dict]) -> None:
     p = st.players[seat]
     if not p.picks and p.choice is None:
-        raise IllegalAction("nothing_to_reset", "Your submission is empty")
+        raise IllegalAction("nothing_to_reset", _("Your submission is empty"))
     was = p.done
     p.clear_submission()
     events.append({"type": "reset", "player": seat, "was": was})
@@ -152,7 +163,7 @@ def _remove(st: State, seat: int, action: dict, events: list[dict]) -> None:
     i = position(action)
     if i not in pyramid.removable(legal.virtual_cells(p)):
         raise IllegalAction(
-            "not_removable", "Only an uncovered worker of level 2 or higher may be removed"
+            "not_removable", _("Only an uncovered worker of level 2 or higher may be removed")
         )
     was = p.done
     p.picks.append(i)
@@ -176,7 +187,7 @@ def _place_rm(st: State, seat: int, action: dict, events: list[dict]) -> None:
     p = st.players[seat]
     i = position(action)
     if i not in pyramid.open_positions(p.cells):
-        raise IllegalAction("does_not_fit", "A card must rest on two adjacent cards")
+        raise IllegalAction("does_not_fit", _("A card must rest on two adjacent cards"))
     change = p.choice is not None
     p.choice, p.done = {"level": LEVEL[i], "pos": POS[i]}, True
     events.append({"type": "place_rm", "player": seat, **p.choice, "change": change})
@@ -186,7 +197,7 @@ def _place_rm(st: State, seat: int, action: dict, events: list[dict]) -> None:
 
 def _recruit_choice(st: State, seat: int, action: dict, events: list[dict]) -> None:
     if majority(st, st.area) != seat:
-        raise IllegalAction("not_your_decision", "Another player decides now")
+        raise IllegalAction("not_your_decision", _("Another player decides now"))
     p = st.players[seat]
     card = st.recruit[st.area]
     if action["kind"] == "take":
@@ -196,7 +207,7 @@ def _recruit_choice(st: State, seat: int, action: dict, events: list[dict]) -> N
         i = position(action)
         if not pyramid.fits(p.cells, p.down, card, i):
             raise IllegalAction(
-                "does_not_fit", "The card's needs do not match the offers of that position"
+                "does_not_fit", _("The card's needs do not match the offers of that position")
             )
         p.cells[i] = card
         events.append(
@@ -215,11 +226,16 @@ def _discard_pick(st: State, seat: int, action: dict, events: list[dict]) -> Non
     kind = action["kind"]
     if kind == "discard":
         if card not in p.hand or card in p.picks:
-            raise IllegalAction("card_not_in_hand", f"Card {card} is not in your hand to discard")
+            raise IllegalAction(
+                "card_not_in_hand",
+                _("Card {card} is not in your hand to discard").format(card=card),
+            )
         p.picks.append(card)
     else:
         if card not in p.picks:
-            raise IllegalAction("not_picked", f"Card {card} is not among your discards")
+            raise IllegalAction(
+                "not_picked", _("Card {card} is not among your discards").format(card=card)
+            )
         p.picks.remove(card)
     was = p.done
     p.done = False  # a changed selection is submitted again
@@ -230,7 +246,7 @@ def _discard_done(st: State, seat: int, action: dict, events: list[dict]) -> Non
     _involved(st, seat)
     p = st.players[seat]
     if p.done:
-        raise IllegalAction("already_submitted", "Your discards are already submitted")
+        raise IllegalAction("already_submitted", _("Your discards are already submitted"))
     p.done = True
     events.append({"type": "discard_done", "player": seat, "cards": p.picks[:]})
     if not deciders(st):
@@ -465,7 +481,7 @@ def _start_recruit(st: State, events: list[dict]) -> None:
         p.done = True  # nobody submits anything here: the winners choose one by one
     if st.solo:  # the opposing Knights: one per flipped card
         flipped = []
-        for _ in range(2):
+        for _flip in range(2):
             card = draw(st, events)
             flipped.append(card)
             st.opposing[TYPE[card]] += 1
@@ -608,11 +624,15 @@ def resign(st: State, seat: int) -> list[dict]:
     """``seat`` concedes: it ranks last. The game goes on (the site plays the seat) unless
     one seat is left in it, which wins at once; alone, the player loses."""
     if st.stage == "over":
-        raise IllegalAction("game_over", "The game is over")
+        raise IllegalAction("game_over", _("The game is over"))
     if type(seat) is not int or not 0 <= seat < len(st.players):
-        raise IllegalAction("no_such_seat", f"There is no seat {seat!r} in this game")
+        raise IllegalAction(
+            "no_such_seat", _("There is no seat {seat} in this game").format(seat=repr(seat))
+        )
     if seat in st.resigned:
-        raise IllegalAction("already_resigned", f"{st.names[seat]} has already resigned")
+        raise IllegalAction(
+            "already_resigned", _("{name} has already resigned").format(name=st.names[seat])
+        )
     st.resigned.append(seat)
     events = [{"type": "resign", "player": seat}]
     staying = [q for q in st.seats if q not in st.resigned]

@@ -11,6 +11,8 @@ import random
 from pathlib import Path
 
 from games.core import GameKind, OptionSpec
+from games.core.i18n import gettext as _
+from games.core.i18n import gettext_noop, ngettext
 from games.core.protocol import SeatUser
 
 from . import api_schema, bot, engine, log, positions, present, random_player, views
@@ -22,7 +24,10 @@ class RenaissanceMan(GameKind):
     name = "Renaissance Man"
     min_players = engine.MIN_PLAYERS
     max_players = engine.MAX_PLAYERS
-    summary = (
+    # The texts of the class (the lobby's summary, the score's unit, the options' labels,
+    # help and choices) are marked for the catalogue only: the site translates them where
+    # it shows them, in the reader's language.
+    summary = gettext_noop(
         "Everyone plays at once: order your foundation in secret, then hire, barter, teach "
         "and recruit workers into a pyramid of 15, where each worker's needs match the offers "
         "below it. The first Master (the 15th worker) ends the game."
@@ -31,26 +36,34 @@ class RenaissanceMan(GameKind):
         "https://boardgamegeek.com/geeksearch.php?action=search&objecttype=boardgame"
         "&q=Renaissance%20Man"
     )
-    score_label = "cards"
+    score_label = gettext_noop("cards")
     option_specs = (
         OptionSpec(
             "solo",
             "choice",
             "standard",
-            "One-player game",
-            "Only for a game of one player. Standard: win by placing your Master before the "
-            "deck first runs out. Easier: when the deck first runs out, that many random "
-            "discarded cards make a new deck. Tougher: that many cards are discarded face down "
-            "before the game.",
-            choices=(("standard", "Standard"), ("easier", "Easier"), ("tougher", "Tougher")),
+            gettext_noop("One-player game"),
+            gettext_noop(
+                "Only for a game of one player. Standard: win by placing your Master before the "
+                "deck first runs out. Easier: when the deck first runs out, that many random "
+                "discarded cards make a new deck. Tougher: that many cards are discarded face "
+                "down before the game."
+            ),
+            choices=(
+                ("standard", gettext_noop("Standard")),
+                ("easier", gettext_noop("Easier")),
+                ("tougher", gettext_noop("Tougher")),
+            ),
         ),
         OptionSpec(
             "solo_cards",
             "int",
             10,
-            "Cards for the easier or tougher one-player game",
-            "How many cards the easier game shuffles into a new deck, or the tougher game "
-            "discards before it starts.",
+            gettext_noop("Cards for the easier or tougher one-player game"),
+            gettext_noop(
+                "How many cards the easier game shuffles into a new deck, or the tougher game "
+                "discards before it starts."
+            ),
             minimum=1,
             maximum=40,
         ),
@@ -63,9 +76,16 @@ class RenaissanceMan(GameKind):
     # Options
 
     def options_label(self, options: dict) -> str:
-        if options.get("solo", "standard") == "standard":
-            return ""
-        return f"{options['solo']} one-player game ({options['solo_cards']} cards)"
+        solo, n = options.get("solo", "standard"), options.get("solo_cards")
+        if solo == "easier":
+            return ngettext(
+                "easier one-player game ({n} card)", "easier one-player game ({n} cards)", n
+            ).format(n=n)
+        if solo == "tougher":
+            return ngettext(
+                "tougher one-player game ({n} card)", "tougher one-player game ({n} cards)", n
+            ).format(n=n)
+        return ""
 
     # Playing
 
@@ -150,13 +170,18 @@ class RenaissanceMan(GameKind):
 
     def rules_context(self) -> dict:
         """The rules page's numbers and the workers' table, from the engine."""
-        from .cards import ACTIONS, DECK_SIZE, ICONS, TYPE_NAMES
+        from .cards import ACTIONS, DECK_SIZE, ICONS, action_name, icon_word, type_name
         from .pyramid import LEVEL_SIZES
         from .state import KNIGHTS, STORE_SLOTS
 
         return {
             "workers": [
-                {"name": TYPE_NAMES[t], "icon": ICONS[t], "action": ACTIONS[t].upper()}
+                {
+                    "name": type_name(t),
+                    "icon": icon_word(ICONS[t]),
+                    "action": action_name(ACTIONS[t]),
+                    "anchor": ACTIONS[t],  # the action's part of the page: #hire, ...
+                }
                 for t in range(len(ICONS))
             ],
             "levels": [
@@ -177,7 +202,7 @@ class RenaissanceMan(GameKind):
         return {p["seat"]: p["cards"] for p in view["players"]}
 
     def result_detail(self, row) -> str:
-        return "a Master" if row["score"] == 15 else ""
+        return _("a Master") if row["score"] == 15 else ""
 
     def hand_summary(self, view: dict) -> list[str] | None:
         if view["hand"] is None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from games.core.actions import check_shape as core_check_shape
 from games.core.errors import IllegalAction
+from games.core.i18n import gettext as _
 
 from . import pyramid
-from .cards import ACTION_OF, FOUNDATION, ICON_INDEX, ICONS, TYPE
+from .cards import ACTION_OF, FOUNDATION, ICON_INDEX, ICONS, TYPE, action_name, icon_before
 from .pyramid import LEVEL, POS
 from .state import STORE_SLOTS, PlayerState, State
 
@@ -191,7 +192,10 @@ def position(action: dict) -> int:
         return pyramid.index(action["level"], action["pos"])
     except ValueError:
         raise IllegalAction(
-            "no_such_position", f"There is no position {action['pos']} on level {action['level']}"
+            "no_such_position",
+            _("There is no position {position} on level {level}").format(
+                position=action["pos"], level=action["level"]
+            ),
         ) from None
 
 
@@ -202,49 +206,71 @@ def check_act(st: State, seat: int, action: dict) -> None:
     kind = action["kind"]
     card = action["card"]
     if card not in p.hand:
-        raise IllegalAction("card_not_in_hand", f"Card {card} is not in your hand")
+        raise IllegalAction(
+            "card_not_in_hand", _("Card {card} is not in your hand").format(card=card)
+        )
     cells = virtual_cells(p)
     t = ACTION_OF[kind]
     src = action["source"]
     if src not in ("worker", "token"):
-        raise IllegalAction("no_such_source", 'The source is "worker" or "token"')
+        raise IllegalAction("no_such_source", _('The source is "worker" or "token"'))
     if src not in sources(st, p, cells, t):
         if src == "token" and t in p.stored:
             raise IllegalAction(
-                "worker_available", f"A worker gives {kind.upper()} now: no token is needed"
+                "worker_available",
+                _("A worker gives {action} now: no token is needed").format(
+                    action=action_name(kind)
+                ),
             )
-        where = f"an uncovered level-{st.phase} worker" if src == "worker" else "a token"
-        raise IllegalAction("no_access", f"You have no {kind.upper()} from {where}")
+        if src == "worker":
+            text = _("You have no {action} from an uncovered level-{level} worker")
+        else:
+            text = _("You have no {action} from a token")
+        raise IllegalAction("no_access", text.format(action=action_name(kind), level=st.phase))
     if kind == "hire":
         i = position(action)
         if not pyramid.fits(cells, p.down, card, i):
             raise IllegalAction(
-                "does_not_fit", "The card's needs do not match the offers of that position"
+                "does_not_fit", _("The card's needs do not match the offers of that position")
             )
     elif kind == "barter":
         full = len(p.stored) >= STORE_SLOTS and src == "worker"
         back = action.get("return_token")
         if full and back is None:
             raise IllegalAction(
-                "store_full", "Your Stored Actions are full: name a token to return"
+                "store_full", _("Your Stored Actions are full: name a token to return")
             )
         if not full and back is not None:
-            raise IllegalAction("no_return_needed", "There is room for the token: return none")
+            raise IllegalAction("no_return_needed", _("There is room for the token: return none"))
         if back is not None and ICON_INDEX.get(back) not in p.stored:
-            raise IllegalAction("no_such_token", f"You have no {back} token stored")
+            raise IllegalAction(
+                "no_such_token",
+                _("You have no {icon} token stored").format(
+                    icon=icon_before(back) if back in ICONS else back
+                ),
+            )
     elif kind == "teach":
         if TYPE[card] in p.rm_tokens:
             raise IllegalAction(
-                "rm_token_held", f"Your Renaissance Man area already holds a {ICONS[TYPE[card]]}"
+                "rm_token_held",
+                # Translators: {icon} is the token's icon: "... already holds a coin".
+                _("Your Renaissance Man area already holds a {icon}").format(
+                    icon=icon_before(ICONS[TYPE[card]])
+                ),
             )
     elif kind == "recruit":
         k = action["knight"]
         if k == "supply":
             if not p.supply:
-                raise IllegalAction("no_knight", "All your Knights are on the Recruit board")
+                raise IllegalAction("no_knight", _("All your Knights are on the Recruit board"))
         else:
             area = ICON_INDEX.get(k)
             if area is None:
-                raise IllegalAction("no_knight", 'The Knight comes from "supply" or an area')
+                raise IllegalAction("no_knight", _('The Knight comes from "supply" or an area'))
             if area == TYPE[card] or not st.knights[area][seat]:
-                raise IllegalAction("no_knight", f"You have no Knight to move from the {k} area")
+                raise IllegalAction(
+                    "no_knight",
+                    _("You have no Knight to move from the {icon} area").format(
+                        icon=icon_before(k)
+                    ),
+                )

@@ -4,13 +4,18 @@ Events may hold secrets (a pick inside a submission, the cards dealt, a face-dow
 A pick is told in full to its owner only; the others read that the seat has chosen, or is
 choosing again, which is public (the views show who has submitted). The reveal names every
 submission. A face-down card's face is told to nobody.
+
+Every line is a whole translated sentence (``games.core.i18n``) built when it is asked for,
+in the reader's language; an icon's word before a noun ("a coin token", "the coin area") is
+``icon_before``'s, which German makes the first part of a compound.
 """
 
 from __future__ import annotations
 
-from gettext import ngettext  # the standard library's: the engine knows nothing of Django
+from games.core.i18n import gettext as _
+from games.core.i18n import ngettext
 
-from .cards import ICONS, TYPE, card_name
+from .cards import ICONS, TYPE, card_name, foundation_word, icon_before
 
 
 def describe(st, events: list[dict], viewer: int | None) -> list[str]:
@@ -20,51 +25,84 @@ def describe(st, events: list[dict], viewer: int | None) -> list[str]:
 def heading(e: dict) -> str | None:
     """The log's heading for an event that begins an action phase."""
     if e["type"] == "phase":
-        return f"Round {e['round']}, action phase {e['phase']}"
+        return _("Round {round}, action phase {phase}").format(round=e["round"], phase=e["phase"])
     return None
 
 
 def _at(d: dict) -> str:
-    return f"level {d['level']}, position {d['pos'] + 1}"
+    return _("level {level}, position {position}").format(level=d["level"], position=d["pos"] + 1)
 
 
 def _removed(r: dict) -> str:
-    return "a face-down Renaissance Man" if r["card"] is None else card_name(r["card"])
+    return _("a face-down Renaissance Man") if r["card"] is None else card_name(r["card"])
 
 
 def _who(st, seat: int, viewer: int | None) -> str:
-    return f"{st.names[seat]} (you)" if seat == viewer else st.names[seat]
+    if seat == viewer:
+        # Translators: the reader's own name in the move log.
+        return _("{name} (you)").format(name=st.names[seat])
+    return st.names[seat]
+
+
+def and_list(words: list[str]) -> str:
+    """Words joined as English does it ("a, b and c"), in the reader's language."""
+    if len(words) <= 1:
+        return "".join(words)
+    # Translators: the end of a list: "Ann, Bob and Cid" ({first} is "Ann, Bob").
+    return _("{first} and {last}").format(first=", ".join(words[:-1]), last=words[-1])
+
+
+def _area(area: int) -> str:
+    # Translators: a Recruit board area, e.g. "the coin area".
+    return _("the {icon} area").format(icon=icon_before(ICONS[area]))
 
 
 def action_text(action: dict) -> str:
     """A submitted action in words (public once revealed)."""
     kind = action["kind"]
     if kind == "pass":
-        return "no action"
+        return _("no action")
     card = action["card"]
-    token = " (using a stored token)" if action["source"] == "token" else ""
+    # Translators: added to an action of the move log ("HIRE{token}: ...") when the action
+    # was paid with a Stored Actions token.
+    token = _(" (using a stored token)") if action["source"] == "token" else ""
+    name = card_name(card)
+    icon = icon_before(ICONS[TYPE[card]])
     if kind == "hire":
-        return f"HIRE{token}: {card_name(card)} to {_at(action)}"
+        return _("HIRE{token}: {card} to {place}").format(token=token, card=name, place=_at(action))
     if kind == "barter":
         back = action.get("return_token")
-        returned = f", returning a {back} token" if back else ""
-        return f"BARTER{token}: {card_name(card)} for a {ICONS[TYPE[card]]} token{returned}"
+        returned = ""
+        if back:
+            # Translators: added to "BARTER: ... for a coin token" when the store was full.
+            returned = _(", returning a {icon} token").format(icon=icon_before(back))
+        return _("BARTER{token}: {card} for a {icon} token{returned}").format(
+            token=token, card=name, icon=icon, returned=returned
+        )
     if kind == "teach":
-        return f"TEACH{token}: {card_name(card)} for a {ICONS[TYPE[card]]} RM token"
+        return _("TEACH{token}: {card} for a {icon} RM token").format(
+            token=token, card=name, icon=icon
+        )
     k = action["knight"]
-    origin = "from the supply" if k == "supply" else f"moved from the {k} area"
-    return f"RECRUIT{token}: {card_name(card)}, a Knight {origin} to the {ICONS[TYPE[card]]} area"
+    if k == "supply":
+        origin = _("from the supply")
+    else:
+        origin = _("moved from the {icon} area").format(icon=icon_before(k))
+    # Translators: {origin} is "from the supply" or "moved from the coin area".
+    return _("RECRUIT{token}: {card}, a Knight {origin} to the {icon} area").format(
+        token=token, card=name, origin=origin, icon=icon
+    )
 
 
 def _status(st, e: dict, viewer: int | None, done: bool) -> str | None:
     """A pick told to someone else: only a change of the public submitted status."""
     name = st.names[e["player"]]
     if done and not e.get("was", False):
-        return f"{name} has chosen"
+        return _("{name} has chosen").format(name=name)
     if done:
-        return f"{name} changed their choice"
+        return _("{name} changed their choice").format(name=name)
     if e.get("was"):
-        return f"{name} started choosing again"
+        return _("{name} started choosing again").format(name=name)
     return None
 
 
@@ -76,43 +114,59 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
     who = _who(st, seat, viewer) if seat is not None else ""
     if kind == "foundation":
         if own:
-            line = f"{who} placed the foundation {e['worker']}"
-            return line + ": your foundation is set" if e["done"] else line
-        return f"{names[seat]} has chosen" if e["done"] else None
+            worker = foundation_word(e["worker"])
+            if e["done"]:
+                return _("{who} placed the foundation {worker}: your foundation is set").format(
+                    who=who, worker=worker
+                )
+            return _("{who} placed the foundation {worker}").format(who=who, worker=worker)
+        return _("{name} has chosen").format(name=names[seat]) if e["done"] else None
     if kind == "reset":
         if own:
-            return f"{who} started the submission over"
+            return _("{who} started the submission over").format(who=who)
         return _status(st, e, viewer, done=False)
     if kind == "remove":
         if own:
-            return f"{who} will remove the worker at {_at(e)}"
+            return _("{who} will remove the worker at {place}").format(who=who, place=_at(e))
         return _status(st, e, viewer, done=False)
     if kind == "choose":
         if own:
-            verb = "changed the choice to" if e["change"] else "chose"
-            return f"{who} {verb}: {action_text(e['action'])}"
+            action = action_text(e["action"])
+            if e["change"]:
+                return _("{who} changed the choice to: {action}").format(who=who, action=action)
+            return _("{who} chose: {action}").format(who=who, action=action)
         return _status(st, {**e, "was": e["change"]}, viewer, done=True)
     if kind == "place_rm":
         if own:
-            return f"{who} will place the Renaissance Man at {_at(e)}"
+            return _("{who} will place the Renaissance Man at {place}").format(
+                who=who, place=_at(e)
+            )
         return _status(st, {**e, "was": e["change"]}, viewer, done=True)
     if kind in ("discard", "keep"):
         if own:
-            verb = "will discard" if kind == "discard" else "will keep"
-            return f"{who} {verb} {card_name(e['card'])}"
+            card = card_name(e["card"])
+            if kind == "discard":
+                return _("{who} will discard {card}").format(who=who, card=card)
+            return _("{who} will keep {card}").format(who=who, card=card)
         return _status(st, e, viewer, done=False)
     if kind == "discard_done":
         if own:
-            cards = ", ".join(card_name(c) for c in e["cards"]) or "nothing"
-            return f"{who} discarded {cards}"
-        return f"{names[seat]} has chosen"
+            if not e["cards"]:
+                return _("{who} discarded nothing").format(who=who)
+            cards = ", ".join(card_name(c) for c in e["cards"])
+            return _("{who} discarded {cards}").format(who=who, cards=cards)
+        return _("{name} has chosen").format(name=names[seat])
     if kind == "foundation_reveal":
-        orders = "; ".join(f"{names[q]}: {', '.join(order)}" for q, order in enumerate(e["orders"]))
-        return f"Foundations revealed: {orders}"
+        orders = "; ".join(
+            f"{names[q]}: {', '.join(foundation_word(w) for w in order)}"
+            for q, order in enumerate(e["orders"])
+        )
+        return _("Foundations revealed: {orders}").format(orders=orders)
     if kind == "deal":
         n = len(e["cards"])
         if own:
-            return f"{who} drew {', '.join(card_name(c) for c in e['cards'])}"
+            cards = ", ".join(card_name(c) for c in e["cards"])
+            return _("{who} drew {cards}").format(who=who, cards=cards)
         return ngettext("{name} drew {n} card", "{name} drew {n} cards", n).format(
             name=names[seat], n=n
         )
@@ -121,46 +175,74 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
     if kind == "reveal":
         parts = []
         for s in e["submissions"]:
-            removals = [f"removed {_removed(r)} from {_at(r)}" for r in s["removals"]]
-            parts.append(
-                f"{_who(st, s['player'], viewer)}: "
-                + ", ".join([*removals, action_text(s["action"])])
-            )
-        return f"Action phase {e['phase']} revealed: " + "; ".join(parts)
+            removals = [
+                _("removed {card} from {place}").format(card=_removed(r), place=_at(r))
+                for r in s["removals"]
+            ]
+            what = ", ".join([*removals, action_text(s["action"])])
+            parts.append(f"{_who(st, s['player'], viewer)}: {what}")
+        return _("Action phase {phase} revealed: {submissions}").format(
+            phase=e["phase"], submissions="; ".join(parts)
+        )
     if kind == "rm_drawn":
-        return f"{who} generated a Renaissance Man: a face-down card from the deck"
+        return _("{who} generated a Renaissance Man: a face-down card from the deck").format(
+            who=who
+        )
     if kind == "rm_placed":
         return "; ".join(
-            f"{_who(st, p['player'], viewer)} placed a face-down Renaissance Man at {_at(p)}"
+            _("{who} placed a face-down Renaissance Man at {place}").format(
+                who=_who(st, p["player"], viewer), place=_at(p)
+            )
             for p in e["placements"]
         )
     if kind == "reshuffle":
-        return f"The discard pile was shuffled into a new deck of {e['cards']} cards"
+        n = e["cards"]
+        return ngettext(
+            "The discard pile was shuffled into a new deck of {n} card",
+            "The discard pile was shuffled into a new deck of {n} cards",
+            n,
+        ).format(n=n)
     if kind == "opposing":
-        areas = " and ".join(f"the {ICONS[TYPE[c]]} area" for c in e["cards"])
+        areas = and_list([_area(TYPE[c]) for c in e["cards"]])
         cards = ", ".join(card_name(c) for c in e["cards"])
-        return f"The opposing Knights flipped {cards}: a Knight went to {areas}"
+        # Translators: {areas} is "the coin area and the book area" (one per flipped card).
+        return _("The opposing Knights flipped {cards}: a Knight went to {areas}").format(
+            cards=cards, areas=areas
+        )
     if kind == "recruit_win":
-        area = ICONS[e["area"]]
+        icon = icon_before(ICONS[e["area"]])
+        card = card_name(e["card"])
         if e["player"] < 0:
-            return f"The opposing Knights won the {area} area: {card_name(e['card'])} was discarded"
-        return f"{_who(st, e['player'], viewer)} won the {area} area: {card_name(e['card'])}"
+            return _("The opposing Knights won the {icon} area: {card} was discarded").format(
+                icon=icon, card=card
+            )
+        return _("{who} won the {icon} area: {card}").format(
+            who=_who(st, e["player"], viewer), icon=icon, card=card
+        )
     if kind == "recruit_tie":
-        area = ICONS[e["area"]]
+        icon = icon_before(ICONS[e["area"]])
         if e["removed"]:
-            return f"Tie in the {area} area: every Knight there was removed"
-        return f"Tie in the {area} area: the Knights stayed"
+            return _("Tie in the {icon} area: every Knight there was removed").format(icon=icon)
+        return _("Tie in the {icon} area: the Knights stayed").format(icon=icon)
     if kind == "recruit_take":
-        return f"{who} took {card_name(e['card'])} into their hand"
+        return _("{who} took {card} into their hand").format(who=who, card=card_name(e["card"]))
     if kind == "recruit_place":
-        return f"{who} placed {card_name(e['card'])} at {_at(e)}"
+        return _("{who} placed {card} at {place}").format(
+            who=who, card=card_name(e["card"]), place=_at(e)
+        )
     if kind == "discards":
-        parts = [f"{_who(st, q, viewer)} {len(cards)}" for q, cards in enumerate(e["cards"])]
-        return "Cards discarded: " + ", ".join(parts)
+        # Translators: a player and how many cards they discarded: "Ann 2".
+        parts = [
+            _("{who} {n}").format(who=_who(st, q, viewer), n=len(cards))
+            for q, cards in enumerate(e["cards"])
+        ]
+        return _("Cards discarded: {counts}").format(counts=", ".join(parts))
     if kind == "refill":
-        return f"{card_name(e['card'])} was dealt to the {ICONS[e['area']]} area"
+        return _("{card} was dealt to the {icon} area").format(
+            card=card_name(e["card"]), icon=icon_before(ICONS[e["area"]])
+        )
     if kind == "resign":
-        return f"{names[seat]} resigned"
+        return _("{name} resigned").format(name=names[seat])
     if kind == "game_over":
         return _game_over(st, e)
     return None
@@ -170,12 +252,19 @@ def _game_over(st, e: dict) -> str:
     rows = e["result"]
     if len(st.names) == 1:
         if e["reason"] == "deck_out":
-            return "Game over: the deck ran out before the Master; the opposing Knights win"
+            return _("Game over: the deck ran out before the Master; the opposing Knights win")
         if rows[0]["rank"] == 1:
-            return "Game over: a Master! You win against the opposing Knights"
-        return "Game over: the opposing Knights win"
+            return _("Game over: a Master! You win against the opposing Knights")
+        return _("Game over: the opposing Knights win")
     winners = [st.names[r["seat"]] for r in rows if r["rank"] == 1]
-    how = "a Master is placed" if e["reason"] == "master" else "one player is left"
+    if e["reason"] == "master":
+        how = _("a Master is placed")
+    else:
+        how = _("one player is left")
     if len(winners) > 1:
-        return f"Game over ({how}): {' and '.join(winners)} share the victory"
-    return f"Game over ({how}): {winners[0]} wins"
+        together = winners[0]
+        for name in winners[1:]:
+            together = _("{first} and {last}").format(first=together, last=name)
+        # Translators: {how} is "a Master is placed" or "one player is left".
+        return _("Game over ({how}): {winners} share the victory").format(how=how, winners=together)
+    return _("Game over ({how}): {winner} wins").format(how=how, winner=winners[0])

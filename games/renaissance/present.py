@@ -22,20 +22,18 @@ from __future__ import annotations
 
 import json
 
+from games.core.i18n import gettext as _
+from games.core.i18n import ngettext, pgettext
+
+from . import cards
+from .cards import action_name, icon_before, icon_word
+
 # The icons, in the Recruit board's order, with the worker type each is the large icon of.
 ICONS = ("coin", "book", "bread", "shield")
 TYPE_OF_ICON = {"coin": "merchant", "book": "scholar", "bread": "baker", "shield": "knight"}
 ICON_OF_TYPE = {t: icon for icon, t in TYPE_OF_ICON.items()}
-TYPE_NAMES = {
-    "merchant": "Merchant",
-    "scholar": "Scholar",
-    "baker": "Baker",
-    "knight": "Knight",
-    "rm": "Renaissance Man",
-}
-# A worker type's letter on the board (its icon's badge): distinct, unlike the icons' words.
-LETTERS = {"merchant": "M", "scholar": "S", "baker": "B", "knight": "K", "rm": "R"}
-ACTION_OF_ICON = {"coin": "HIRE", "book": "TEACH", "bread": "BARTER", "shield": "RECRUIT"}
+TYPE_INDEX = {"merchant": 0, "scholar": 1, "baker": 2, "knight": 3, "rm": 4}
+ACTION_OF_ICON = {"coin": "hire", "book": "teach", "bread": "barter", "shield": "recruit"}
 ACTS = ("hire", "teach", "barter", "recruit")  # in the order of the icons
 ACT_ICON = {"hire": "coin", "teach": "book", "barter": "bread", "recruit": "shield"}
 CARD_ACTIONS = ("hire", "barter", "teach", "recruit", "discard", "keep")
@@ -49,18 +47,34 @@ def action_json(action: dict) -> str:
     return json.dumps(action, separators=(",", ":"), sort_keys=True)
 
 
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
-
-
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
 def _names(words: list[str]) -> str:
+    """Words joined as English does it ("a, b and c"), in the reader's language."""
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return _("{first} and {last}").format(first=", ".join(words[:-1]), last=words[-1])
+
+
+def letter(t: str) -> str:
+    """A worker type's letter on the board (its icon's badge): distinct, unlike the icons'
+    words, and the first letter of the type's name where the language allows."""
+    if t == "merchant":
+        return pgettext("the Merchant's letter on the board", "M")
+    if t == "scholar":
+        return pgettext("the Scholar's letter on the board", "S")
+    if t == "baker":
+        return pgettext("the Baker's letter on the board", "B")
+    if t == "knight":
+        return pgettext("the Knight's letter on the board", "K")
+    return pgettext("the Renaissance Man's letter on the board", "R")
+
+
+def _any() -> str:
+    # Translators: a wild corner (a Renaissance Man's), which matches any icon.
+    return pgettext("a wild corner", "any")
 
 
 # Icons and cards in words -------------------------------------------------------------------
@@ -72,44 +86,48 @@ def icon(name: str | None) -> dict:
         return {
             "icon": "none",
             "letter": "·",
-            "label": "nothing below yet",
+            "label": _("nothing below yet"),
             "word": "–",
             "type_name": "",
         }
     if name == "any":
-        return {"icon": "any", "letter": "✱", "label": "any", "word": "any", "type_name": ""}
+        word = _any()
+        return {"icon": "any", "letter": "✱", "label": word, "word": word, "type_name": ""}
     t = TYPE_OF_ICON[name]
+    word, kind = icon_word(name), type_name(t)
     return {
         "icon": name,
-        "letter": LETTERS[t],
-        "label": f"{name} ({TYPE_NAMES[t]})",
-        "word": name,
-        "type_name": TYPE_NAMES[t],
+        "letter": letter(t),
+        # Translators: an icon and the worker type whose icon it is: "coin (Merchant)".
+        "label": _("{icon} ({type})").format(icon=word, type=kind),
+        "word": word,
+        "type_name": kind,
     }
 
 
 def type_name(t: str) -> str:
-    return TYPE_NAMES[t]
+    """A worker type ("merchant", ..., "rm") by its name, in the reader's language."""
+    return cards.type_name(TYPE_INDEX[t])
 
 
 def card_label(c: dict) -> str:
     """A card in a few words: "card 17 (Merchant)"."""
     if c.get("face_down"):
-        return "a face-down Renaissance Man"
+        return _("a face-down Renaissance Man")
     if c.get("foundation"):
-        return f"the foundation {TYPE_NAMES[c['type']]}"
-    return f"card {c['id']} ({TYPE_NAMES[c['type']]})"
+        return _("the foundation {type}").format(type=type_name(c["type"]))
+    return _("card {id} ({type})").format(id=c["id"], type=type_name(c["type"]))
 
 
 def corners_text(c: dict) -> str:
     """A card's corners in words, as on the card: offers over needs."""
     if c.get("face_down"):
-        return "face down: offers any, any"
+        return _("face down: offers any, any")
     offers = ", ".join(icon(x)["label"] for x in c["offers"])
     if c.get("needs") is None:
-        return f"offers {offers}"
+        return _("offers {offers}").format(offers=offers)
     needs = ", ".join(icon(x)["label"] for x in c["needs"])
-    return f"offers {offers}; needs {needs}"
+    return _("offers {offers}; needs {needs}").format(offers=offers, needs=needs)
 
 
 def card_info(c: dict) -> dict:
@@ -118,9 +136,9 @@ def card_info(c: dict) -> dict:
         return {
             "id": None,
             "type": "down",
-            "letter": "R",
-            "name": "Renaissance Man",
-            "short": "RM",
+            "letter": letter("rm"),
+            "name": type_name("rm"),
+            "short": _rm(),
             "offers": [icon("any"), icon("any")],
             "needs": None,
             "foundation": False,
@@ -132,9 +150,9 @@ def card_info(c: dict) -> dict:
     return {
         "id": c.get("id"),
         "type": t,
-        "letter": LETTERS[t],
-        "name": TYPE_NAMES[t],
-        "short": "RM" if t == "rm" else TYPE_NAMES[t],
+        "letter": letter(t),
+        "name": type_name(t),
+        "short": _rm() if t == "rm" else type_name(t),
         "icon": ICON_OF_TYPE.get(t),
         "offers": [icon(x) for x in c["offers"]],
         "needs": None if c.get("needs") is None else [icon(x) for x in c["needs"]],
@@ -145,59 +163,106 @@ def card_info(c: dict) -> dict:
     }
 
 
+def _rm() -> str:
+    return pgettext("short for Renaissance Man", "RM")
+
+
 def place(level: int, pos: int) -> str:
-    return f"level {level}, place {pos + 1}"
+    return _("level {level}, place {place}").format(level=level, place=pos + 1)
 
 
 # Actions in words ---------------------------------------------------------------------------
 
 
 def _via(a: dict, kind: str) -> str:
-    return f" via a stored {ACT_ICON[kind]} token" if a.get("source") == "token" else ""
+    if a.get("source") != "token":
+        return ""
+    # Translators: added to an action paid with a token: "Hire card 3 at level 2, place 1
+    # via a stored coin token".
+    return _(" via a stored {icon} token").format(icon=icon_before(ACT_ICON[kind]))
 
 
-def action_text(a: dict, cards: dict[int, dict], rm_area: str = "your RM area") -> str:
+def _origin(knight: str, short: bool = False) -> str:
+    """Where a recruited Knight comes from."""
+    if knight == "supply":
+        return _("from supply") if short else _("from the supply")
+    if short:
+        return _("move from {icon} area").format(icon=icon_before(knight))
+    return _("moved from the {icon} area").format(icon=icon_before(knight))
+
+
+def action_text(a: dict, cards: dict[int, dict], *, mid: bool = False, mine: bool = True) -> str:
     """An action in a full sentence (a button's name, a choice, a revealed submission).
 
-    ``cards`` finds a hand card by id; an action from a view may hold the card itself."""
+    ``cards`` finds a hand card by id; an action from a view may hold the card itself.
+    ``mid``: the action inside a sentence ("..., then hire card 3 at ..."), in English
+    without its capital; ``mine``: inside a sentence, whether it is the reader's ("your RM
+    area", else "the RM area")."""
     kind = a["kind"]
     if kind in ("hire", "barter", "teach", "recruit"):
         c = a["card"] if isinstance(a["card"], dict) else cards.get(a["card"])
-        name = card_label(c) if c else f"card {a['card']}"
-        token = ICON_OF_TYPE.get(c["type"]) if c else None
+        name = card_label(c) if c else _("card {id}").format(id=a["card"])
+        token = icon_before(ICON_OF_TYPE[c["type"]]) if c and c["type"] in ICON_OF_TYPE else ""
         via = _via(a, kind)
         if kind == "hire":
-            return f"Hire {name} at {place(a['level'], a['pos'])}{via}"
+            at = place(a["level"], a["pos"])
+            if mid:
+                return _("hire {card} at {place}{via}").format(card=name, place=at, via=via)
+            return _("Hire {card} at {place}{via}").format(card=name, place=at, via=via)
         if kind == "barter":
             back = a.get("return_token")
-            returned = f", returning a stored {back} token" if back else ""
-            return f"Barter {name} for a {token} token{returned}{via}"
+            returned = ""
+            if back:
+                returned = _(", returning a stored {icon} token").format(icon=icon_before(back))
+            if mid:
+                text = _("barter {card} for a {icon} token{returned}{via}")
+            else:
+                text = _("Barter {card} for a {icon} token{returned}{via}")
+            return text.format(card=name, icon=token, returned=returned, via=via)
         if kind == "teach":
-            return f"Teach {name}: a {token} token to {rm_area}{via}"
-        k = a["knight"]
-        origin = "from the supply" if k == "supply" else f"moved from the {k} area"
-        return f"Recruit {name}: a Knight {origin} to the {token} area{via}"
+            if mid and mine:
+                text = _("teach {card}: a {icon} token to your RM area{via}")
+            elif mid:
+                text = _("teach {card}: a {icon} token to the RM area{via}")
+            else:
+                text = _("Teach {card}: a {icon} token to your RM area{via}")
+            return text.format(card=name, icon=token, via=via)
+        origin = _origin(a["knight"])
+        if mid:
+            text = _("recruit {card}: a Knight {origin} to the {icon} area{via}")
+        else:
+            text = _("Recruit {card}: a Knight {origin} to the {icon} area{via}")
+        return text.format(card=name, origin=origin, icon=token, via=via)
     if kind == "pass":
-        return "Pass (no action)"
+        return _("pass (no action)") if mid else _("Pass (no action)")
+    text = _other_action_text(a, cards)
+    return text[:1].lower() + text[1:] if mid else text
+
+
+def _other_action_text(a: dict, cards: dict[int, dict]) -> str:
+    """The name of an action that is not an action phase's closing choice."""
+    kind = a["kind"]
     if kind == "reset":
-        return "Start over"
+        return _("Start over")
     if kind == "remove":
-        return f"Remove the card at {place(a['level'], a['pos'])}"
+        return _("Remove the card at {place}").format(place=place(a["level"], a["pos"]))
     if kind == "foundation":
-        return f"Put the {TYPE_NAMES[a['worker']]} next in your foundation"
+        return _("Put the {type} next in your foundation").format(type=type_name(a["worker"]))
     if kind == "place_rm":
-        return f"Put the new Renaissance Man at {place(a['level'], a['pos'])}"
+        return _("Put the new Renaissance Man at {place}").format(place=place(a["level"], a["pos"]))
     if kind == "take":
-        return "Put it in my hand"
+        return _("Put it in my hand")
     if kind == "place":
-        return f"Place it at {place(a['level'], a['pos'])}"
+        return _("Place it at {place}").format(place=place(a["level"], a["pos"]))
     if kind in ("discard", "keep"):
         c = cards.get(a["card"])
-        name = card_label(c) if c else f"card {a['card']}"
-        return f"{'Discard' if kind == 'discard' else 'Keep'} {name}"
+        name = card_label(c) if c else _("card {id}").format(id=a["card"])
+        if kind == "discard":
+            return _("Discard {card}").format(card=name)
+        return _("Keep {card}").format(card=name)
     if kind == "done":
-        return "Done"
-    return kind.capitalize()
+        return _("Done")
+    return kind.capitalize()  # no other kind is ever legal
 
 
 def _short(a: dict, cards: dict[int, dict]) -> str:
@@ -206,23 +271,32 @@ def _short(a: dict, cards: dict[int, dict]) -> str:
     kind = a["kind"]
     if kind in ("hire", "barter", "teach", "recruit"):
         c = cards.get(a["card"])
-        token = ICON_OF_TYPE.get(c["type"]) if c else "?"
-        via = f" (stored {ACT_ICON[kind]})" if a.get("source") == "token" else ""
+        icon_name = ICON_OF_TYPE.get(c["type"]) if c else None
+        via = ""
+        if a.get("source") == "token":
+            # Translators: added to a short button: "Hire at level 2, place 1 (stored coin)".
+            via = _(" (stored {icon})").format(icon=icon_word(ACT_ICON[kind]))
         if kind == "hire":
-            return f"Hire at {place(a['level'], a['pos'])}{via}"
+            return _("Hire at {place}{via}").format(place=place(a["level"], a["pos"]), via=via)
         if kind == "barter":
             back = a.get("return_token")
-            returned = f", return a {back}" if back else ""
-            return f"Barter: +1 {token} token{returned}{via}"
+            returned = _(", return a {icon}").format(icon=icon_word(back)) if back else ""
+            return _("Barter: +1 {icon} token{returned}{via}").format(
+                icon=icon_before(icon_name) if icon_name else "?", returned=returned, via=via
+            )
         if kind == "teach":
-            return f"Teach: {token} to RM area{via}"
-        k = a["knight"]
-        origin = "from supply" if k == "supply" else f"move from {k} area"
-        return f"Recruit: Knight {origin} to {token} area{via}"
+            return _("Teach: {icon} to RM area{via}").format(
+                icon=icon_word(icon_name) if icon_name else "?", via=via
+            )
+        return _("Recruit: Knight {origin} to {icon} area{via}").format(
+            origin=_origin(a["knight"], short=True),
+            icon=icon_before(icon_name) if icon_name else "?",
+            via=via,
+        )
     if kind == "discard":
-        return "Discard it"
+        return _("Discard it")
     if kind == "keep":
-        return "Keep it (undo discard)"
+        return _("Keep it (undo discard)")
     return action_text(a, cards)
 
 
@@ -235,46 +309,54 @@ def prompt(view: dict) -> str | None:
     if not d or not view["legal_actions"]:
         return None
     kind = d["kind"]
-    again = " You may change it until everyone has chosen."
     if kind == "foundation":
         if d["submitted"]:
-            return "Your foundation is set." + again
-        return f"Choose the foundation worker for position {len(d['order']) + 1} of level 1."
+            return _("Your foundation is set. You may change it until everyone has chosen.")
+        return _("Choose the foundation worker for position {position} of level 1.").format(
+            position=len(d["order"]) + 1
+        )
     if kind == "action":
         if d["submitted"]:
-            return f"You have chosen your action for phase {d['phase']}." + again
-        return f"Choose your action for phase {d['phase']}."
+            return _(
+                "You have chosen your action for phase {phase}. You may change it until "
+                "everyone has chosen."
+            ).format(phase=d["phase"])
+        return _("Choose your action for phase {phase}.").format(phase=d["phase"])
     if kind == "place_rm":
         if d["submitted"]:
-            return "You have placed your Renaissance Man." + again
-        return "Choose where your face-down Renaissance Man goes."
+            return _(
+                "You have placed your Renaissance Man. You may change it until everyone has chosen."
+            )
+        return _("Choose where your face-down Renaissance Man goes.")
     if kind == "recruit":
-        t = TYPE_NAMES[TYPE_OF_ICON[d["area"]]]
-        return (
-            f"You won the {d['area']} area ({t}): take its card into your hand or place it in "
+        return _(
+            "You won the {icon} area ({type}): take its card into your hand or place it in "
             "your structure."
-        )
+        ).format(icon=icon_before(d["area"]), type=type_name(TYPE_OF_ICON[d["area"]]))
     if kind == "discard":
         if d["submitted"]:
-            return "You have chosen your discards." + again
-        return "Choose the cards to discard, if any, then confirm."
+            return _("You have chosen your discards. You may change it until everyone has chosen.")
+        return _("Choose the cards to discard, if any, then confirm.")
     return None
 
 
 def stage_label(v: dict) -> str:
     stage, r = v["stage"], v["round"]
     if stage == "foundation":
-        return "Setting the foundations"
+        return _("Setting the foundations")
     if stage == "action":
-        return f"Round {r} · action phase {v['action_phase']}"
+        return _("Round {round} · action phase {phase}").format(round=r, phase=v["action_phase"])
     if stage == "rm":
-        return f"Round {r} · phase {v['action_phase']} · new Renaissance Men"
+        return _("Round {round} · phase {phase} · new Renaissance Men").format(
+            round=r, phase=v["action_phase"]
+        )
     if stage == "recruit":
-        area = v["recruit_area"]
-        return f"Round {r} · Recruit board ({area} area)"
+        return _("Round {round} · Recruit board ({icon} area)").format(
+            round=r, icon=icon_before(v["recruit_area"])
+        )
     if stage == "discard":
-        return f"Round {r} · discard step"
-    return f"Finished in round {r}"
+        return _("Round {round} · discard step").format(round=r)
+    return _("Finished in round {round}").format(round=r)
 
 
 # The board ----------------------------------------------------------------------------------
@@ -356,7 +438,7 @@ class Board:
             for k, t in enumerate(d["order"]):
                 offer = "any" if t == "rm" else ICON_OF_TYPE[t]
                 pending[(1, k)] = {
-                    "text": "your choice",
+                    "text": _("your choice"),
                     "card": card_info(
                         {"id": None, "type": t, "offers": [offer, offer], "foundation": True}
                     ),
@@ -364,11 +446,11 @@ class Board:
         if d and self.choice and "level" in self.choice:
             where = (self.choice["level"], self.choice["pos"])
             if self.choice["kind"] == "place_rm":
-                pending[where] = {"text": "your new Renaissance Man goes here", "card": None}
+                pending[where] = {"text": _("your new Renaissance Man goes here"), "card": None}
             elif self.choice["kind"] == "hire":
                 c = self.hand.get(self.choice["card"])
                 pending[where] = {
-                    "text": f"your hire: {card_label(c) if c else 'a card'}",
+                    "text": _("your hire: {card}").format(card=card_label(c) if c else _("a card")),
                     "card": None,
                 }
         # Covered after the viewer's own pending removals.
@@ -396,13 +478,21 @@ class Board:
                     info = card_info(c)
                     cell["card"] = info
                     cell["covered"] = _covered(virtual, level, pos)
-                    state = " (covered: gives no action)" if cell["covered"] else ""
+                    state = _(" (covered: gives no action)") if cell["covered"] else ""
                     if cell["removing"]:
-                        state += " (you remove it at the reveal)"
-                    what = "a face-down Renaissance Man" if info["face_down"] else info["label"]
-                    cell["sr"] = f"{cell['where']}: {what}, {info['corners']}{state}"
+                        state += _(" (you remove it at the reveal)")
+                    # Translators: a place of a pyramid for screen readers: "Level 2, place 1:
+                    # card 17 (Merchant), offers ...; needs ..." and maybe " (covered: ...)".
+                    cell["sr"] = _("{where}: {card}, {corners}{state}").format(
+                        where=cell["where"],
+                        card=info["label"],
+                        corners=info["corners"],
+                        state=state,
+                    )
                 elif level == 1:
-                    cell["sr"] = f"{cell['where']}: empty (the foundation is not revealed yet)"
+                    cell["sr"] = _("{where}: empty (the foundation is not revealed yet)").format(
+                        where=cell["where"]
+                    )
                 else:
                     below = rows[level - 2]
                     left, right = below[pos], below[pos + 1]
@@ -411,11 +501,13 @@ class Board:
                         cell["needs"] = [icon(_offer(left, 1)), icon(_offer(right, 0))]
                     if cell["open"]:
                         needs = ", ".join(x["label"] for x in cell["needs"])
-                        cell["sr"] = f"{cell['where']}: empty, needs {needs}"
-                    else:
-                        cell["sr"] = (
-                            f"{cell['where']}: empty, not open yet (a card below is missing)"
+                        cell["sr"] = _("{where}: empty, needs {needs}").format(
+                            where=cell["where"], needs=needs
                         )
+                    else:
+                        cell["sr"] = _(
+                            "{where}: empty, not open yet (a card below is missing)"
+                        ).format(where=cell["where"])
                 if cell["pending"]:
                     cell["sr"] += f"; {cell['pending']['text']}"
                 # What the place draws: its card, or the viewer's own choice for it.
@@ -457,11 +549,13 @@ class Board:
         if stage == "over":
             return None
         if p["submitted"]:
-            return "has chosen"
+            return _("has chosen")
         if p["deciding"]:
             if stage == "recruit":
-                return f"choosing: the {self.v['recruit_area']} area's card"
-            return "choosing"
+                return _("choosing: the {icon} area's card").format(
+                    icon=icon_before(self.v["recruit_area"])
+                )
+            return _("choosing")
         return None
 
     # The decision
@@ -489,36 +583,47 @@ class Board:
         if kind == "foundation":
             n = len(d.get("order", ())) + 1
             t = a["worker"]
-            word = "any" if t == "rm" else ICON_OF_TYPE[t]
-            b["label"] = f"Put the {TYPE_NAMES[t]} ({word}) at level 1, place {n}"
-            b["short"] = f"{TYPE_NAMES[t]} ({word})"
-            b["prefix"] = f"Level 1, place {n}: "
+            word = _any() if t == "rm" else icon_word(ICON_OF_TYPE[t])
+            b["label"] = _("Put the {type} ({icon}) at level 1, place {place}").format(
+                type=type_name(t), icon=word, place=n
+            )
+            b["short"] = _("{type} ({icon})").format(type=type_name(t), icon=word)
+            b["prefix"] = _("Level 1, place {place}: ").format(place=n)
         elif kind == "done":
             n = len(d.get("cards", ()))
-            b["label"] = b["short"] = (
-                f"Done: discard {n} card{_s(n)}" if n else "Done: keep all my cards"
-            )
+            if n:
+                b["label"] = b["short"] = ngettext(
+                    "Done: discard {n} card", "Done: discard {n} cards", n
+                ).format(n=n)
+            else:
+                b["label"] = b["short"] = _("Done: keep all my cards")
         elif kind == "place_rm":
             b["short"] = _cap(place(a["level"], a["pos"]))
-            b["prefix"] = "Put the new Renaissance Man at: "
+            b["prefix"] = _("Put the new Renaissance Man at: ")
         elif kind == "reset":
-            b["label"] = b["short"] = "Start over"
+            b["label"] = b["short"] = _("Start over")
             b["primary"] = False
         return b
 
     def _removal(self, a: dict) -> dict:
         b = self.button(a)
-        b["label"] = b["short"] = f"Remove {self._worker_at(a['level'], a['pos'])}"
+        b["label"] = b["short"] = _("Remove {worker}").format(
+            worker=self._worker_at(a["level"], a["pos"])
+        )
         return b
 
     def _worker_at(self, level: int, pos: int) -> str:
         """The viewer's worker at a place, in words, with the place."""
         p = self._me()
         c = p["structure"][level - 1][pos] if p else None
-        what = card_label(c) if c else "the card"
-        if c and not c.get("face_down"):
-            what = f"the {TYPE_NAMES[c['type']]} (card {c['id']})"
-        return f"{what} at {place(level, pos)}"
+        at = place(level, pos)
+        if not c:
+            return _("the card at {place}").format(place=at)
+        if c.get("face_down"):
+            return _("{card} at {place}").format(card=card_label(c), place=at)
+        return _("the {type} (card {id}) at {place}").format(
+            type=type_name(c["type"]), id=c["id"], place=at
+        )
 
     def _me(self) -> dict | None:
         return next((p for p in self.v["players"] if p["seat"] == self.viewer), None)
@@ -528,39 +633,53 @@ class Board:
         d = self.decision
         if not d:
             return None
-        again = "; you may change it until everyone has chosen."
         kind = d["kind"]
         if kind == "foundation":
             if not d["order"]:
                 return None
-            order = ", ".join(TYPE_NAMES[w] for w in d["order"])
+            order = ", ".join(type_name(w) for w in d["order"])
             if d["submitted"]:
-                return (
-                    f"Your foundation, left to right: {order}; you may start over until "
+                return _(
+                    "Your foundation, left to right: {order}; you may start over until "
                     "everyone has chosen."
-                )
-            return f"Your foundation so far, left to right: {order}."
+                ).format(order=order)
+            return _("Your foundation so far, left to right: {order}.").format(order=order)
         if kind == "action":
-            parts = [f"remove {self._worker_at(r['level'], r['pos'])}" for r in d["removals"]]
+            parts = [
+                _("remove {worker}").format(worker=self._worker_at(r["level"], r["pos"]))
+                for r in d["removals"]
+            ]
             if d["submitted"] and self.choice:
-                what = action_text(self.choice, self.hand)
                 if parts:
-                    what = f"{_cap(_names(parts))}, then {what[0].lower()}{what[1:]}"
-                return f"Your choice: {what}{again}"
+                    # Translators: {removals} is "Remove the Merchant (card 3) at level 2,
+                    # place 1", {action} an action ("hire card 17 (Baker) at ...").
+                    what = _("{removals}, then {action}").format(
+                        removals=_cap(_names(parts)),
+                        action=action_text(self.choice, self.hand, mid=True),
+                    )
+                else:
+                    what = action_text(self.choice, self.hand)
+                return _your_choice(what)
             if parts:
-                return f"So far you {_names(parts)} at the reveal: now choose your action, or Pass."
+                # Translators: {removals} is "remove the Merchant (card 3) at level 2, place 1".
+                return _(
+                    "So far you {removals} at the reveal: now choose your action, or Pass."
+                ).format(removals=_names(parts))
             return None
         if kind == "place_rm":
             if d["submitted"] and self.choice:
-                return f"Your choice: {place(self.choice['level'], self.choice['pos'])}{again}"
+                return _your_choice(place(self.choice["level"], self.choice["pos"]))
             return None
         if kind == "discard":
             cards = [card_label(c) for c in d["cards"]]
             if d["submitted"]:
-                what = f"discard {_names(cards)}" if cards else "keep every card"
-                return f"Your choice: {what}{again}"
+                if cards:
+                    return _your_choice(_("discard {cards}").format(cards=_names(cards)))
+                return _your_choice(_("keep every card"))
             if cards:
-                return f"Chosen to discard so far: {_names(cards)}. Then Done."
+                return _("Chosen to discard so far: {cards}. Then Done.").format(
+                    cards=_names(cards)
+                )
             return None
         return None
 
@@ -572,19 +691,21 @@ class Board:
         if not waiting:
             return None
         if v["stage"] == "recruit":
-            return f"Waiting for {waiting[0]} to take or place the {v['recruit_area']} area's card."
-        return f"Waiting for {_names(waiting)}."
+            return _("Waiting for {name} to take or place the {icon} area's card.").format(
+                name=waiting[0], icon=icon_before(v["recruit_area"])
+            )
+        return _("Waiting for {names}.").format(names=_names(waiting))
 
     def panel_prompt(self) -> dict:
         text = prompt(self.v)
         if text is not None:
             return {"text": text, "mine": True}
         if self.v["phase"] == "over":
-            return {"text": "The game is over.", "mine": False}
+            return {"text": _("The game is over."), "mine": False}
         me = self._me()
         if me and me["submitted"]:
-            return {"text": "You have chosen: the others are still choosing.", "mine": False}
-        return {"text": self.waiting_text() or "Nothing to decide now.", "mine": False}
+            return {"text": _("You have chosen: the others are still choosing."), "mine": False}
+        return {"text": self.waiting_text() or _("Nothing to decide now."), "mine": False}
 
     def access(self) -> list[dict] | None:
         """Which actions the phase gives, and from where (action phase only)."""
@@ -596,13 +717,14 @@ class Board:
             src = d["access"].get(act, [])
             ic = icon(ACT_ICON[act])
             if "worker" in src:
-                worker = TYPE_NAMES[TYPE_OF_ICON[ic["icon"]]]
-                how = f"from an uncovered {worker} on level {d['phase']}"
+                how = _("from an uncovered {type} on level {level}").format(
+                    type=type_name(TYPE_OF_ICON[ic["icon"]]), level=d["phase"]
+                )
             elif "token" in src:
-                how = f"with a stored {ic['icon']} token"
+                how = _("with a stored {icon} token").format(icon=icon_before(ic["icon"]))
             else:
-                how = "not this phase"
-            out.append({"name": act.upper(), "icon": ic, "how": how, "ok": bool(src)})
+                how = _("not this phase")
+            out.append({"name": action_name(act), "icon": ic, "how": how, "ok": bool(src)})
         return out
 
     # Everything
@@ -666,8 +788,8 @@ class Board:
             out.append(
                 {
                     "icon": icon(area["area"]),
-                    "type": TYPE_NAMES[area["type"]],
-                    "action": ACTION_OF_ICON[area["area"]],
+                    "type": type_name(area["type"]),
+                    "action": action_name(ACTION_OF_ICON[area["area"]]),
                     "card": None if area["card"] is None else card_info(area["card"]),
                     "knights": knights,
                     "opposing": area["opposing"],
@@ -681,14 +803,16 @@ class Board:
         """Who would win the area now (a strict majority, the opposing Knights included)."""
         counts = [(n, self.names[q]) for q, n in enumerate(area["knights"]) if n]
         if area["opposing"]:
-            counts.append((area["opposing"], "the opposing Knights"))
+            counts.append((area["opposing"], None))  # None: the opposing Knights
         if not counts:
             return None
-        best = max(n for n, _ in counts)
+        best = max(n for n, _name in counts)
         leaders = [name for n, name in counts if n == best]
         if len(leaders) > 1:
-            return "tied: the Knights stay"
-        return f"majority: {leaders[0]}"
+            return _("tied: the Knights stay")
+        if leaders[0] is None:
+            return _("majority: the opposing Knights")
+        return _("majority: {name}").format(name=leaders[0])
 
     def revealed(self) -> dict | None:
         r = self.v["revealed"]
@@ -699,17 +823,19 @@ class Board:
             seat = s["player"]
             parts = []
             for x in s["removals"]:
-                c = x["card"]
-                parts.append(f"removed {card_label(c)} from {place(x['level'], x['pos'])}")
+                parts.append(
+                    _("removed {card} from {place}").format(
+                        card=card_label(x["card"]), place=place(x["level"], x["pos"])
+                    )
+                )
             a = s["action"]
             if a is not None:
-                text = action_text(a, {}, rm_area="the RM area")
-                parts.append(text[0].lower() + text[1:])
+                parts.append(action_text(a, {}, mid=True, mine=False))
             rows.append(
                 {
                     "name": self.names[seat],
                     "is_me": seat == self.viewer,
-                    "text": "; ".join(parts) if parts else "nothing",
+                    "text": "; ".join(parts) if parts else _("nothing"),
                 }
             )
         return {"round": r["round"], "phase": r["phase"], "rows": rows}
@@ -719,6 +845,14 @@ class Board:
         if rows is None:
             return None
         return [{**row, "is_me": row["seat"] == self.viewer} for row in rows]
+
+
+def _your_choice(what: str) -> str:
+    # Translators: {choice} is the reader's submission so far: "Hire card 17 (Baker) at
+    # level 2, place 1", "level 2, place 3", "discard card 5 (Knight)", "keep every card".
+    return _("Your choice: {choice}; you may change it until everyone has chosen.").format(
+        choice=what
+    )
 
 
 def board_context(view: dict, seat_users: dict | None = None) -> dict:

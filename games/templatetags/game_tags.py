@@ -1,8 +1,39 @@
 from django import template
+from django.utils.timesince import timesince
+from django.utils.translation import get_language, npgettext_lazy
 
 from games.models import Game
 
 register = template.Library()
+
+# The units of a time since ("waiting 3 days", "for 3 days", "3 days ago"), apart from
+# Django's own (timesince, timeuntil: "3 days left"): German says "seit 3 Tagen", "vor 3 Tagen".
+SINCE_STRINGS = {
+    "year": npgettext_lazy("time since", "%(num)d year", "%(num)d years", "num"),
+    "month": npgettext_lazy("time since", "%(num)d month", "%(num)d months", "num"),
+    "week": npgettext_lazy("time since", "%(num)d week", "%(num)d weeks", "num"),
+    "day": npgettext_lazy("time since", "%(num)d day", "%(num)d days", "num"),
+    "hour": npgettext_lazy("time since", "%(num)d hour", "%(num)d hours", "num"),
+    "minute": npgettext_lazy("time since", "%(num)d minute", "%(num)d minutes", "num"),
+}
+
+
+@register.filter
+def publisher_rules(game) -> str:
+    """The URL of ``game``'s original rules in the language of the page, if it has them:
+    {{ game|publisher_rules }}."""
+    return game.rules_url_in((get_language() or "").split("-")[0])
+
+
+@register.filter
+def time_since(value) -> str:
+    """Django's ``timesince``, in the words of a time since: "waiting {{ since }}"."""
+    if not value:
+        return ""
+    try:
+        return timesince(value, time_strings=SINCE_STRINGS)
+    except (ValueError, TypeError):
+        return ""
 
 
 @register.inclusion_tag("games/game_actions.html", takes_context=True)

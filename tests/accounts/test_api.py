@@ -42,7 +42,7 @@ class TestPreferences:
             "turn_emails": "each_turn",
             "reminder_after_hours": None,
             "time_zone": "UTC",
-            "language": "en",
+            "language": "",
         }
         changed = api.patch(
             "/api/v1/me/preferences/",
@@ -92,9 +92,9 @@ class TestPreferences:
         api = Api(guest)
         response = api.patch("/api/v1/me/preferences/", {"turn_emails": "each_turn"})
         assert response.status_code == 400 and "turn_emails" in response.json()["fields"]
-        assert api.patch("/api/v1/me/preferences/", {"language": "fr"}).status_code == 200
+        assert api.patch("/api/v1/me/preferences/", {"language": "de"}).status_code == 200
         guest.refresh_from_db()
-        assert guest.language == "fr" and guest.turn_emails == User.TurnEmails.NEVER
+        assert guest.language == "de" and guest.turn_emails == User.TurnEmails.NEVER
 
 
 class TestTokenLogin:

@@ -206,6 +206,14 @@ def open_help(page):
     return page.locator(".card-help:popover-open")
 
 
+def _opens(page, timeout: float = 2.0) -> bool:
+    try:
+        wait_until(page, lambda: open_help(page).count() == 1, timeout)
+    except AssertionError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_any_card_tells_what_it_does(screen, live_server, four_player_game, screenshots, size):
     game = four_player_game
@@ -215,13 +223,13 @@ def test_any_card_tells_what_it_does(screen, live_server, four_player_game, scre
     label = chip.get_attribute("title")
     chip.click()
     help_box = open_help(page)
-    assert help_box.count() == 1
+    wait_until(page, lambda: help_box.count() == 1)  # the popover opens as the tap ends
     profession = label.split()[-1]
     assert help_box.locator("h3").inner_text() == profession
     assert help_box.locator(".help-levels tbody tr").count() >= 1
     page.screenshot(path=str(screenshots / f"ux-card-help-{size}.png"))
     help_box.locator(".help-close").click()
-    assert open_help(page).count() == 0
+    wait_until(page, lambda: open_help(page).count() == 0)
     # A hand card that is a choice: a long press (a right click) opens its help, no move.
     card = page.locator(".hand .tap").first
     reach = int(card.locator(".reach").inner_text())
@@ -234,7 +242,9 @@ def test_any_card_tells_what_it_does(screen, live_server, four_player_game, scre
         page.mouse.up()
     else:
         card.click(button="right")
-    assert open_help(page).count() == 1
+        if not _opens(page):  # once in a while chromium drops the first right click
+            card.click(button="right")
+    wait_until(page, lambda: open_help(page).count() == 1)
     text = open_help(page).inner_text()
     assert f"has {reach} card" in text
     page.wait_for_timeout(300)

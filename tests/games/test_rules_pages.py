@@ -92,7 +92,7 @@ class TestEachPage:
 
         assert first.status_code == second.status_code == 200
         assert len(calls) == 1
-        token = re.compile(rb'"X-CSRFToken": "[^"]*"')
+        token = re.compile(rb'"X-CSRFToken": "[^"]*"|name="csrfmiddlewaretoken" value="[^"]*"')
         assert token.sub(b"", first.content) == token.sub(b"", second.content)
 
     def test_the_header_is_the_viewers_own(self, client, alice, game_id):
@@ -328,3 +328,17 @@ def test_the_new_game_form_shows_every_options_help_beneath_it(client, alice, ga
             for value, label in spec.choices:
                 assert f'type="radio" name="{spec.name}" value="{value}"' in page
                 assert label in page
+
+
+class TestTheOriginalRulesInTheReadersLanguage:
+    def test_a_german_reader_gets_yucatas_german_rules(self, client, db):
+        german = text_of(client.get(rules_url("guildhall"), HTTP_ACCEPT_LANGUAGE="de"))
+        english = text_of(client.get(rules_url("guildhall"), HTTP_ACCEPT_LANGUAGE="en"))
+        assert 'href="https://www.yucata.de/de/Rules/Guildhall"' in german
+        assert 'href="https://www.yucata.de/en/Rules/Guildhall"' in english
+
+    def test_a_game_without_german_rules_links_its_english_ones(self, client, db):
+        kind = registry.get("renaissance")
+        assert "de" not in kind.rules_urls
+        german = text_of(client.get(rules_url("renaissance"), HTTP_ACCEPT_LANGUAGE="de"))
+        assert f'href="{html.unescape(escape(kind.rules_url))}"' in german

@@ -68,6 +68,7 @@ def template():
             ("django.template.loaders.filesystem.Loader", [str(GAME.template_dir)]),
         ],
         builtins=["template_partials.templatetags.partials"],
+        libraries={"i18n": "django.templatetags.i18n"},
     )
     return engine.get_template(GAME.board_template)
 

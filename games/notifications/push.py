@@ -1,0 +1,358 @@
+"""Web Push: "your turn", "game over" and invitations on the devices a player chose.
+
+A device is a ``PushSubscription``: what the browser's ``PushManager.subscribe()`` gave on
+the settings page (``push_views``, ``site/push.js``). Each notification has a row of its own
+for each device of the player (``record``), sent through the same claim, send and mark as
+emails (``games.notifications.delivery``): once, after the commit, retried while the push
+service fails, deferred while the player is looking at the game. ``prepare`` decides, as
+``emails.prepare`` does for an email; ``send`` posts the message to the device's push
+service, encrypted for that browser alone (RFC 8291, by ``pywebpush``) and signed with the
+site's VAPID key (RFC 8292).
+
+What a push says: the game's name, its players and a link (JSON ``{title, body, url, tag}``,
+in the player's language, shown by the service worker ``/sw.js``); never a card or anything
+else of the game's state. Push services keep messages for a device that is offline; what
+they hold is encrypted, but the less it says the better.
+
+Without VAPID keys (settings VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: ``manage.py
+generate_vapid_keys``) push is off: the settings page offers nothing and nothing is recorded.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import ipaddress
+import json
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+import requests
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from games.core import registry
+from games.models import Game
+from games.notifications import emails
+from games.notifications.emails import Defer, Skip
+from games.notifications.models import Notification, PushSubscription
+
+log = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+
+# The notifications that go to devices too.
+KINDS = (Kind.TURN, Kind.FINISHED, Kind.INVITATION)
+# How long a push service keeps a message for a device that is offline (seconds).
+TTL = int(timedelta(days=1).total_seconds())
+# Seconds to wait for the push service's answer.
+TIMEOUT = 10
+# Devices per player.
+MAX_DEVICES = 10
+# The board records a player as seen at most this often (games.board_views.SEEN_PRECISION).
+SEEN_PRECISION = timedelta(seconds=20)
+
+
+def enabled() -> bool:
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
+
+
+# Errors -----------------------------------------------------------------------------------------
+
+
+class PushError(Exception):
+    """The push service did not take the message. ``permanent``: trying again would not help."""
+
+    def __init__(self, message: str, *, permanent: bool) -> None:
+        super().__init__(message)
+        self.permanent = permanent
+
+
+class Gone(PushError):
+    """404 or 410: the push service no longer knows the device (the browser unsubscribed, the
+    app was removed, the subscription expired)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, permanent=True)
+
+
+# Recording ---------------------------------------------------------------------------------------
+
+
+def record(kind: str, user, **key) -> list[tuple[Notification, bool]]:
+    """The rows of a push of ``kind`` to each device of ``user`` (none when push is off)."""
+    from games.notifications.delivery import record as record_row
+
+    if not enabled() or kind not in KINDS or not user.is_active:
+        return []
+    return [
+        record_row(kind, user, subscription=subscription, **key)
+        for subscription in PushSubscription.objects.filter(user=user)
+    ]
+
+
+# Whether a push is still due --------------------------------------------------------------------
+
+
+def _check_finished(row: Notification, now: datetime):
+    """Game over: not to a player who saw the end on the board, nor while they look at it."""
+    found = emails.CHECKS[Kind.FINISHED](row, now)
+    if isinstance(found, Skip | Defer):
+        return found
+    game, seat = found["game"], found["seat"]
+    seen = seat.last_seen_at
+    if seen is not None and game.finished is not None and seen >= game.finished - SEEN_PRECISION:
+        return Skip("the player saw the end of the game")
+    if seen is not None and seen > now - emails.ACTIVE_WINDOW:
+        return Defer(seen + emails.ACTIVE_WINDOW, "the player was on the game a moment ago")
+    return found
+
+
+CHECKS = {
+    # Skipped if the player has seen the game since the turn came, deferred while they may
+    # still have it open (as the turn email).
+    Kind.TURN: emails.CHECKS[Kind.TURN],
+    Kind.FINISHED: _check_finished,
+    Kind.INVITATION: emails.CHECKS[Kind.INVITATION],
+}
+
+
+@dataclass(frozen=True)
+class PushMessage:
+    subscription: PushSubscription
+    payload: dict
+    # Push services replace a message still waiting for the device with a newer one of the
+    # same topic (RFC 8030 5.4): one per game.
+    topic: str
+
+
+def _payload(row: Notification, found: dict) -> dict:
+    if row.kind == Kind.INVITATION:
+        invitation = found["invitation"]
+        game_name = registry.get(invitation.kind).name
+        return {
+            "title": _("Invitation to %(game)s") % {"game": game_name},
+            "body": _("%(name)s invites you to a game.") % {"name": invitation.creator.name},
+            "url": emails.site_url(reverse("games:lobby")),
+            "tag": f"invitation-{invitation.pk}",
+        }
+    game: Game = found["game"]
+    values = {"game": game.game_kind.name}
+    if row.kind == Kind.TURN:
+        title = _("Your turn in %(game)s") % values
+    elif game.status == Game.Status.CANCELLED:
+        title = _("%(game)s was cancelled") % values
+    else:
+        title = _("Game over: %(game)s") % values
+    return {
+        "title": title,
+        "body": " – ".join([" vs ".join(game.names), _("game %(id)s") % {"id": game.pk}]),
+        "url": emails.game_url(game.pk),
+        "tag": f"game-{game.pk}",
+    }
+
+
+def prepare(row: Notification, now: datetime) -> Skip | Defer | PushMessage:
+    """The push of ``row`` if it is still due now, else why not."""
+    subscription = row.subscription
+    if subscription is None:
+        return Skip("the device no longer receives push notifications")
+    if subscription.user_id != row.user_id:
+        return Skip("the device now belongs to another player")
+    if not enabled():
+        return Skip("push notifications are off (no VAPID keys)")
+    if not row.user.is_active:
+        return Skip("the account is not active")
+    found = CHECKS[row.kind](row, now)
+    if isinstance(found, Skip | Defer):
+        return found
+    with translation.override(row.user.language):
+        payload = _payload(row, found)
+    return PushMessage(subscription, payload, topic=payload["tag"])
+
+
+# Sending ---------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def _vapid(private_key: str) -> Vapid:
+    return Vapid.from_string(private_key)
+
+
+_TEMPORARY = (
+    requests.ConnectionError,
+    requests.Timeout,
+    requests.exceptions.ChunkedEncodingError,
+)
+
+
+def send(message: PushMessage) -> None:
+    """Post ``message`` to its device's push service; raise PushError if it did not take it."""
+    subscription = message.subscription
+    try:
+        webpush(
+            subscription.info,
+            data=json.dumps(message.payload),
+            vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            ttl=TTL,
+            timeout=TIMEOUT,
+            headers={"Topic": message.topic, "Urgency": "normal"},
+        )
+    except WebPushException as error:
+        status = error.status_code
+        if status in (404, 410):
+            raise Gone(f"the push service answered {status}: the device is gone") from error
+        if status is None:
+            raise PushError(f"cannot send: {error.message}", permanent=True) from error
+        temporary = status == 429 or status >= 500
+        raise PushError(f"the push service answered {status}", permanent=not temporary) from error
+    except _TEMPORARY as error:
+        raise PushError(f"the push service cannot be reached: {error}", permanent=False) from error
+    except (requests.RequestException, ValueError) as error:
+        # A URL requests cannot use, keys that are no P-256 point: it will never work.
+        raise PushError(f"cannot send: {error}", permanent=True) from error
+    PushSubscription.objects.filter(pk=subscription.pk).update(last_success=timezone.now())
+
+
+def forget(subscription: PushSubscription) -> None:
+    """The push service says this device is gone: stop sending to it."""
+    PushSubscription.objects.filter(pk=subscription.pk).delete()
+
+
+# Subscribing ------------------------------------------------------------------------------------
+
+
+def _b64decode(value: object) -> bytes | None:
+    if not isinstance(value, str) or not value or len(value) > 200:
+        return None
+    try:
+        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _valid_endpoint(endpoint: object) -> bool:
+    """An https URL of a push service on the internet: we post to it from the server, so no
+    plain http, no address of ours or of a private network (SSRF)."""
+    if not isinstance(endpoint, str) or len(endpoint) > 1000:
+        return False
+    try:
+        parts = urlsplit(endpoint)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018 (raises ValueError for a port that is no number)
+    except ValueError:
+        return False
+    if parts.scheme != "https" or not host or parts.username or parts.password:
+        return False
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        return False  # push services have names
+    return "." in host and not host.endswith((".localhost", ".local", ".internal"))
+
+
+def _valid_key(raw: bytes | None) -> bool:
+    if raw is None or len(raw) != 65 or raw[0] != 4:
+        return False
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        return False
+    return True
+
+
+def read_subscription(data: object) -> tuple[str, str, str]:
+    """The endpoint and keys of a browser's ``PushSubscription.toJSON()``; ValidationError
+    with a message for the player if it is not one."""
+    if not isinstance(data, dict):
+        raise ValidationError(_("Send the subscription as a JSON object."), code="invalid")
+    endpoint = data.get("endpoint")
+    if not _valid_endpoint(endpoint):
+        raise ValidationError(
+            _("The subscription has no valid endpoint: it must be an https address."),
+            code="endpoint",
+        )
+    keys = data.get("keys")
+    keys = keys if isinstance(keys, dict) else {}
+    p256dh, auth = keys.get("p256dh"), keys.get("auth")
+    raw_auth = _b64decode(auth)
+    if not _valid_key(_b64decode(p256dh)) or raw_auth is None or len(raw_auth) != 16:
+        raise ValidationError(_("The subscription's keys are missing or not valid."), code="keys")
+    return endpoint, p256dh.rstrip("="), auth.rstrip("=")
+
+
+def subscribe(user, data: object, user_agent: str = "") -> PushSubscription:
+    """Record (or renew) the browser's subscription ``data`` as a device of ``user``.
+
+    An endpoint known already is the same browser: it now belongs to whoever subscribed it
+    last (a shared computer), with its new keys."""
+    endpoint, p256dh, auth = read_subscription(data)
+    known = PushSubscription.objects.filter(endpoint=endpoint, user=user).exists()
+    if not known and PushSubscription.objects.filter(user=user).count() >= MAX_DEVICES:
+        raise ValidationError(
+            ngettext(
+                "%(count)s device receives your push notifications already: remove it first.",
+                "%(count)s devices receive your push notifications already: "
+                "remove one of them first.",
+                MAX_DEVICES,
+            )
+            % {"count": MAX_DEVICES},
+            code="too_many",
+        )
+    subscription, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={"user": user, "p256dh": p256dh, "auth": auth, "label": device_label(user_agent)},
+    )
+    return subscription
+
+
+def unsubscribe(user, pk: int) -> bool:
+    return PushSubscription.objects.filter(user=user, pk=pk).delete()[0] > 0
+
+
+# The name of a device: browser and system, from its User-Agent ----------------------------------
+
+_BROWSERS = [
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("SamsungBrowser/", "Samsung Internet"),
+    ("Firefox/", "Firefox"),
+    ("FxiOS/", "Firefox"),
+    ("CriOS/", "Chrome"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+]
+_SYSTEMS = [
+    ("Android", "Android"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("CrOS", "ChromeOS"),
+    ("Windows", "Windows"),
+    ("Macintosh", "macOS"),
+    ("Linux", "Linux"),
+]
+_HEADLESS = re.compile(r"Headless", re.IGNORECASE)
+
+
+def device_label(user_agent: str) -> str:
+    """ "Firefox · Android": what tells a player's devices apart in the list."""
+    user_agent = user_agent or ""
+    browser = next((name for token, name in _BROWSERS if token in user_agent), "")
+    if browser == "Chrome" and _HEADLESS.search(user_agent):
+        browser = "Chrome (headless)"
+    system = next((name for token, name in _SYSTEMS if token in user_agent), "")
+    return " · ".join(part for part in (browser, system) if part)[:100]

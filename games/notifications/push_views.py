@@ -1,0 +1,74 @@
+"""The devices that receive a player's push notifications, from the settings page.
+
+``site/push.js`` asks the browser for a subscription once the player taps the button, and
+posts it here as JSON (with the CSRF token in X-CSRFToken, as htmx does). The list of devices
+is a partial of ``notifications/push_panel.html``, shown on the settings page by the tag
+``push_panel`` and swapped by htmx after a device is added or removed.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from games.notifications import push
+from games.notifications.models import PushSubscription
+
+# A subscription is a few hundred bytes.
+MAX_BODY = 4096
+
+
+def _error(message: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+def _devices(request: HttpRequest, status: int = 200) -> HttpResponse:
+    context = {"devices": PushSubscription.objects.filter(user=request.user)}
+    return render(request, "notifications/push_panel.html#devices", context, status=status)
+
+
+@login_required
+@require_POST
+def subscribe(request: HttpRequest) -> HttpResponse:
+    """Body: the browser's ``PushSubscription.toJSON()``. 201 with the device's id and label,
+    or 4xx with ``{"error": message}``."""
+    if not push.enabled():
+        return _error(_("Push notifications are not available on this site."), status=404)
+    if len(request.body) > MAX_BODY:
+        return _error(_("That is too long for a subscription."), status=413)
+    try:
+        data = json.loads(request.body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return _error(_("Send the subscription as a JSON object."))
+    try:
+        device = push.subscribe(request.user, data, request.headers.get("User-Agent", ""))
+    except ValidationError as error:
+        return _error(" ".join(error.messages))
+    return JsonResponse({"id": device.pk, "label": device.label}, status=201)
+
+
+@never_cache
+@login_required
+@require_GET
+def devices(request: HttpRequest) -> HttpResponse:
+    return _devices(request)
+
+
+@login_required
+@require_POST
+def remove(request: HttpRequest, device_id: int) -> HttpResponse:
+    """Remove one of my devices; answer the list as it is now (404 with it if that device was
+    not mine or is gone already). Without htmx, back to the settings page."""
+    removed = push.unsubscribe(request.user, device_id)
+    if not request.htmx:
+        response = redirect("accounts:edit_profile")
+        response["Location"] += "#push"
+        return response
+    return _devices(request, status=200 if removed else 404)

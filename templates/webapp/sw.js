@@ -1,0 +1,127 @@
+/* Guildhall's service worker, built by guildhall_site/webapp.py (read its docstring).
+   Static files only: every other request (pages, htmx, the API) goes to the server as if
+   there were no worker. */
+"use strict";
+
+var VERSION = "{{ version }}";
+var CACHE = "static-" + VERSION;
+var PRECACHE = {{ precache|safe }};
+var STATIC_PREFIX = {{ static_prefix|safe }};
+// Hashed names never change: answer from the cache first. Otherwise ask the server first.
+var CACHE_FIRST = {{ cache_first|safe }};
+var ICON = {{ icon|safe }};
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then(function (cache) {
+        // One file that fails must not stop the worker from installing.
+        return Promise.all(
+          PRECACHE.map(function (url) {
+            return cache.add(url).catch(function () {});
+          })
+        );
+      })
+      .then(function () {
+        return self.skipWaiting();
+      })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches
+      .keys()
+      .then(function (names) {
+        return Promise.all(
+          names
+            .filter(function (name) {
+              return name.indexOf("static-") === 0 && name !== CACHE;
+            })
+            .map(function (name) {
+              return caches.delete(name);
+            })
+        );
+      })
+      .then(function () {
+        return self.clients.claim();
+      })
+  );
+});
+
+function isStatic(request) {
+  if (request.method !== "GET") return false;
+  var url = new URL(request.url);
+  return url.origin === self.location.origin && url.pathname.indexOf(STATIC_PREFIX) === 0;
+}
+
+function fetchAndStore(cache, request) {
+  return fetch(request).then(function (response) {
+    if (response.ok && response.type === "basic") cache.put(request, response.clone());
+    return response;
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (!isStatic(request)) return;
+  event.respondWith(
+    caches.open(CACHE).then(function (cache) {
+      if (CACHE_FIRST) {
+        return cache.match(request).then(function (hit) {
+          return hit || fetchAndStore(cache, request);
+        });
+      }
+      return fetchAndStore(cache, request).catch(function (error) {
+        return cache.match(request).then(function (hit) {
+          if (hit) return hit;
+          throw error;
+        });
+      });
+    })
+  );
+});
+
+// A link of ours: its path on this site, whatever address the server thinks it has.
+function ownPath(url) {
+  try {
+    var parsed = new URL(url, self.location.origin);
+    return parsed.pathname + parsed.search + parsed.hash;
+  } catch (error) {
+    return "/";
+  }
+}
+
+self.addEventListener("push", function (event) {
+  var data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = {};
+  }
+  var options = {
+    body: data.body || "",
+    icon: ICON,
+    data: { url: ownPath(data.url || "/") },
+  };
+  if (data.tag) {
+    options.tag = data.tag;
+    options.renotify = true;
+  }
+  event.waitUntil(self.registration.showNotification(data.title || "Guildhall", options));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var path = (event.notification.data && event.notification.data.url) || "/";
+  var target = new URL(path, self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (list) {
+      for (var i = 0; i < list.length; i++) {
+        if (list[i].url === target && "focus" in list[i]) return list[i].focus();
+      }
+      return self.clients.openWindow(target);
+    })
+  );
+});

@@ -1,0 +1,634 @@
+"""Web Push: each device hears of its player's turn, game over and invitations exactly once,
+through a real push service on loopback (tests/pushserver.py) that checks the VAPID signature
+and decrypts every message with the device's own private key."""
+
+import json
+import os
+import subprocess
+import sys
+from datetime import timedelta
+
+import pytest
+import time_machine
+from cryptography.hazmat.primitives import serialization
+from django.conf import settings
+from django.core.management import call_command
+from django.db import transaction
+from django.test import Client
+from django.utils import timezone
+from py_vapid import Vapid
+
+from accounts.models import User
+from games import notify, services
+from games.models import Game, Seat
+from games.notifications import delivery, push
+from games.notifications.delivery import Outcome
+from games.notifications.models import Notification, PushSubscription
+from games.notifications.tasks import sweep_notifications
+from games.tasks import notify_turn
+from tests.conftest import PASSWORD
+from tests.games.helpers import start_game
+from tests.games.notifications.helpers import InOrder, play_turn
+from tests.pushserver import Device, b64url
+
+Kind = Notification.Kind
+Status = Notification.Status
+Channel = Notification.Channel
+
+
+@pytest.fixture(autouse=True)
+def _seats_in_order(monkeypatch):
+    monkeypatch.setattr(services, "seat_random", InOrder())
+
+
+@pytest.fixture
+def run_hooks(django_capture_on_commit_callbacks):
+    """Run the notification hooks (and so the tasks, inline) as each service commits."""
+
+    def run(fn, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+
+    return run
+
+
+@pytest.fixture
+def game(alice, bob, run_hooks, smtp) -> Game:
+    """Alice to set up first: the next turn is Bob's."""
+    game = run_hooks(start_game, alice, bob, move_days=3)
+    smtp.clear()
+    return game
+
+
+def push_rows(**filters) -> list[Notification]:
+    return list(Notification.objects.filter(channel=Channel.PUSH, **filters).order_by("pk"))
+
+
+class TestTurnPush:
+    def test_it_reaches_the_device_encrypted_and_says_only_the_game_and_a_link(
+        self, game, bob, smtp, push_service, run_hooks
+    ):
+        phone = push_service.device(bob, "phone")
+
+        run_hooks(play_turn, game)  # Alice sets up: Bob's turn
+
+        [message] = push_service.received
+        assert message.device == "phone"
+        assert message.payload == {
+            "title": "Your turn in Guildhall",
+            "body": f"Alice vs Bob – game {game.pk}",
+            "url": f"{settings.SITE_URL}/games/{game.pk}/",
+            "tag": f"game-{game.pk}",
+        }
+        assert message.headers["ttl"] == str(push.TTL)
+        assert message.headers["topic"] == f"game-{game.pk}"
+        assert push_service.errors == []
+        [row] = push_rows()
+        assert (row.status, row.kind, row.subscription_id) == (
+            Status.SENT,
+            Kind.TURN,
+            phone.subscription.pk,
+        )
+        phone.subscription.refresh_from_db()
+        assert phone.subscription.last_success is not None
+        # The email too, as Bob's email preference says.
+        assert [m["To"] for m in smtp.messages] == [bob.email]
+
+    def test_a_player_may_choose_push_instead_of_email(
+        self, game, bob, smtp, push_service, run_hooks
+    ):
+        User.objects.filter(pk=bob.pk).update(turn_emails=User.TurnEmails.NEVER)
+        push_service.device(bob)
+
+        run_hooks(play_turn, game)
+
+        assert len(push_service.received) == 1
+        assert smtp.messages == []
+
+    def test_each_device_gets_it_once_when_the_task_runs_twice(
+        self, game, alice, bob, push_service, run_hooks
+    ):
+        push_service.device(bob, "phone")
+        push_service.device(bob, "laptop")
+        push_service.device(alice, "alices")  # not her turn
+
+        game = run_hooks(play_turn, game)
+        notify_turn.delay(game.pk)
+        sweep_notifications()
+
+        assert sorted(r.device for r in push_service.received) == ["laptop", "phone"]
+        assert push_service.requests == 2
+        assert [r.status for r in push_rows()] == [Status.SENT, Status.SENT]
+
+    def test_the_first_turn_is_pushed_too(self, alice, bob, push_service, run_hooks, smtp):
+        # The "game started" email tells the first player to begin; there is no such push.
+        push_service.device(alice, "alices")
+
+        game = run_hooks(start_game, alice, bob)
+
+        assert push_service.to("alices")[0]["url"].endswith(f"/games/{game.pk}/")
+
+
+class TestLookingAtTheGame:
+    def test_no_push_when_the_player_saw_the_game_since_the_turn_came(
+        self, game, bob, push_service, run_hooks, monkeypatch
+    ):
+        push_service.device(bob)
+        real = notify.turn
+
+        def seen_then_notify(game_id):
+            def seen():
+                Seat.objects.filter(game_id=game_id, user=bob).update(
+                    last_seen_at=timezone.now() + timedelta(seconds=1)
+                )
+
+            transaction.on_commit(seen)
+            real(game_id)
+
+        monkeypatch.setattr(notify, "turn", seen_then_notify)
+
+        run_hooks(play_turn, game)
+
+        assert push_service.requests == 0
+        assert [r.status for r in push_rows()] == [Status.SKIPPED]
+
+    def test_it_waits_while_the_player_was_just_on_the_game_then_sends(
+        self, game, bob, push_service, run_hooks
+    ):
+        push_service.device(bob)
+        Seat.objects.filter(game=game, user=bob).update(last_seen_at=timezone.now())
+
+        run_hooks(play_turn, game)  # Bob looked a moment ago, and left before his turn
+
+        assert push_service.requests == 0
+        assert [r.status for r in push_rows()] == [Status.DEFERRED]
+        with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+            sweep_notifications()
+        assert len(push_service.received) == 1
+
+    def test_game_over_is_pushed_to_whoever_did_not_see_the_end(
+        self, game, alice, bob, push_service, run_hooks
+    ):
+        while game.status == Game.Status.SETUP:
+            game = run_hooks(play_turn, game)
+        push_service.device(alice, "alices")
+        push_service.device(bob, "bobs")
+        # Bob has the board open: seen a minute ago, and by his next poll after the end.
+        minute_ago = timezone.now() - timedelta(minutes=1)
+        Seat.objects.filter(game=game, user=bob).update(last_seen_at=minute_ago)
+
+        run_hooks(services.do_concede, game.pk, alice)
+        Seat.objects.filter(game=game, user=bob).update(last_seen_at=timezone.now())
+
+        assert push_service.to("alices") == [
+            {
+                "title": "Game over: Guildhall",
+                "body": f"Alice vs Bob – game {game.pk}",
+                "url": f"{settings.SITE_URL}/games/{game.pk}/",
+                "tag": f"game-{game.pk}",
+            }
+        ]
+        bobs = Notification.objects.get(kind=Kind.FINISHED, channel=Channel.PUSH, user=bob)
+        assert bobs.status == Status.DEFERRED
+        with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+            sweep_notifications()
+        bobs.refresh_from_db()
+        assert bobs.status == Status.SKIPPED
+        assert push_service.to("bobs") == []
+
+
+class TestInvitationPush:
+    def test_named_invitees_get_it_with_a_link_to_the_lobby(
+        self, alice, bob, charlie, push_service, run_hooks, smtp
+    ):
+        push_service.device(bob, "bobs")
+        User.objects.filter(pk=charlie.pk).update(language="de")
+        push_service.device(charlie, "charlies")
+
+        run_hooks(services.do_create_invitation, alice, players=3, invitees=[bob, charlie])
+
+        assert push_service.to("bobs") == [
+            {
+                "title": "Invitation to Guildhall",
+                "body": "Alice invites you to a game.",
+                "url": f"{settings.SITE_URL}/lobby/",
+                "tag": push_service.to("bobs")[0]["tag"],
+            }
+        ]
+        # In the player's own language.
+        [german] = push_service.to("charlies")
+        assert german["title"] == "Einladung zu Guildhall"
+        assert german["body"] == "Alice lädt dich zu einer Partie ein."
+
+
+class TestPushServiceFailing:
+    def test_errors_then_recovery_deliver_exactly_once(self, game, bob, push_service, run_hooks):
+        push_service.device(bob, "phone")
+        push_service.answers = [503, 429]
+
+        run_hooks(play_turn, game)  # 503: queued again
+
+        [row] = push_rows()
+        assert (row.status, row.attempts) == (Status.QUEUED, 1)
+        assert "503" in row.note and row.next_attempt_at > timezone.now()
+        # A duplicate task before the backoff leaves it alone.
+        notify_turn.delay(game.pk)
+        assert push_service.requests == 1
+
+        for minutes in (10, 20, 40):  # 429, then accepted, then nothing left to do
+            with time_machine.travel(timezone.now() + timedelta(minutes=minutes)):
+                sweep_notifications()
+                sweep_notifications()
+
+        assert [r.device for r in push_service.received] == ["phone"]
+        assert push_service.requests == 3
+        row.refresh_from_db()
+        assert (row.status, row.attempts) == (Status.SENT, 3)
+
+    def test_a_push_service_that_cannot_be_reached_is_tried_again(
+        self, game, bob, push_down, run_hooks
+    ):
+        push_down.device(bob, "phone")
+
+        run_hooks(play_turn, game)
+
+        [row] = push_rows()
+        assert (row.status, row.attempts) == (Status.QUEUED, 1)
+        assert "cannot be reached" in row.note
+        push_down.start()
+        with time_machine.travel(row.next_attempt_at + timedelta(minutes=6)):
+            sweep_notifications()
+        assert [r.device for r in push_down.received] == ["phone"]
+        row.refresh_from_db()
+        assert row.status == Status.SENT
+
+    def test_it_gives_up_after_the_last_attempt(self, game, bob, push_service):
+        device = push_service.device(bob)
+        game = play_turn(game)
+        row, _ = delivery.record(
+            Kind.TURN,
+            bob,
+            game=game,
+            turn=Seat.objects.get(game=game, user=bob).wait_version,
+            subscription=device.subscription,
+        )
+        Notification.objects.filter(pk=row.pk).update(attempts=delivery.MAX_ATTEMPTS - 1)
+        push_service.answers = [500]
+
+        assert delivery.deliver(row.pk) is Outcome.FAILED
+        assert Notification.objects.get(pk=row.pk).status == Status.FAILED
+        assert PushSubscription.objects.filter(pk=device.subscription.pk).exists()
+
+    @pytest.mark.parametrize("status", [400, 403, 413])
+    def test_a_refusal_for_good_is_not_retried(self, game, bob, push_service, run_hooks, status):
+        device = push_service.device(bob)
+        push_service.answers = [status]
+
+        run_hooks(play_turn, game)
+
+        [row] = push_rows()
+        assert (row.status, row.attempts) == (Status.FAILED, 1)
+        assert str(status) in row.note
+        assert PushSubscription.objects.filter(pk=device.subscription.pk).exists()
+
+
+class TestGoneDevices:
+    @pytest.mark.parametrize("status", [404, 410])
+    def test_a_device_the_push_service_no_longer_knows_is_deleted(
+        self, game, bob, push_service, run_hooks, status
+    ):
+        old = push_service.device(bob, "old")
+        push_service.device(bob, "new")
+        push_service.answers = [status]  # the first request, to "old" (created first)
+
+        run_hooks(play_turn, game)
+
+        assert [r.device for r in push_service.received] == ["new"]
+        assert not PushSubscription.objects.filter(pk=old.subscription.pk).exists()
+        gone, sent = push_rows()
+        assert (gone.status, gone.subscription_id) == (Status.FAILED, None)
+        assert "gone" in gone.note
+        assert sent.status == Status.SENT
+        # Nothing is tried again for it.
+        with time_machine.travel(timezone.now() + timedelta(hours=2)):
+            assert sweep_notifications() == 0
+        assert push_service.requests == 2
+
+    def test_a_device_taken_over_by_another_player_gets_no_push_of_the_first(
+        self, game, bob, charlie, push_service
+    ):
+        device = push_service.device(bob)
+        game = play_turn(game)
+        row, _ = delivery.record(
+            Kind.TURN,
+            bob,
+            game=game,
+            turn=Seat.objects.get(game=game, user=bob).wait_version,
+            subscription=device.subscription,
+        )
+        PushSubscription.objects.filter(pk=device.subscription.pk).update(user=charlie)
+
+        assert delivery.deliver(row.pk) is Outcome.SKIPPED
+        assert push_service.requests == 0
+
+
+class TestWithoutKeys:
+    def test_nothing_is_recorded_or_sent(self, game, bob, push_service, run_hooks, settings, smtp):
+        push_service.device(bob)
+        settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
+
+        run_hooks(play_turn, game)
+
+        assert push_rows() == []
+        assert push_service.requests == 0
+        assert len(smtp.messages) == 1  # the email goes as before
+
+    def test_the_settings_page_offers_nothing_and_subscribing_is_refused(
+        self, client, bob, settings
+    ):
+        settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
+        client.force_login(bob)
+
+        page = client.get("/accounts/profile/").content.decode()
+        response = client.post("/push/subscribe/", "{}", content_type="application/json")
+
+        assert "data-push-panel" not in page and "push.js" not in page
+        assert response.status_code == 404
+        assert "not available" in response.json()["error"]
+
+
+# The settings page and its views ----------------------------------------------------------------
+
+
+def browser_subscription(device: Device, endpoint: str) -> dict:
+    """What a browser's PushSubscription.toJSON() gives."""
+    return {
+        "endpoint": endpoint,
+        "expirationTime": None,
+        "keys": {"p256dh": device.p256dh, "auth": b64url(device.auth)},
+    }
+
+
+CHROME_ANDROID = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/126.0.0.0 Mobile Safari/537.36"
+)
+
+
+@pytest.fixture
+def bobs_client(bob, vapid) -> Client:
+    client = Client(enforce_csrf_checks=True, HTTP_USER_AGENT=CHROME_ANDROID)
+    assert client.login(username="bob", password=PASSWORD)
+    client.get("/accounts/profile/")  # the CSRF cookie
+    return client
+
+
+def post_json(client: Client, path: str, data) -> object:
+    body = data if isinstance(data, str | bytes) else json.dumps(data)
+    token = client.cookies["csrftoken"].value
+    return client.post(path, body, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+
+
+class TestSettingsPage:
+    def test_the_panel_offers_push_with_the_sites_key(self, bobs_client, vapid):
+        page = bobs_client.get("/accounts/profile/").content.decode()
+
+        assert "data-push-panel" in page
+        assert f'data-vapid-key="{vapid.VAPID_PUBLIC_KEY}"' in page
+        assert "No device receives your push notifications yet." in page
+
+    def test_the_panel_in_german(self, bobs_client, bob):
+        User.objects.filter(pk=bob.pk).update(language="de")
+
+        page = bobs_client.get("/accounts/profile/").content.decode()
+
+        assert "Push-Benachrichtigungen auf diesem Gerät einschalten" in page
+        assert "Noch kein Gerät empfängt deine Push-Benachrichtigungen." in page
+        assert "Turn on push notifications" not in page
+
+    def test_subscribing_adds_the_device_to_the_list(self, bobs_client, bob):
+        endpoint = "https://fcm.googleapis.com/fcm/send/abc:def"
+
+        response = post_json(
+            bobs_client, "/push/subscribe/", browser_subscription(Device("x"), endpoint)
+        )
+
+        assert response.status_code == 201
+        device = PushSubscription.objects.get(user=bob)
+        assert (device.endpoint, device.label) == (endpoint, "Chrome · Android")
+        assert response.json() == {"id": device.pk, "label": "Chrome · Android"}
+        listed = bobs_client.get("/push/devices/").content.decode()
+        assert "Chrome · Android" in listed and f"/push/devices/{device.pk}/remove/" in listed
+
+    def test_subscribing_again_renews_the_same_device(self, bobs_client, bob, charlie):
+        endpoint = "https://updates.push.services.mozilla.com/wpush/v2/gAAAA"
+        PushSubscription.objects.create(user=charlie, endpoint=endpoint, p256dh="x", auth="y")
+        data = browser_subscription(Device("x"), endpoint)
+
+        post_json(bobs_client, "/push/subscribe/", data)
+        post_json(bobs_client, "/push/subscribe/", data)
+
+        [device] = PushSubscription.objects.all()
+        assert device.user == bob and device.p256dh == data["keys"]["p256dh"]
+
+    def test_without_the_csrf_token_it_is_refused(self, bobs_client):
+        data = browser_subscription(Device("x"), "https://push.example.com/a")
+        response = bobs_client.post(
+            "/push/subscribe/", json.dumps(data), content_type="application/json"
+        )
+
+        assert response.status_code == 403
+        assert not PushSubscription.objects.exists()
+
+    def test_a_visitor_must_log_in(self, client, vapid):
+        response = client.post("/push/subscribe/", "{}", content_type="application/json")
+
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+    @pytest.mark.parametrize(
+        ("body", "message"),
+        [
+            ("not json", "JSON object"),
+            ("[1, 2]", "JSON object"),
+            ("null", "JSON object"),
+            (b"\xff\xfe", "JSON object"),
+            ({"endpoint": "http://push.example.com/a"}, "https"),
+            ({"endpoint": "https://127.0.0.1/a"}, "https"),
+            ({"endpoint": "https://localhost/a"}, "https"),
+            ({"endpoint": "https://push.example.com:99999/a"}, "https"),
+            ({"endpoint": 5}, "https"),
+            ({"endpoint": "https://push.example.com/a" + "a" * 1000}, "https"),
+            ({"endpoint": "https://push.example.com/a"}, "keys"),
+            ({"endpoint": "https://push.example.com/a", "keys": []}, "keys"),
+            (
+                {"endpoint": "https://push.example.com/a", "keys": {"p256dh": "abc", "auth": "x"}},
+                "keys",
+            ),
+            (
+                {
+                    "endpoint": "https://push.example.com/a",
+                    "keys": {"p256dh": "B" * 87, "auth": "A" * 22},
+                },
+                "keys",
+            ),
+        ],
+    )
+    def test_bad_input_is_refused_with_a_message(self, bobs_client, body, message):
+        response = post_json(bobs_client, "/push/subscribe/", body)
+
+        assert response.status_code == 400
+        assert message in response.json()["error"]
+        assert not PushSubscription.objects.exists()
+
+    def test_a_huge_body_is_refused(self, bobs_client):
+        response = post_json(bobs_client, "/push/subscribe/", "x" * 5000)
+
+        assert response.status_code == 413
+
+    def test_a_player_has_at_most_so_many_devices(self, bobs_client, bob):
+        for n in range(push.MAX_DEVICES):
+            PushSubscription.objects.create(
+                user=bob, endpoint=f"https://push.example.com/{n}", p256dh="x", auth="y"
+            )
+        data = browser_subscription(Device("x"), "https://push.example.com/new")
+
+        response = post_json(bobs_client, "/push/subscribe/", data)
+
+        assert response.status_code == 400
+        assert "remove one of them first" in response.json()["error"]
+
+    def test_removing_a_device(self, bobs_client, bob, charlie):
+        mine = PushSubscription.objects.create(
+            user=bob, endpoint="https://push.example.com/b", p256dh="x", auth="y", label="Firefox"
+        )
+        theirs = PushSubscription.objects.create(
+            user=charlie, endpoint="https://push.example.com/c", p256dh="x", auth="y"
+        )
+        token = bobs_client.cookies["csrftoken"].value
+
+        not_mine = bobs_client.post(
+            f"/push/devices/{theirs.pk}/remove/", HTTP_X_CSRFTOKEN=token, HTTP_HX_REQUEST="true"
+        )
+        removed = bobs_client.post(
+            f"/push/devices/{mine.pk}/remove/", HTTP_X_CSRFTOKEN=token, HTTP_HX_REQUEST="true"
+        )
+        huge = bobs_client.post(
+            "/push/devices/99999999999999999999/remove/", HTTP_X_CSRFTOKEN=token
+        )
+
+        assert not_mine.status_code == 404
+        assert PushSubscription.objects.filter(pk=theirs.pk).exists()
+        assert removed.status_code == 200
+        assert "No device receives your push notifications yet." in removed.content.decode()
+        assert not PushSubscription.objects.filter(pk=mine.pk).exists()
+        assert huge.status_code == 404
+
+    def test_removing_without_javascript_goes_back_to_the_settings(self, bobs_client, bob):
+        mine = PushSubscription.objects.create(
+            user=bob, endpoint="https://push.example.com/b", p256dh="x", auth="y"
+        )
+        token = bobs_client.cookies["csrftoken"].value
+
+        response = bobs_client.post(
+            f"/push/devices/{mine.pk}/remove/", {"csrfmiddlewaretoken": token}
+        )
+
+        assert response.status_code == 302
+        assert response["Location"] == "/accounts/profile/#push"
+        assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("agent", "label"),
+    [
+        (CHROME_ANDROID, "Chrome · Android"),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 "
+            "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+            "Safari · iPhone",
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:127.0) Gecko/20100101 Firefox/127.0",
+            "Firefox · Windows",
+        ),
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like "
+            "Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+            "Edge · macOS",
+        ),
+        ("", ""),
+    ],
+)
+def test_device_labels(agent, label):
+    assert push.device_label(agent) == label
+
+
+# The keys ----------------------------------------------------------------------------------------
+
+
+def test_generate_vapid_keys_prints_a_pair_that_works(capsys):
+    call_command("generate_vapid_keys")
+
+    lines = dict(line.split("=", 1) for line in capsys.readouterr().out.split())
+    public, private = lines["VAPID_PUBLIC_KEY"], lines["VAPID_PRIVATE_KEY"]
+    raw = Vapid.from_string(private).public_key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    assert b64url(raw) == public
+
+
+def test_settings_refuse_half_a_key_pair():
+    env = {**os.environ, "VAPID_PUBLIC_KEY": "abc", "VAPID_PRIVATE_KEY": ""}
+    env["DJANGO_SETTINGS_MODULE"] = "guildhall_site.settings"
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+    assert done.returncode != 0 and "VAPID_PRIVATE_KEY" in done.stderr
+
+
+# The web app --------------------------------------------------------------------------------------
+
+
+def test_the_manifest_makes_an_installable_app(client, db):
+    from django.contrib.staticfiles import finders
+
+    response = client.get("/manifest.webmanifest")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(response.content)
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == manifest["scope"] == "/"
+    assert manifest["theme_color"] == "#2b2118"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        path = icon["src"].removeprefix(settings.STATIC_URL)
+        with open(finders.find(path), "rb") as file:
+            assert file.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_service_worker_is_served_from_the_root_and_never_cached(client, db):
+    response = client.get("/sw.js")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert "no-cache" in response["Cache-Control"]
+    text = response.content.decode()
+    assert '"/static/site/site.css"' in text
+    assert 'addEventListener("push"' in text
+    csp = response["Content-Security-Policy"]
+    assert "worker-src 'self'" in csp and "manifest-src 'self'" in csp
+
+
+def test_every_page_links_the_manifest_and_registers_the_worker(client, db):
+    page = client.get("/accounts/login/").content.decode()
+
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert '<meta name="theme-color" content="#2b2118">' in page
+    assert "site/icons/apple-touch-icon.png" in page
+    assert 'data-service-worker="/sw.js"' in page

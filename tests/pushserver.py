@@ -1,0 +1,200 @@
+"""A real Web Push service on loopback for the tests of push notifications.
+
+``push_service`` is an HTTP server in a thread, standing for the push service of a browser
+(FCM, Mozilla's autopush, Apple's). ``push_service.device(user)`` plays a browser that
+subscribed: it makes the browser's own key pair and auth secret, and records the
+``PushSubscription`` whose endpoint is on this server. Each POST to an endpoint is checked as
+a push service and a browser would: the VAPID signature (RFC 8292) against the site's public
+key, then the body decrypted (RFC 8291, aes128gcm) with that device's private key, by
+``http_ece``. ``push_service.received`` are the messages decrypted, in order.
+
+It can fail as push services do: ``answers`` are statuses to give to the next requests
+(503, 429...), and a device in ``gone`` is answered 410. ``push_down`` points nowhere until
+``.start()``, as a push service that cannot be reached.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid02
+
+from tests.mailserver import free_port
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def b64decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@dataclass
+class Device:
+    """A browser's side of a subscription: the keys only it has."""
+
+    name: str
+    private_key: ec.EllipticCurvePrivateKey = field(
+        default_factory=lambda: ec.generate_private_key(ec.SECP256R1())
+    )
+    auth: bytes = field(default_factory=lambda: os.urandom(16))
+    subscription: object = None  # its PushSubscription row
+
+    @property
+    def p256dh(self) -> str:
+        return b64url(
+            self.private_key.public_key().public_bytes(
+                serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+            )
+        )
+
+    def decrypt(self, body: bytes) -> bytes:
+        return http_ece.decrypt(
+            body, private_key=self.private_key, auth_secret=self.auth, version="aes128gcm"
+        )
+
+
+@dataclass
+class Received:
+    device: str
+    payload: dict
+    headers: dict  # names in lower case
+
+
+class PushService:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.devices: dict[str, Device] = {}
+        self.received: list[Received] = []
+        self.answers: list[int] = []  # statuses for the next requests, then 201
+        self.gone: set[str] = set()  # devices answered 410
+        self.requests = 0
+        self.errors: list[str] = []  # what the service found wrong in a request
+        self._server: ThreadingHTTPServer | None = None
+        self._changed = threading.Condition()
+
+    # The browser's side --------------------------------------------------------------------
+
+    def device(self, user, name: str | None = None) -> Device:
+        """A browser of ``user`` that subscribed: its PushSubscription points here."""
+        from games.notifications.models import PushSubscription
+
+        name = name or f"device{len(self.devices) + 1}"
+        device = Device(name)
+        device.subscription = PushSubscription.objects.create(
+            user=user,
+            endpoint=f"{self.url}/push/{name}",
+            p256dh=device.p256dh,
+            auth=b64url(device.auth),
+            label=f"Test browser {name}",
+        )
+        self.devices[name] = device
+        return device
+
+    def to(self, name: str) -> list[dict]:
+        return [r.payload for r in self.received if r.device == name]
+
+    # The push service's side ---------------------------------------------------------------
+
+    def _answer(self, name: str, headers, body: bytes) -> int:
+        from django.conf import settings
+
+        with self._changed:
+            self.requests += 1
+            if self.answers:
+                return self.answers.pop(0)
+        if name in self.gone or name not in self.devices:
+            return 410
+        authorization = headers.get("Authorization", "")
+        try:
+            assert Vapid02.verify(authorization), "bad VAPID signature"
+            key = authorization.split("k=", 1)[1].split(",")[0]
+            assert key == settings.VAPID_PUBLIC_KEY, "signed with another key"
+            token = authorization.split("t=", 1)[1].split(",")[0]
+            claims = json.loads(b64decode(token.split(".")[1]))
+            assert claims["aud"] == self.url, claims
+            assert claims["sub"] == settings.VAPID_SUBJECT, claims
+            assert headers.get("Content-Encoding") == "aes128gcm"
+            payload = json.loads(self.devices[name].decrypt(body))
+        except Exception as error:  # noqa: BLE001 (reported to the test)
+            self.errors.append(f"{type(error).__name__}: {error}")
+            return 400
+        with self._changed:
+            self.received.append(
+                Received(name, payload, {k.lower(): v for k, v in headers.items()})
+            )
+            self._changed.notify_all()
+        return 201
+
+    def start(self) -> None:
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (http.server's name)
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                name = self.path.rstrip("/").rsplit("/", 1)[-1]
+                status = service._answer(name, self.headers, body)
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def wait_for(self, count: int, timeout: float = 20) -> list[Received]:
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while len(self.received) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{len(self.received)} pushes arrived, not {count}")
+                self._changed.wait(left)
+        return self.received
+
+
+@pytest.fixture
+def vapid(settings):
+    """The site's VAPID keys, new for the test (push is on)."""
+    from games.notifications.management.commands.generate_vapid_keys import new_key_pair
+
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = new_key_pair()
+    settings.VAPID_SUBJECT = "mailto:push-test@example.org"
+    return settings
+
+
+@pytest.fixture
+def push_service(vapid):
+    service = PushService(free_port())
+    service.start()
+    yield service
+    service.stop()
+
+
+@pytest.fixture
+def push_down(vapid):
+    """Nothing listens where the devices' endpoints point, until ``.start()``."""
+    service = PushService(free_port())
+    yield service
+    service.stop()
