@@ -85,7 +85,13 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
         return decision_player(st)
 
     def legal(st: State) -> list[dict]:
-        return legal_actions(st, to_move(st))
+        # Forward only: taking a chosen card back ("keep") is for people who change their
+        # mind. Offered to the search, it made the computer pick and take back the same
+        # cards for hundreds of moves before it said "done".
+        actions = legal_actions(st, to_move(st))
+        if st.simultaneous:
+            actions = [a for a in actions if a["kind"] != "keep"]
+        return actions
 
     def act(st: State, action: dict) -> object:
         return apply(st, action, to_move(st))

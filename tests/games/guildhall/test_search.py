@@ -200,3 +200,19 @@ class TestArena:
         assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
         assert wilson(81, 100) == pytest.approx((0.7222, 0.8749), abs=1e-4)
         assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_strong_computer_sets_up_at_once_without_changing_its_mind(players):
+    """In a setup all at once every seat may take a chosen card back ("keep"); the strong
+    computer never does, so its setup is at most 9 discards and "done", then 3 cards."""
+    st = new_game(Options(players=players, setup="simultaneous"), list("ABCD")[:players], 7)
+    rand = random.Random(4)
+    steps = Counter()
+    while st.phase == "setup":
+        seat = st.setup_chosen.index(False)  # the first seat still choosing
+        action = search.choose(st, seat, rand, iterations=TINY)
+        assert action["kind"] != "keep"
+        apply(st, action, seat)
+        steps[seat] += 1
+    assert all(n <= 9 + 1 + 3 for n in steps.values()), steps
