@@ -186,11 +186,17 @@ def _waiting_seats(now: datetime):
     )
 
 
+def _wanting(kind: str, prefix: str = "") -> Q:
+    """Who wants to hear of ``kind``: by email, or by a push to a device."""
+    return preferences.wanting(kind, prefix) | push.wanting(kind, prefix)
+
+
+# A change's email and pushes are recorded together, by one task: a row of either channel
+# says that the task ran.
 def _not_recorded(kind: str, number=0):
     return ~Exists(
         Notification.objects.filter(
             kind=kind,
-            channel=Notification.Channel.EMAIL,
             game=OuterRef("game"),
             user=OuterRef("user"),
             turn=OuterRef("wait_version"),
@@ -254,8 +260,7 @@ UNQUEUED_WITHIN = timedelta(days=2)
 
 
 def _no_row(kind: str, **key) -> Exists:
-    email = Notification.Channel.EMAIL
-    return ~Exists(Notification.objects.filter(kind=kind, channel=email, **key))
+    return ~Exists(Notification.objects.filter(kind=kind, **key))
 
 
 @shared_task
@@ -267,8 +272,8 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
     the commit and the queuing, likewise). Nothing else would remember them: this sweep finds
     them again from the games' state (whose turn it is and since when, which games started or
     ended, which seats were abandoned, which invitations are open) and does what the lost task
-    would have done. The queries select only events with someone who wants the email and has
-    no row for it, so a sweep after which nothing was lost finds nothing.
+    would have done. The queries select only events with someone who wants the email or a
+    push and has no row for it, so a sweep after which nothing was lost finds nothing.
     """
     now = now or timezone.now()
     window = (now - UNQUEUED_WITHIN, now - UNQUEUED_AFTER)
@@ -278,7 +283,7 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
 
     turns = (
         people.filter(game__status__in=Game.ACTIVE, deciding=True, deciding_since__range=window)
-        .filter(preferences.wanting(Kind.TURN, "user__"))
+        .filter(_wanting(Kind.TURN, "user__"))
         .filter(_not_recorded(Kind.TURN))
         # The first players of a new game hear it from the "game started" email.
         .exclude(Q(wait_version=0) & preferences.wanting(Kind.STARTED, "user__"))
@@ -297,7 +302,7 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
         game__status__in=[Game.Status.FINISHED, Game.Status.CANCELLED],
         game__finished__range=window,
     ).filter(
-        preferences.wanting(Kind.FINISHED, "user__"),
+        _wanting(Kind.FINISHED, "user__"),
         _no_row(Kind.FINISHED, game=game, user=OuterRef("user")),
     )
     for g in Game.objects.filter(Exists(finished.filter(game=OuterRef("pk")))).defer(*SECRETS):
@@ -314,7 +319,7 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
         recorded += abandoned_notifications(seat.game, seat.number)
 
     invitees = User.objects.filter(invitations_received=OuterRef("pk")).filter(
-        preferences.wanting(Kind.INVITATION),
+        _wanting(Kind.INVITATION),
         _no_row(Kind.INVITATION, user=OuterRef("pk"), invitation=OuterRef(OuterRef("pk"))),
     )
     invitations = Invitation.objects.filter(

@@ -35,6 +35,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -66,6 +67,14 @@ SEEN_PRECISION = timedelta(seconds=20)
 
 def enabled() -> bool:
     return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
+
+
+def wanting(kind: str, prefix: str = "") -> Q:
+    """The users who get pushes of ``kind`` (a device of theirs), as a condition on users
+    like ``preferences.wanting``; ``prefix`` reaches them from another model ("user__")."""
+    if not enabled() or kind not in KINDS:
+        return Q(pk__in=[])
+    return Q(**{f"{prefix}is_active": True, f"{prefix}push_subscriptions__isnull": False})
 
 
 # Errors -----------------------------------------------------------------------------------------

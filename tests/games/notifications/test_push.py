@@ -25,7 +25,7 @@ from games.notifications import delivery, push
 from games.notifications.delivery import Outcome
 from games.notifications.models import Notification, PushSubscription
 from games.notifications.tasks import sweep_notifications
-from games.tasks import notify_turn
+from games.tasks import UNQUEUED_AFTER, notify_turn, sweep_unqueued_notifications
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
 from tests.games.notifications.helpers import InOrder, play_turn
@@ -127,6 +127,26 @@ class TestTurnPush:
         game = run_hooks(start_game, alice, bob)
 
         assert push_service.to("alices")[0]["url"].endswith(f"/games/{game.pk}/")
+
+
+class TestLostTasks:
+    """The broker was down at the commit: the sweep that finds lost emails finds the pushes."""
+
+    @pytest.mark.parametrize("emails", [User.TurnEmails.EACH_TURN, User.TurnEmails.NEVER])
+    def test_a_turn_whose_task_was_lost_is_pushed_by_the_sweep(
+        self, game, bob, push_service, smtp, emails
+    ):
+        User.objects.filter(pk=bob.pk).update(turn_emails=emails)
+        push_service.device(bob, "phone")
+        game = play_turn(game)  # Bob's turn: its hooks never run, as with no broker
+        assert push_service.received == [] and push_rows() == []
+
+        with time_machine.travel(timezone.now() + UNQUEUED_AFTER + timedelta(seconds=1)):
+            assert sweep_unqueued_notifications() >= 1
+            assert sweep_unqueued_notifications() == 0  # found once
+
+        assert [m.device for m in push_service.received] == ["phone"]
+        assert len(smtp.messages) == (emails == User.TurnEmails.EACH_TURN)
 
 
 class TestLookingAtTheGame:
