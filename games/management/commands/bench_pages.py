@@ -86,6 +86,12 @@ class Command(BaseCommand):
             help="serve every page rendered (PAGE_CACHE_SECONDS=0): what the first view of a "
             "board after a move costs",
         )
+        parser.add_argument(
+            "--language",
+            default="en",
+            choices=[code for code, _ in settings.LANGUAGES],
+            help="the viewer's browser language (Accept-Language): the pages in it",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -217,7 +223,7 @@ class Command(BaseCommand):
             with Gunicorn(env, port, o["workers"], Path(tmp)) as server:
                 self.port = port
                 self.note(f"gunicorn (pid {server.pid}) listens on 127.0.0.1:{port}")
-                targets = self.targets(data, session)
+                targets = self.targets(data, session, o["language"])
                 sizes = self.check_pages(targets, data)
                 load_start = os.getloadavg()
                 pages = self.measure_pages(targets, o)
@@ -242,6 +248,7 @@ class Command(BaseCommand):
                 "load_generator": load.wrk_version(self.wrk) if self.wrk else "python",
                 "redis": bool(o["redis"]),
                 "page_cache": not o["no_page_cache"],
+                "language": o["language"],
                 "postgresql": self.pg_version(),
                 "python": platform.python_version(),
                 "django": django.get_version(),
@@ -268,13 +275,15 @@ class Command(BaseCommand):
 
     # The requests ----------------------------------------------------------------------------
 
-    def targets(self, data: bench_data.BenchData, session: str) -> dict:
+    def targets(self, data: bench_data.BenchData, session: str, language: str) -> dict:
         game = data.game
         # Every page the same way: the session of the viewer, over "HTTPS" (the proxy's
         # header), so that the difference to the bare view is the page's own work.
         page = {
             "Cookie": f"{settings.SESSION_COOKIE_NAME}={session}",
             "X-Forwarded-Proto": "https",
+            # The viewer has no language of their own: the browser's is the page's.
+            "Accept-Language": language,
         }
         htmx = {**page, "HX-Request": "true"}
         return {
@@ -518,7 +527,7 @@ class Command(BaseCommand):
         w(
             f"{s['game']}: a {s['players']}-player game at move {s['moves']}, viewed by the "
             f"seat to move (seat {s['viewer_seat']}), whose dashboard lists "
-            f"{s['dashboard_games']} active games"
+            f"{s['dashboard_games']} active games; pages in {s['language']}"
         )
         w(
             f"PostgreSQL {s['postgresql']}, Redis {'on' if s['redis'] else 'off'}, "
