@@ -114,3 +114,26 @@ def bob(db) -> User:
 @pytest.fixture
 def charlie(db) -> User:
     return make_person("charlie")
+
+
+@pytest.fixture
+def seats_in_order(monkeypatch):
+    """Seats in the order the people were created (alice, bob, charlie): under a frozen clock
+    the answers to an invitation have equal times, and their order is the database's whim.
+    A module asks for it with ``pytestmark = pytest.mark.usefixtures("seats_in_order")``."""
+    from games import services
+    from tests.games.notifications.helpers import InOrder
+
+    monkeypatch.setattr(services, "seat_random", InOrder())
+
+
+@pytest.fixture
+def run_hooks(django_capture_on_commit_callbacks):
+    """Run the on-commit hooks (the notifications, and so the tasks, inline) as each service
+    commits: ``run_hooks(services.submit, ...)``."""
+
+    def run(fn, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+
+    return run

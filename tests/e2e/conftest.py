@@ -151,9 +151,5 @@ def _fast_poll(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    """Seats in the order the people were created: Alice, who creates the games, sits first."""
-    from games import services
-    from tests.games.notifications.helpers import InOrder
-
-    monkeypatch.setattr(services, "seat_random", InOrder())
+def _seats_in_order(seats_in_order):
+    """Alice, who creates the games, sits first."""

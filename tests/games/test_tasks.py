@@ -16,16 +16,14 @@ from games.movelog import TIMEOUT_LINE
 from games.timeouts import sweep_timeouts
 from tests import mailserver
 from tests.games.helpers import deadline_of, start_game, to_move, wait_version
-from tests.games.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import play_turn
 from tests.mailserver import text_of
 
 T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 smtp = mailserver.smtp  # the fixture
 
 
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+pytestmark = pytest.mark.usefixtures("seats_in_order")
 
 
 @pytest.fixture

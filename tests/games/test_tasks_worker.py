@@ -21,21 +21,17 @@ from games.notifications.models import Notification
 from guildhall_site.celery import app
 from tests import mailserver
 from tests.games.helpers import random_action, start_game, to_move
-from tests.games.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import play_turn
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not django_settings.REDIS_URL, reason="needs Redis: set REDIS_URL"),
+    pytest.mark.usefixtures("seats_in_order"),
 ]
 
 smtp = mailserver.smtp  # the fixtures
 smtp_down = mailserver.smtp_down
 Kind = Notification.Kind
-
-
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
 
 
 @pytest.fixture

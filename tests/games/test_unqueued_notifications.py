@@ -28,7 +28,7 @@ from tests.games.helpers import (
     to_move,
     wait_version,
 )
-from tests.games.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import play_turn
 from tests.live import free_port
 
 Kind = Notification.Kind
@@ -38,9 +38,7 @@ LATER = UNQUEUED_AFTER + timedelta(seconds=1)
 smtp = mailserver.smtp  # the fixture
 
 
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+pytestmark = pytest.mark.usefixtures("seats_in_order")
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from games import services
 from games.models import Game
 from games.notifications import delivery
 from games.notifications.delivery import Outcome
@@ -14,15 +13,13 @@ from games.notifications.models import Notification
 from games.notifications.tasks import send_notification, sweep_notifications
 from games.tasks import notify_turn
 from tests.games.helpers import start_game, to_move, wait_version
-from tests.games.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import play_turn
 
 Kind = Notification.Kind
 Status = Notification.Status
 
 
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+pytestmark = pytest.mark.usefixtures("seats_in_order")
 
 
 @pytest.fixture

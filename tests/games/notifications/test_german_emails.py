@@ -19,7 +19,7 @@ from games.models import Game
 from games.notifications import delivery, emails
 from games.notifications.models import Notification
 from tests.games.helpers import deadline_of, start_game, wait_version
-from tests.games.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import play_turn
 
 Kind = Notification.Kind
 T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)  # a Monday
@@ -30,9 +30,7 @@ GERMAN_FRAME_TEXT = ["Hallo ", "Deine E-Mail-Einstellungen:", "Mit einem Klick a
 GERMAN_FRAME_HTML = ["Hallo ", "Deine E-Mail-Einstellungen", "Abbestellen: "]
 
 
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+pytestmark = pytest.mark.usefixtures("seats_in_order")
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from games.notifications.tasks import sweep_notifications
 from games.tasks import UNQUEUED_AFTER, notify_turn, sweep_unqueued_notifications
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
-from tests.games.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import play_turn
 from tests.pushserver import Device, b64url
 
 Kind = Notification.Kind
@@ -36,20 +36,7 @@ Status = Notification.Status
 Channel = Notification.Channel
 
 
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
-
-
-@pytest.fixture
-def run_hooks(django_capture_on_commit_callbacks):
-    """Run the notification hooks (and so the tasks, inline) as each service commits."""
-
-    def run(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-
-    return run
+pytestmark = pytest.mark.usefixtures("seats_in_order")
 
 
 @pytest.fixture

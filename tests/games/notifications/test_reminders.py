@@ -5,21 +5,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import clocks, services
+from games import clocks
 from games.models import Seat
 from games.notifications.models import Notification
 from games.tasks import send_daily_digests, sweep_reminders
 from tests.games.helpers import start_game
-from tests.games.notifications.helpers import InOrder, play_turn
+from tests.games.notifications.helpers import play_turn
 from tests.mailserver import text_of
 
 Kind = Notification.Kind
 T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+pytestmark = pytest.mark.usefixtures("seats_in_order")
 
 
 @pytest.fixture

@@ -10,26 +10,13 @@ from games import notify, services
 from games.models import Game, Seat
 from games.notifications.models import Notification
 from tests.games.helpers import deadline_of, start_game
-from tests.games.notifications.helpers import InOrder, play_turn, seat_user
+from tests.games.notifications.helpers import play_turn, seat_user
 from tests.mailserver import html_of, links, text_of
 
 Kind = Notification.Kind
 
 
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
-
-
-@pytest.fixture
-def run_hooks(django_capture_on_commit_callbacks):
-    """Run the notification hooks (and so the tasks, inline) as each service commits."""
-
-    def run(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-
-    return run
+pytestmark = pytest.mark.usefixtures("seats_in_order")
 
 
 @pytest.fixture

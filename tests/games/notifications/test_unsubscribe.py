@@ -4,16 +4,12 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.notifications import preferences
 from tests.games.helpers import start_game
-from tests.games.notifications.helpers import InOrder, play_turn, site_path
+from tests.games.notifications.helpers import play_turn, site_path
 from tests.mailserver import html_of, text_of
 
-
-@pytest.fixture(autouse=True)
-def _seats_in_order(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+pytestmark = pytest.mark.usefixtures("seats_in_order")
 
 
 @pytest.fixture
