@@ -51,6 +51,19 @@ def push_rows(**filters) -> list[Notification]:
     return list(Notification.objects.filter(channel=Channel.PUSH, **filters).order_by("pk"))
 
 
+def bobs_turn_push_recorded(game: Game, bob, device) -> Notification:
+    """Bob's turn comes, and its push to ``device`` is recorded but not sent (no hooks run)."""
+    game = play_turn(game)
+    row, _ = delivery.record(
+        Kind.TURN,
+        bob,
+        game=game,
+        turn=Seat.objects.get(game=game, user=bob).wait_version,
+        subscription=device.subscription,
+    )
+    return row
+
+
 class TestTurnPush:
     def test_it_reaches_the_device_encrypted_and_says_only_the_game_and_a_link(
         self, game, bob, smtp, push_service, run_hooks
@@ -271,14 +284,7 @@ class TestPushServiceFailing:
 
     def test_it_gives_up_after_the_last_attempt(self, game, bob, push_service):
         device = push_service.device(bob)
-        game = play_turn(game)
-        row, _ = delivery.record(
-            Kind.TURN,
-            bob,
-            game=game,
-            turn=Seat.objects.get(game=game, user=bob).wait_version,
-            subscription=device.subscription,
-        )
+        row = bobs_turn_push_recorded(game, bob, device)
         Notification.objects.filter(pk=row.pk).update(attempts=delivery.MAX_ATTEMPTS - 1)
         push_service.answers = [500]
 
@@ -325,14 +331,7 @@ class TestGoneDevices:
         self, game, bob, charlie, push_service
     ):
         device = push_service.device(bob)
-        game = play_turn(game)
-        row, _ = delivery.record(
-            Kind.TURN,
-            bob,
-            game=game,
-            turn=Seat.objects.get(game=game, user=bob).wait_version,
-            subscription=device.subscription,
-        )
+        row = bobs_turn_push_recorded(game, bob, device)
         PushSubscription.objects.filter(pk=device.subscription.pk).update(user=charlie)
 
         assert delivery.deliver(row.pk) is Outcome.SKIPPED
