@@ -11,7 +11,8 @@ and a version (a digest of those files): a new version makes browsers install th
 which drops the old cache. In production the static files have hashed names (WhiteNoise's
 manifest storage), so a stored file never changes: the worker answers from its cache first.
 Otherwise (development) it asks the server first and uses the cache only offline. It also
-shows the push notifications (``games.notifications.push``) and opens their link on a tap.
+shows the push notifications (``games.notifications.push``) and opens their link on a tap,
+and tells the site when the browser replaces a subscription (``push_views.renew``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_s
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -120,6 +122,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "static_prefix": json.dumps(settings.STATIC_URL),
         "cache_first": json.dumps(hashed),
         "icon": json.dumps(static("site/icons/icon-192.png")),
+        "renew_url": json.dumps(reverse("push:renew")),
     }
     response = HttpResponse(
         render_to_string("webapp/sw.js", context), content_type="text/javascript; charset=utf-8"

@@ -35,6 +35,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -327,6 +328,32 @@ def subscribe(user, data: object, user_agent: str = "") -> PushSubscription:
         defaults={"user": user, "p256dh": p256dh, "auth": auth, "label": device_label(user_agent)},
     )
     return subscription
+
+
+def renew(old_endpoint: object, data: object) -> PushSubscription | None:
+    """The browser replaced the subscription of ``old_endpoint`` with ``data`` (its push
+    service renewed or expired it): the device keeps its player, its name and its pending
+    pushes, with the new endpoint and keys. None if no device has either endpoint.
+
+    No login: the service worker asks, and it has no CSRF token. The old endpoint is the proof
+    (an address only that browser, its push service and we know). Asking again is harmless:
+    a device already at the new endpoint is the answer."""
+    endpoint, p256dh, auth = read_subscription(data)
+    with transaction.atomic():
+        device = (
+            PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
+            if isinstance(old_endpoint, str)
+            else None
+        )
+        if device is None:
+            # Renewed already (by the worker, then the page asks too): nothing to change.
+            return PushSubscription.objects.filter(endpoint=endpoint).first()
+        # A row at the new endpoint other than this device is this same browser, subscribed
+        # again meanwhile: one device.
+        PushSubscription.objects.filter(endpoint=endpoint).exclude(pk=device.pk).delete()
+        device.endpoint, device.p256dh, device.auth = endpoint, p256dh, auth
+        device.save(update_fields=["endpoint", "p256dh", "auth"])
+    return device
 
 
 def unsubscribe(user, pk: int) -> bool:

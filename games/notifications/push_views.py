@@ -4,6 +4,10 @@
 posts it here as JSON (with the CSRF token in X-CSRFToken, as htmx does). The list of devices
 is a partial of ``notifications/push_panel.html``, shown on the settings page by the tag
 ``push_panel`` and swapped by htmx after a device is added or removed.
+
+When the browser replaces a subscription, the service worker (``pushsubscriptionchange``) or
+the next page (``site/app.js``) posts the old endpoint and the new subscription to
+``renew``.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from games.notifications import push
@@ -41,17 +46,54 @@ def subscribe(request: HttpRequest) -> HttpResponse:
     or 4xx with ``{"error": message}``."""
     if not push.enabled():
         return _error(_("Push notifications are not available on this site."), status=404)
-    if len(request.body) > MAX_BODY:
-        return _error(_("That is too long for a subscription."), status=413)
     try:
-        data = json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return _error(_("Send the subscription as a JSON object."))
+        data = _json_body(request)
+    except _Refused as refused:
+        return refused.response
     try:
         device = push.subscribe(request.user, data, request.headers.get("User-Agent", ""))
     except ValidationError as error:
         return _error(" ".join(error.messages))
     return JsonResponse({"id": device.pk, "label": device.label}, status=201)
+
+
+class _Refused(Exception):
+    def __init__(self, response: JsonResponse) -> None:
+        self.response = response
+
+
+def _json_body(request: HttpRequest) -> object:
+    """The request's JSON, or _Refused with the answer for the browser."""
+    if len(request.body) > MAX_BODY:
+        raise _Refused(_error(_("That is too long for a subscription."), status=413))
+    try:
+        return json.loads(request.body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise _Refused(_error(_("Send the subscription as a JSON object."))) from None
+
+
+# No login and no CSRF token: the service worker asks, with neither; the old endpoint, which
+# only the browser, its push service and we know, is the proof (push.renew).
+@csrf_exempt
+@require_POST
+def renew(request: HttpRequest) -> HttpResponse:
+    """Body: ``{"old_endpoint": ..., "subscription": PushSubscription.toJSON()}``. 200 with
+    the device's id, 404 if no device has the old endpoint, 4xx with ``{"error": message}``."""
+    if not push.enabled():
+        return _error(_("Push notifications are not available on this site."), status=404)
+    try:
+        data = _json_body(request)
+    except _Refused as refused:
+        return refused.response
+    if not isinstance(data, dict):
+        return _error(_("Send the subscription as a JSON object."))
+    try:
+        device = push.renew(data.get("old_endpoint"), data.get("subscription"))
+    except ValidationError as error:
+        return _error(" ".join(error.messages))
+    if device is None:
+        return _error(_("No device receives push notifications at that address."), status=404)
+    return JsonResponse({"id": device.pk})
 
 
 @never_cache

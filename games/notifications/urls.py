@@ -13,6 +13,7 @@ urlpatterns = [
 # namespace "push" (guildhall_site/urls.py).
 push_urlpatterns = [
     path("subscribe/", push_views.subscribe, name="subscribe"),
+    path("renew/", push_views.renew, name="renew"),
     path("devices/", push_views.devices, name="devices"),
     path("devices/<id:device_id>/remove/", push_views.remove, name="remove"),
 ]

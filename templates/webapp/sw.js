@@ -10,6 +10,7 @@ var STATIC_PREFIX = {{ static_prefix|safe }};
 // Hashed names never change: answer from the cache first. Otherwise ask the server first.
 var CACHE_FIRST = {{ cache_first|safe }};
 var ICON = {{ icon|safe }};
+var RENEW_URL = {{ renew_url|safe }};
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -123,5 +124,31 @@ self.addEventListener("notificationclick", function (event) {
       }
       return self.clients.openWindow(target);
     })
+  );
+});
+
+// The push service renewed or expired the subscription (Firefox says so; others may not):
+// subscribe again with the same options and tell the site, which moves the device to the new
+// address. Without the old subscription the site cannot know which device this is: the next
+// page renews it (site/app.js).
+self.addEventListener("pushsubscriptionchange", function (event) {
+  var old = event.oldSubscription;
+  if (!old) return;
+  var renewed = event.newSubscription
+    ? Promise.resolve(event.newSubscription)
+    : self.registration.pushManager.subscribe(old.options);
+  event.waitUntil(
+    renewed
+      .then(function (subscription) {
+        return fetch(RENEW_URL, {
+          method: "POST",
+          credentials: "omit",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ old_endpoint: old.endpoint, subscription: subscription.toJSON() }),
+        });
+      })
+      .catch(function () {
+        // Offline: the next page renews it.
+      })
   );
 });

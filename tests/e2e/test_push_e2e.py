@@ -30,7 +30,6 @@ STUB_PUSH_MANAGER = """
 (() => {
   const keys = %(keys)s;
   const endpoint = %(endpoint)s;
-  let current = null;
   const stub = (window.__pushStub = { options: [], unsubscribed: 0 });
   class StubSubscription {
     constructor(key) {
@@ -46,6 +45,8 @@ STUB_PUSH_MANAGER = """
       return Promise.resolve(true);
     }
   }
+  // Subscribed already (the browser has it from an earlier visit), or not.
+  let current = %(subscribed)s ? new StubSubscription(new Uint8Array(65).buffer) : null;
   PushManager.prototype.subscribe = function (options) {
     const key = new Uint8Array(options.applicationServerKey);
     stub.options.push({ userVisibleOnly: options.userVisibleOnly, key: Array.from(key) });
@@ -117,6 +118,46 @@ def test_the_manifest_loads_and_the_service_worker_registers(
     assert watch.found == []
 
 
+def remembered(page) -> str | None:
+    return page.evaluate("() => localStorage.getItem('guildhall-push-endpoint')")
+
+
+def test_a_page_tells_the_site_when_the_browser_replaced_the_subscription(
+    live_server, phone, csp_watch, alice, vapid_keys
+):
+    """The browser gave the site OLD, and has NEW now (its push service renewed it; chromium
+    fires no pushsubscriptionchange that a test could cause): the next page renews the
+    device, whichever page it is."""
+    old = "https://push.example.com/e2e/old"
+    device = PushSubscription.objects.create(
+        user=alice, endpoint=old, p256dh="x", auth="y", label="Chrome · Android"
+    )
+    new = Device("new")
+    keys = {"p256dh": new.p256dh, "auth": b64url(new.auth)}
+    page = phone()
+    watch = csp_watch(page)
+    page.add_init_script(
+        STUB_PUSH_MANAGER
+        % {"keys": json.dumps(keys), "endpoint": json.dumps(ENDPOINT), "subscribed": "true"}
+    )
+    page.add_init_script(
+        "if (!localStorage.getItem('guildhall-push-endpoint'))"
+        f" localStorage.setItem('guildhall-push-endpoint', {json.dumps(old)});"
+    )
+
+    log_in(page, live_server.url, "/")
+
+    wait_until(page, lambda: remembered(page) == ENDPOINT)
+    device.refresh_from_db()
+    assert (device.user, device.label) == (alice, "Chrome · Android")
+    assert (device.endpoint, device.p256dh, device.auth) == (
+        ENDPOINT,
+        keys["p256dh"],
+        keys["auth"],
+    )
+    assert watch.found == []
+
+
 def test_the_settings_page_subscribes_lists_and_removes_the_device(
     live_server, phone, csp_watch, alice, vapid_keys, screenshots
 ):
@@ -126,7 +167,8 @@ def test_the_settings_page_subscribes_lists_and_removes_the_device(
     page.context.grant_permissions(["notifications"], origin=live_server.url)
     watch = csp_watch(page)
     page.add_init_script(
-        STUB_PUSH_MANAGER % {"keys": json.dumps(keys), "endpoint": json.dumps(ENDPOINT)}
+        STUB_PUSH_MANAGER
+        % {"keys": json.dumps(keys), "endpoint": json.dumps(ENDPOINT), "subscribed": "false"}
     )
 
     log_in(page, live_server.url, "/accounts/profile/")
@@ -149,6 +191,8 @@ def test_the_settings_page_subscribes_lists_and_removes_the_device(
     wait_until(page, lambda: item.locator("[data-push-this-device]").is_visible())
     assert "Push notifications are on for this device." in panel.inner_text()
     assert not button.is_visible()
+    # This browser remembers which device it is, so that a page can renew it.
+    assert remembered(page) == ENDPOINT
     page.screenshot(path=str(screenshots / "push-settings.png"), full_page=True)
 
     item.get_by_role("button", name="Remove").click()
@@ -158,4 +202,5 @@ def test_the_settings_page_subscribes_lists_and_removes_the_device(
     # Removing this device unsubscribes the browser too, and offers the button again.
     wait_until(page, lambda: page.evaluate("() => window.__pushStub.unsubscribed") == 1)
     button.wait_for()
+    assert remembered(page) is None
     assert watch.found == []

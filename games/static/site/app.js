@@ -1,16 +1,75 @@
 /* The installable web app (templates/base.html): registers the service worker /sw.js, whose
    address is this script's data-service-worker, on every page. The worker caches static
    files only (pages stay fresh from the server) and shows push notifications
-   (guildhall_site/webapp.py). */
+   (guildhall_site/webapp.py).
+
+   Push: this browser remembers the endpoint of the subscription it gave the site
+   (site/push.js calls GuildhallPush.remember). Browsers replace subscriptions now and then;
+   if a page finds another one than it gave, it tells the site (data-push-renew), which moves
+   the device to the new address. The worker does the same at once where the browser says so
+   (pushsubscriptionchange). */
 (function () {
   "use strict";
 
+  var KEY = "guildhall-push-endpoint";
+
+  function store(action) {
+    try {
+      return action(window.localStorage);
+    } catch (error) {
+      return null; // storage refused (a private window): nothing is remembered
+    }
+  }
+
+  window.GuildhallPush = {
+    remember: function (endpoint) {
+      store(function (s) {
+        s.setItem(KEY, endpoint);
+      });
+    },
+    forget: function () {
+      store(function (s) {
+        s.removeItem(KEY);
+      });
+    },
+  };
+
   var script = document.currentScript;
   var url = script && script.getAttribute("data-service-worker");
+  var renewUrl = script && script.getAttribute("data-push-renew");
   if (!url || !("serviceWorker" in navigator)) return;
-  window.addEventListener("load", function () {
-    navigator.serviceWorker.register(url, { scope: "/" }).catch(function () {
-      // No worker (a private window that refuses it...): the site works the same without.
+
+  function renewPush(registration) {
+    var known = store(function (s) {
+      return s.getItem(KEY);
     });
+    if (!known || !renewUrl || !registration.pushManager) return;
+    return registration.pushManager.getSubscription().then(function (subscription) {
+      // None: push was turned off in the browser; the site drops the device when its push
+      // service says it is gone.
+      if (!subscription || subscription.endpoint === known) return;
+      return fetch(renewUrl, {
+        method: "POST",
+        credentials: "omit",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ old_endpoint: known, subscription: subscription.toJSON() }),
+      }).then(function (response) {
+        if (response.ok) window.GuildhallPush.remember(subscription.endpoint);
+        // The site knows neither address: the device was removed from the settings page.
+        else if (response.status === 404) window.GuildhallPush.forget();
+      });
+    });
+  }
+
+  window.addEventListener("load", function () {
+    navigator.serviceWorker
+      .register(url, { scope: "/" })
+      .then(function () {
+        return navigator.serviceWorker.ready;
+      })
+      .then(renewPush)
+      .catch(function () {
+        // No worker (a private window that refuses it...): the site works the same without.
+      });
   });
 })();

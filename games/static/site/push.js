@@ -78,8 +78,11 @@
         mine = mine || same;
       });
       offer.hidden = mine;
-      if (mine) say(texts.textOn);
-      else if (Notification.permission === "denied") say(texts.textDenied);
+      if (mine) {
+        // This browser's device: remembered, so that a page can renew it (site/app.js).
+        window.GuildhallPush.remember(subscription.endpoint);
+        say(texts.textOn);
+      } else if (Notification.permission === "denied") say(texts.textDenied);
       else if (status.textContent === texts.textOn) say("");
     });
   }
@@ -152,6 +155,7 @@
     current()
       .then(function (subscription) {
         if (removed && subscription && subscription.endpoint === removed) {
+          window.GuildhallPush.forget();
           return subscription.unsubscribe();
         }
       })

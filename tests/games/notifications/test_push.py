@@ -544,6 +544,133 @@ class TestSettingsPage:
         assert not PushSubscription.objects.exists()
 
 
+class TestRenewal:
+    """The browser replaced a subscription; its service worker or its next page posts the old
+    endpoint and the new subscription, with no login and no CSRF token."""
+
+    @pytest.fixture
+    def browser(self, vapid) -> Client:
+        return Client(enforce_csrf_checks=True)
+
+    def renew(self, browser: Client, old: str, new: dict, status: int = 200):
+        body = json.dumps({"old_endpoint": old, "subscription": new})
+        response = browser.post("/push/renew/", body, content_type="application/json")
+        assert response.status_code == status, response.content
+        return response
+
+    def test_the_device_moves_to_the_new_address_and_gets_the_next_turn_there(
+        self, game, bob, push_service, browser, run_hooks, monkeypatch
+    ):
+        old = push_service.device(bob, "old")
+        new = push_service.devices["new"] = Device("new")
+        # The test's push service is on loopback, which no browser's is.
+        monkeypatch.setattr(push, "_valid_endpoint", lambda endpoint: True)
+
+        response = self.renew(
+            browser,
+            old.subscription.endpoint,
+            browser_subscription(new, push_service.url + "/push/new"),
+        )
+
+        [device] = PushSubscription.objects.all()
+        assert response.json() == {"id": old.subscription.pk} == {"id": device.pk}
+        assert (device.user, device.label) == (bob, old.subscription.label)
+        assert (device.endpoint, device.p256dh) == (push_service.url + "/push/new", new.p256dh)
+        run_hooks(play_turn, game)
+        assert [r.device for r in push_service.received] == ["new"]
+        assert push_service.errors == []
+
+    def test_a_pending_push_goes_to_the_new_address(
+        self, game, bob, push_service, browser, monkeypatch
+    ):
+        old = push_service.device(bob, "old")
+        new = push_service.devices["new"] = Device("new")
+        row = bobs_turn_push_recorded(game, bob, old)
+        monkeypatch.setattr(push, "_valid_endpoint", lambda endpoint: True)
+
+        self.renew(
+            browser,
+            old.subscription.endpoint,
+            browser_subscription(new, push_service.url + "/push/new"),
+        )
+
+        assert delivery.deliver(row.pk) is Outcome.SENT
+        assert [r.device for r in push_service.received] == ["new"]
+
+    def test_asking_again_changes_nothing(self, bob, browser):
+        old = "https://push.example.com/old"
+        PushSubscription.objects.create(user=bob, endpoint=old, p256dh="x", auth="y")
+        new = browser_subscription(Device("x"), "https://push.example.com/new")
+
+        first = self.renew(browser, old, new)
+        # The worker renewed it; the next page asks too, and so would a stranger with the new
+        # address and other keys: the device stays as the first answer left it.
+        again = self.renew(browser, old, browser_subscription(Device("y"), new["endpoint"]))
+
+        assert first.json() == again.json()
+        [device] = PushSubscription.objects.all()
+        assert (device.endpoint, device.p256dh) == (new["endpoint"], new["keys"]["p256dh"])
+
+    def test_the_same_browser_subscribed_again_meanwhile_is_one_device(self, bob, browser):
+        old, new = "https://push.example.com/old", "https://push.example.com/new"
+        kept = PushSubscription.objects.create(user=bob, endpoint=old, p256dh="x", auth="y")
+        PushSubscription.objects.create(user=bob, endpoint=new, p256dh="x", auth="y")
+
+        self.renew(browser, old, browser_subscription(Device("x"), new))
+
+        assert list(PushSubscription.objects.values_list("pk", "endpoint")) == [(kept.pk, new)]
+
+    def test_an_address_no_device_has_is_refused(self, bob, browser):
+        PushSubscription.objects.create(
+            user=bob, endpoint="https://push.example.com/a", p256dh="x", auth="y"
+        )
+        new = browser_subscription(Device("x"), "https://push.example.com/new")
+
+        response = self.renew(browser, "https://push.example.com/guess", new, status=404)
+
+        assert "No device" in response.json()["error"]
+        assert PushSubscription.objects.get().endpoint == "https://push.example.com/a"
+
+    @pytest.mark.parametrize(
+        ("body", "status", "message"),
+        [
+            ("not json", 400, "JSON object"),
+            ("[]", 400, "JSON object"),
+            ({"old_endpoint": "https://push.example.com/a"}, 400, "JSON object"),
+            (
+                {"old_endpoint": "https://push.example.com/a", "subscription": {"endpoint": "x"}},
+                400,
+                "https",
+            ),
+            ({"old_endpoint": ["x"], "subscription": "x" * 5000}, 413, "too long"),
+        ],
+    )
+    def test_bad_input_is_refused_and_changes_nothing(self, bob, browser, body, status, message):
+        PushSubscription.objects.create(
+            user=bob, endpoint="https://push.example.com/a", p256dh="x", auth="y"
+        )
+        body = body if isinstance(body, str) else json.dumps(body)
+
+        response = browser.post("/push/renew/", body, content_type="application/json")
+
+        assert response.status_code == status
+        assert message in response.json()["error"]
+        assert PushSubscription.objects.get().p256dh == "x"
+
+    def test_without_keys_there_is_nothing_to_renew(self, client, db, settings):
+        settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
+
+        response = client.post("/push/renew/", "{}", content_type="application/json")
+
+        assert response.status_code == 404
+
+    def test_the_worker_and_every_page_know_where_to_renew(self, client, db):
+        assert "pushsubscriptionchange" in client.get("/sw.js").content.decode()
+        assert 'var RENEW_URL = "/push/renew/";' in client.get("/sw.js").content.decode()
+        page = client.get("/accounts/login/").content.decode()
+        assert 'data-push-renew="/push/renew/"' in page
+
+
 @pytest.mark.parametrize(
     ("agent", "label"),
     [
