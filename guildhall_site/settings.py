@@ -187,6 +187,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         **DATABASES["default"].get("OPTIONS", {}),
     }
+    # The tests' database is a file too, as the site's is: in memory, SQLite shares one cache
+    # between the live server's threads and locks whole tables ("database table is locked",
+    # at once, whatever the timeout), which the site on its file never does. (pytest-xdist
+    # gives each worker its own file: the name with _gw0, _gw1... appended; each checkout has
+    # its own, in test-output/.)
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-output" / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery --------------------------------------------------------------------

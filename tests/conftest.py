@@ -3,7 +3,8 @@
 alice and bob play, charlie is an outsider. Each has a verified email address and the
 password PASSWORD.
 
-The database is the one DATABASE_URL names: SQLite in memory by default, PostgreSQL when it is
+The database is the one DATABASE_URL names: SQLite by default (a file in test-output/, with the
+site's settings: WAL, transactions that take the write lock at once), PostgreSQL when it is
 a postgres:// URL (pytest-django creates and drops a test_<name> database on that server).
 Under CI=true a missing PostgreSQL or Redis stops the run with an error, never a skip.
 
@@ -12,6 +13,7 @@ Goofspiel (``tests/goofspiel``): registered here, so only in the tests.
 """
 
 import os
+from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -71,14 +73,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
     celery_app.conf.task_always_eager = True
-    # pytest-django runs SQLite in memory, where connections share one cache and a lock is a
-    # table lock that no busy timeout waits for: transactions that take the write lock when
-    # they begin (settings.py, for the file database of the site) would only make the threads
-    # of the worker tests collide. tests/guildhall_site/test_embedded_default.py plays on the
-    # file database with the site's own settings.
-    database = settings.DATABASES["default"]
-    if database["ENGINE"] == "django.db.backends.sqlite3":
-        database["OPTIONS"].pop("transaction_mode", None)
+    # On SQLite the tests' database is a file in test-output/ (settings.py), with the site's
+    # own settings.
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        Path(settings.DATABASES["default"]["TEST"]["NAME"]).parent.mkdir(exist_ok=True)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
