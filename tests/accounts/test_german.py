@@ -6,6 +6,8 @@ its English sentences. Needs the compiled catalogue (locale/de/LC_MESSAGES/djang
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
@@ -120,6 +122,53 @@ class TestVisitors:
             says=["Zu viele Anfragen", "Zurück zur Startseite"],
             never=["Too many requests", "Back to the start page"],
         )
+
+
+# allauth's German says "Sie"; the site says "du", in its emails too.
+FORMAL = re.compile(r"\b(Sie|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihnen)\b")
+
+
+class TestAccountEmails:
+    def test_the_confirmation_of_a_new_account(self, client, db, mailoutbox):
+        client.post(
+            reverse("account_signup"),
+            {"username": "dora", "email": "dora@example.org"}
+            | {"password1": PASSWORD, "password2": PASSWORD},
+            **GERMAN,
+        )
+
+        [email] = mailoutbox
+        assert "Bitte bestätige deine E-Mail-Adresse" in email.subject
+        check(
+            email.body,
+            says=["Du erhältst diese E-Mail", "dora", "bestätige deine Adresse hier: http"],
+            never=["You are receiving", "If that was you"],
+        )
+        assert not FORMAL.findall(email.body)
+
+    def test_a_new_password_for_an_address_nobody_has(self, client, db, mailoutbox):
+        client.post(reverse("account_reset_password"), {"email": "x@example.org"}, **GERMAN)
+
+        [email] = mailoutbox
+        check(
+            email.body,
+            says=[
+                "ein neues Passwort",
+                "x@example.org",
+                "kannst du dich hier",
+                "/accounts/signup/",
+            ],
+            never=["You are receiving", "If it was you"],
+        )
+        assert not FORMAL.findall(email.body)
+
+    def test_a_new_password(self, client, alice, mailoutbox):
+        client.post(reverse("account_reset_password"), {"email": alice.email}, **GERMAN)
+
+        [email] = mailoutbox
+        assert "/accounts/password/reset/key/" in email.body
+        assert "Du erhältst diese E-Mail" in email.body
+        assert not FORMAL.findall(email.body)
 
 
 class TestPlayers:
