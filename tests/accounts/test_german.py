@@ -141,7 +141,13 @@ class TestAccountEmails:
         assert "Bitte bestätige deine E-Mail-Adresse" in email.subject
         check(
             email.body,
-            says=["Du erhältst diese E-Mail", "dora", "bestätige deine Adresse hier: http"],
+            says=[
+                "Hallo von Guildhall!",
+                "Du erhältst diese E-Mail",
+                "dora",
+                "bestätige deine Adresse hier: http",
+                "Danke, dass du auf Guildhall spielst!",
+            ],
             never=["You are receiving", "If that was you"],
         )
         assert not FORMAL.findall(email.body)
