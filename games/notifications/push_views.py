@@ -39,13 +39,29 @@ def _devices(request: HttpRequest, status: int = 200) -> HttpResponse:
     return render(request, "notifications/push_panel.html#devices", context, status=status)
 
 
+class _Refused(Exception):
+    def __init__(self, response: JsonResponse) -> None:
+        self.response = response
+
+
+def _json_body(request: HttpRequest) -> object:
+    """The JSON of a request about a subscription, or _Refused with the answer for the
+    browser (push is off, the body too long or no JSON)."""
+    if not push.enabled():
+        raise _Refused(_error(_("Push notifications are not available on this site."), status=404))
+    if len(request.body) > MAX_BODY:
+        raise _Refused(_error(_("That is too long for a subscription."), status=413))
+    try:
+        return json.loads(request.body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise _Refused(_error(_("Send the subscription as a JSON object."))) from None
+
+
 @login_required
 @require_POST
 def subscribe(request: HttpRequest) -> HttpResponse:
     """Body: the browser's ``PushSubscription.toJSON()``. 201 with the device's id and label,
     or 4xx with ``{"error": message}``."""
-    if not push.enabled():
-        return _error(_("Push notifications are not available on this site."), status=404)
     try:
         data = _json_body(request)
     except _Refused as refused:
@@ -57,21 +73,6 @@ def subscribe(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"id": device.pk, "label": device.label}, status=201)
 
 
-class _Refused(Exception):
-    def __init__(self, response: JsonResponse) -> None:
-        self.response = response
-
-
-def _json_body(request: HttpRequest) -> object:
-    """The request's JSON, or _Refused with the answer for the browser."""
-    if len(request.body) > MAX_BODY:
-        raise _Refused(_error(_("That is too long for a subscription."), status=413))
-    try:
-        return json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise _Refused(_error(_("Send the subscription as a JSON object."))) from None
-
-
 # No login and no CSRF token: the service worker asks, with neither; the old endpoint, which
 # only the browser, its push service and we know, is the proof (push.renew).
 @csrf_exempt
@@ -79,8 +80,6 @@ def _json_body(request: HttpRequest) -> object:
 def renew(request: HttpRequest) -> HttpResponse:
     """Body: ``{"old_endpoint": ..., "subscription": PushSubscription.toJSON()}``. 200 with
     the device's id, 404 if no device has the old endpoint, 4xx with ``{"error": message}``."""
-    if not push.enabled():
-        return _error(_("Push notifications are not available on this site."), status=404)
     try:
         data = _json_body(request)
     except _Refused as refused:
