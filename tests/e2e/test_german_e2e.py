@@ -3,8 +3,12 @@
 German player opens is loaded in chromium at 375x812 and must not scroll sideways; a failure
 names the elements that stick out."""
 
+from django.utils import translation
+
 from accounts.models import User
+from games.guildhall.cards import profession_name
 from tests.e2e.conftest import PHONE, log_in
+from tests.games.helpers import start_game
 from tests.guildhall_site.test_german_site import pages_of
 
 # What sticks out past the right edge: the innermost elements, each with its text's start.
@@ -66,3 +70,29 @@ def test_the_check_sees_what_sticks_out(live_server, phone, db):
     found = page.evaluate(STICKING_OUT)
     assert found["scrollWidth"] > PHONE["width"]
     assert [text.split(":")[0] for text in found["out"]] == ["span.long"]
+
+
+def test_every_card_name_fits_a_hand_card_on_a_phone(live_server, phone, alice, bob):
+    """A hand card on a phone is a quarter of its width: each profession's name, usual and
+    Fantasy, must fit whole in German, the longer language, rather than end in "…"."""
+    User.objects.filter(pk=alice.pk).update(language="de")
+    game = start_game(alice, bob)
+    with translation.override("de"):
+        names = [str(profession_name(p, f)) for f in (False, True) for p in range(6)]
+    page = phone()
+    log_in(page, live_server.url, f"/games/{game.pk}/")
+
+    cut = page.evaluate(
+        """(names) => {
+          const name = document.querySelector(".hand .card .card-name");
+          const cut = [];
+          for (const n of names) {
+            name.lastChild.textContent = n;
+            if (name.scrollWidth > name.clientWidth) cut.push(n);
+          }
+          return cut;
+        }""",
+        names,
+    )
+
+    assert "Historiker" in names and cut == []
