@@ -6,12 +6,11 @@ apt-get; otherwise the tests are skipped, except under CI=true, where that is a 
 """
 
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests import system_packages
 from tests.conftest import IN_CI
 
 CHROMIUM = "/usr/bin/chromium"
@@ -30,18 +29,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots
 
 def _install_chromium() -> str | None:
     """Why chromium could not be installed, or None once it is there."""
-    if Path(CHROMIUM).exists():
-        return None
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("apt-get"):
-        return f"{CHROMIUM} is missing and we cannot install it (not root, or no apt-get)"
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    # Another apt-get (a second test run on the machine) may hold the lock: wait for it.
-    wait = ["-o", "DPkg::Lock::Timeout=600"]
-    for command in (["apt-get", *wait, "update"], ["apt-get", *wait, "install", "-y", "chromium"]):
-        done = subprocess.run(command, env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            return f"{' '.join(command)} failed:\n{done.stderr[-2000:]}"
-    return None if Path(CHROMIUM).exists() else f"apt-get installed no {CHROMIUM}"
+    return system_packages.install("chromium", CHROMIUM)
 
 
 @pytest.fixture(scope="session")

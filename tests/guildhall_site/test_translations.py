@@ -24,6 +24,9 @@ import pytest
 from django.conf import settings
 from django.template.base import Lexer, TokenType
 
+from tests import system_packages
+from tests.conftest import IN_CI
+
 ROOT = Path(settings.BASE_DIR)
 LOCALE = ROOT / "locale"
 OTHER_LANGUAGES = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
@@ -192,16 +195,13 @@ def test_the_compiled_catalogue_is_up_to_date(language):
             )
 
 
-def _xgettext() -> str | None:
-    return shutil.which("xgettext")
-
-
 def test_the_catalogue_holds_every_marked_message(tmp_path):
-    """makemessages on the code as it is now finds no message the catalogue lacks."""
-    if not _xgettext():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true: GNU gettext (xgettext) is needed: apt-get install gettext")
-        pytest.skip("GNU gettext is not installed (apt-get install gettext)")
+    """makemessages on the code as it is now finds no message the catalogue lacks (GNU
+    gettext's xgettext, installed with apt-get where it is missing)."""
+    if problem := system_packages.install("gettext", "/usr/bin/xgettext"):
+        if IN_CI:
+            pytest.fail(f"CI=true: GNU gettext (xgettext) is needed: {problem}")
+        pytest.skip(problem)
     for name in ("games", "accounts", "guildhall_site", "templates"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("*.pyc"))
     (tmp_path / "locale").mkdir()
