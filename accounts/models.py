@@ -82,6 +82,10 @@ class User(AbstractUser):
         default=True,
         help_text=_("Tell me when someone invites me to a game."),
     )
+    # Which push notifications the player's devices get (games.notifications.push).
+    push_turn = models.BooleanField(_("it is my turn"), default=True)
+    push_finished = models.BooleanField(_("a game is over"), default=True)
+    push_invitation = models.BooleanField(_("someone invites me"), default=True)
     # A guest plays at once without an email address or a password; they may later turn the
     # account into a full one (accounts.services.convert_guest).
     is_guest = models.BooleanField(default=False)

@@ -44,6 +44,7 @@ from django.utils.translation import ngettext
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
+from accounts import languages
 from games.core import registry
 from games.models import Game
 from games.notifications import emails
@@ -56,6 +57,12 @@ Kind = Notification.Kind
 
 # The notifications that go to devices too.
 KINDS = (Kind.TURN, Kind.FINISHED, Kind.INVITATION)
+# The player's preference (a field of accounts.User) that says yes to each kind.
+PREFERENCE = {
+    Kind.TURN: "push_turn",
+    Kind.FINISHED: "push_finished",
+    Kind.INVITATION: "push_invitation",
+}
 # How long a push service keeps a message for a device that is offline (seconds).
 TTL = int(timedelta(days=1).total_seconds())
 # Seconds to wait for the push service's answer.
@@ -75,7 +82,18 @@ def wanting(kind: str, prefix: str = "") -> Q:
     like ``preferences.wanting``; ``prefix`` reaches them from another model ("user__")."""
     if not enabled() or kind not in KINDS:
         return Q(pk__in=[])
-    return Q(**{f"{prefix}is_active": True, f"{prefix}push_subscriptions__isnull": False})
+    return Q(
+        **{
+            f"{prefix}is_active": True,
+            f"{prefix}{PREFERENCE[kind]}": True,
+            f"{prefix}push_subscriptions__isnull": False,
+        }
+    )
+
+
+def wants(user, kind: str) -> bool:
+    """Does ``user`` want pushes of ``kind`` (on whatever devices they have)?"""
+    return kind in KINDS and user.is_active and getattr(user, PREFERENCE[kind])
 
 
 # Errors -----------------------------------------------------------------------------------------
@@ -104,7 +122,7 @@ def record(kind: str, user, **key) -> list[tuple[Notification, bool]]:
     """The rows of a push of ``kind`` to each device of ``user`` (none when push is off)."""
     from games.notifications.delivery import record as record_row
 
-    if not enabled() or kind not in KINDS or not user.is_active:
+    if not enabled() or kind not in KINDS or not wants(user, kind):
         return []
     return [
         record_row(kind, user, subscription=subscription, **key)
@@ -184,10 +202,12 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | PushMessage:
         return Skip("push notifications are off (no VAPID keys)")
     if not row.user.is_active:
         return Skip("the account is not active")
+    if not wants(row.user, row.kind):
+        return Skip("the player turned these pushes off")
     found = CHECKS[row.kind](row, now)
     if isinstance(found, Skip | Defer):
         return found
-    with translation.override(row.user.language):
+    with translation.override(languages.language_of(row.user)):
         payload = _payload(row, found)
     return PushMessage(subscription, payload, topic=payload["tag"])
 

@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from games.notifications import push
+from games.notifications.forms import PushPreferencesForm
 from games.notifications.models import PushSubscription
 
 # A subscription is a few hundred bytes.
@@ -93,6 +94,22 @@ def renew(request: HttpRequest) -> HttpResponse:
     if device is None:
         return _error(_("No device receives push notifications at that address."), status=404)
     return JsonResponse({"id": device.pk})
+
+
+@login_required
+@require_POST
+def preferences(request: HttpRequest) -> HttpResponse:
+    """Save which kinds of push the player's devices get (checkboxes: any answer is valid);
+    answer the form as saved. Without htmx, back to the settings page."""
+    form = PushPreferencesForm(request.POST, instance=request.user)
+    if form.is_valid():
+        form.save()
+    if not request.htmx:
+        response = redirect("accounts:edit_profile")
+        response["Location"] += "#push"
+        return response
+    context = {"push_form": form, "saved": form.is_valid()}
+    return render(request, "notifications/push_panel.html#preferences", context)
 
 
 @never_cache

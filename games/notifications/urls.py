@@ -14,6 +14,7 @@ urlpatterns = [
 push_urlpatterns = [
     path("subscribe/", push_views.subscribe, name="subscribe"),
     path("renew/", push_views.renew, name="renew"),
+    path("preferences/", push_views.preferences, name="preferences"),
     path("devices/", push_views.devices, name="devices"),
     path("devices/<id:device_id>/remove/", push_views.remove, name="remove"),
 ]

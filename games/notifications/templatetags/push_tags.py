@@ -2,6 +2,7 @@ from django import template
 from django.conf import settings
 
 from games.notifications import push
+from games.notifications.forms import PushPreferencesForm
 from games.notifications.models import PushSubscription
 
 register = template.Library()
@@ -18,5 +19,6 @@ def push_panel(context) -> dict:
         "show": True,
         "vapid_key": settings.VAPID_PUBLIC_KEY,
         "devices": PushSubscription.objects.filter(user=user),
+        "push_form": PushPreferencesForm(instance=user),
         "csrf_token": context.get("csrf_token"),
     }

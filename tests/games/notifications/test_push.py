@@ -149,6 +149,61 @@ class TestLostTasks:
         assert len(smtp.messages) == (emails == User.TurnEmails.EACH_TURN)
 
 
+class TestWhichPushes:
+    """The player chooses which kinds reach their devices; emails follow their own choice."""
+
+    def test_turn_pushes_off_means_none_for_a_turn_and_the_email_still(
+        self, game, bob, push_service, run_hooks, smtp
+    ):
+        User.objects.filter(pk=bob.pk).update(push_turn=False)
+        push_service.device(bob)
+
+        run_hooks(play_turn, game)
+
+        assert push_service.received == [] and push_rows() == []
+        assert [m["To"] for m in smtp.messages] == [bob.email]
+
+    def test_turned_off_after_it_was_recorded_it_is_not_sent(self, game, bob, push_service):
+        row = bobs_turn_push_recorded(game, bob, push_service.device(bob))
+        User.objects.filter(pk=bob.pk).update(push_turn=False)
+
+        assert delivery.deliver(row.pk) is Outcome.SKIPPED
+        assert push_service.requests == 0
+
+    def test_invitations_off_and_game_over_still_on(
+        self, alice, bob, charlie, push_service, run_hooks, smtp
+    ):
+        User.objects.filter(pk=bob.pk).update(push_invitation=False)
+        push_service.device(bob, "bobs")
+        push_service.device(charlie, "charlies")
+
+        run_hooks(services.do_create_invitation, alice, players=3, invitees=[bob, charlie])
+
+        assert [r.device for r in push_service.received] == ["charlies"]
+        bob.refresh_from_db()
+        assert push.wants(bob, Kind.FINISHED) and not push.wants(bob, Kind.INVITATION)
+
+    def test_the_sweep_of_lost_tasks_respects_it(self, game, bob, push_service, smtp):
+        User.objects.filter(pk=bob.pk).update(push_turn=False, turn_emails=User.TurnEmails.NEVER)
+        push_service.device(bob)
+        play_turn(game)  # its hooks never run
+
+        with time_machine.travel(timezone.now() + UNQUEUED_AFTER + timedelta(seconds=1)):
+            assert sweep_unqueued_notifications() == 0
+
+        assert push_service.received == []
+
+    def test_in_the_language_of_the_players_browser(self, game, bob, push_service, run_hooks):
+        # No language chosen: the one the browser last asked for, as for emails.
+        User.objects.filter(pk=bob.pk).update(language="", browser_language="de")
+        push_service.device(bob)
+
+        run_hooks(play_turn, game)
+
+        [message] = push_service.received
+        assert message.payload["title"] == "Du bist am Zug in Guildhall"
+
+
 class TestLookingAtTheGame:
     def test_no_push_when_the_player_saw_the_game_since_the_turn_came(
         self, game, bob, push_service, run_hooks, monkeypatch
@@ -411,6 +466,9 @@ class TestSettingsPage:
         assert "Push-Benachrichtigungen auf diesem Gerät einschalten" in page
         assert "Noch kein Gerät empfängt deine Push-Benachrichtigungen." in page
         assert "Turn on push notifications" not in page
+        # The kinds of push end the sentence, in lower case where German has it.
+        assert "Schick meinen Geräten eine Push-Benachrichtigung, wenn" in page
+        assert "> ich am Zug bin</label>" in page and "> eine Partie endet</label>" in page
 
     def test_subscribing_adds_the_device_to_the_list(self, bobs_client, bob):
         endpoint = "https://fcm.googleapis.com/fcm/send/abc:def"
@@ -502,6 +560,38 @@ class TestSettingsPage:
 
         assert response.status_code == 400
         assert "remove one of them first" in response.json()["error"]
+
+    def test_the_kinds_of_push_are_all_on_at_first(self, bobs_client):
+        page = bobs_client.get("/accounts/profile/").content.decode()
+
+        assert "Send a push notification to my devices when" in page
+        for name in ("push_turn", "push_finished", "push_invitation"):
+            assert f'name="{name}" id="id_{name}" checked' in page
+
+    def test_choosing_the_kinds_of_push(self, bobs_client, bob):
+        token = bobs_client.cookies["csrftoken"].value
+
+        response = bobs_client.post(
+            "/push/preferences/",
+            {"push_turn": "on"},
+            HTTP_X_CSRFTOKEN=token,
+            HTTP_HX_REQUEST="true",
+        )
+
+        assert response.status_code == 200
+        assert "Saved." in response.content.decode()
+        bob.refresh_from_db()
+        assert (bob.push_turn, bob.push_finished, bob.push_invitation) == (True, False, False)
+
+    def test_choosing_them_without_javascript_goes_back_to_the_settings(self, bobs_client, bob):
+        token = bobs_client.cookies["csrftoken"].value
+
+        response = bobs_client.post("/push/preferences/", {}, HTTP_X_CSRFTOKEN=token)
+
+        assert response.status_code == 302
+        assert response["Location"] == "/accounts/profile/#push"
+        bob.refresh_from_db()
+        assert not bob.push_turn
 
     def test_removing_a_device(self, bobs_client, bob, charlie):
         mine = PushSubscription.objects.create(
