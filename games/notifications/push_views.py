@@ -102,13 +102,14 @@ def preferences(request: HttpRequest) -> HttpResponse:
     """Save which kinds of push the player's devices get (checkboxes: any answer is valid);
     answer the form as saved. Without htmx, back to the settings page."""
     form = PushPreferencesForm(request.POST, instance=request.user)
-    if form.is_valid():
+    saved = form.is_valid()
+    if saved:
         form.save()
     if not request.htmx:
         response = redirect("accounts:edit_profile")
         response["Location"] += "#push"
         return response
-    context = {"push_form": form, "saved": form.is_valid()}
+    context = {"push_form": form, "saved": saved}
     return render(request, "notifications/push_panel.html#preferences", context)
 
 
