@@ -111,8 +111,9 @@ def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
     """A decision: ``action`` (a legal action as JSON) made on the game at ``version``.
 
     Done: the new board (htmx) or a redirect to the page. Refused: the board as it is now
-    with the reason, status 409 when the game had changed, 400 when the action is not legal,
-    403 when the user does not decide now; nothing changed.
+    with the reason, status 409 when the game had changed, 400 when the action is not legal
+    (or the player has nothing to decide now), 403 when the user has no seat; nothing
+    changed.
     """
     try:
         action = parsing.loads(request.POST.get("action", ""))

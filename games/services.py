@@ -58,7 +58,7 @@ class StaleVersion(Exception):
 
 
 class NotYourTurn(PermissionDenied):
-    """The user has no seat in the game, or their seat has nothing to decide now."""
+    """The user has no seat in the game."""
 
 
 class GameNotActive(IllegalAction):
@@ -238,6 +238,14 @@ def _save_seat(
         seat.deciding, seat.deciding_since, seat.wait_version = True, now, game.version
         seat.deadline = clocks.deadline_for(seat.user_id, now, game.move_days)
         fields += ["deciding", "deciding_since", "wait_version", "deadline"]
+    elif change.deciding and not seat.deciding:
+        # The seat reopened its own submission in the same step (a choice changed after
+        # "done"): the game waits for it again, on the clock of the wait it had, so that
+        # reopening never buys time.
+        since = _wait_began(game, seat)
+        seat.deciding, seat.deciding_since = True, since
+        seat.deadline = clocks.deadline_for(seat.user_id, since, game.move_days)
+        fields += ["deciding", "deciding_since", "deadline"]
     elif seat.deciding and not change.deciding:
         seat.deciding, seat.deciding_since, seat.deadline = False, None, None
         fields += ["deciding", "deciding_since", "deadline"]
@@ -254,13 +262,29 @@ def _save_seat(
         seat.save(update_fields=fields)
 
 
+def _wait_began(game: Game, seat: Seat) -> datetime:
+    """When ``seat``'s current wait began: the time of the record that started it (the
+    game's start for a wait as old as the game)."""
+    if seat.wait_version:
+        began = (
+            Move.objects.filter(game=game, number=seat.wait_version)
+            .values_list("created", flat=True)
+            .first()
+        )
+        if began is not None:
+            return began
+    return game.created
+
+
 def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
     """Apply ``action`` for ``user``'s seat, chosen on the game at ``version``.
 
-    Raises ``NotYourTurn`` (a ``PermissionDenied``) for a user without a seat or whose seat
-    has nothing to decide now, ``StaleVersion`` when the seat's decision changed since
-    ``version``, ``GameNotActive`` when it is over, and the game's ``IllegalAction``
-    unchanged for an illegal action; each leaves everything as it was. "undo" and "resign"
+    Raises ``NotYourTurn`` (a ``PermissionDenied``) for a user without a seat,
+    ``StaleVersion`` when the seat's decision changed since ``version`` (or it has nothing
+    to decide on a game that moved on since), ``GameNotActive`` when it is over, an
+    ``IllegalAction`` ``not_your_turn`` for a seat with nothing to decide on the current
+    version, and the game's ``IllegalAction`` unchanged for an illegal action; each leaves
+    everything as it was. "undo" and "resign"
     actions go to ``do_undo`` and ``do_concede``.
     """
     kind = action.get("kind") if isinstance(action, dict) else None
@@ -275,7 +299,11 @@ def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
         _check_fresh(game, seat, version)
         change = _Change(game)
         if not change.kind.legal_actions(change.state, seat.number):
-            raise NotYourTurn(_("It is not your turn"))
+            if version < game.version:
+                # Its choice was made on a game that has moved on (another seat closed
+                # the step it was choosing in): stale, not forbidden.
+                raise StaleVersion(game.version)
+            raise IllegalAction("not_your_turn", _("It is not your turn"))
         change.apply(action, seat.number)
         change.play_computer_seats()
         if seat.consecutive_timeouts:

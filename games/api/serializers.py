@@ -144,7 +144,15 @@ class LegalActionsSerializer(serializers.Serializer):
     my_turn = serializers.BooleanField(help_text="The game waits for me now.")
     decision = DecisionField()
     actions = ActionListField(
-        help_text="Every legal action of yours now (empty when you do not decide)."
+        help_text="Every legal action of yours now: while the game waits for your choice, "
+        "its choices; after you submitted in a simultaneous step, the actions that change "
+        "your submission until the step closes (`owes_choice` is then false); empty when "
+        "you have nothing to decide."
+    )
+    owes_choice = serializers.BooleanField(
+        help_text="The game waits for a choice of yours in this step. A client acting for "
+        "a seat acts when this is true: after its submission it is false, even though "
+        "`actions` may still offer to change it."
     )
     can_undo = serializers.BooleanField(help_text='You may send {"kind": "undo"}.')
     can_resign = serializers.BooleanField(help_text='You may send {"kind": "resign"}.')

@@ -239,7 +239,8 @@ class ActionsView(ApiView):
     def get(self, request, game_id: int):
         """My legal actions now, with the decision they answer and the version to send."""
         game, seat = services.get_game_for_viewer(game_id, request.user)
-        v = services.game_view(game, seat)
+        state = services.game_state(game)
+        v = game.game_kind.view(state, seat)
         seat_row = None if seat is None else Seat.objects.get(game=game, number=seat)
         data = {
             "id": game.pk,
@@ -250,6 +251,7 @@ class ActionsView(ApiView):
             "my_turn": _my_turn(game, seat_row),
             "decision": v.get("decision"),
             "actions": v["legal_actions"],
+            "owes_choice": game.is_active and seat in game.game_kind.deciders(state),
             "can_undo": game.is_active and v["can_undo"],
             "can_resign": game.is_active and seat_row is not None and not seat_row.resigned,
         }
@@ -266,17 +268,16 @@ class ActionsView(ApiView):
             400: OpenApiResponse(
                 ErrorSerializer,
                 description="Not legal now, or not an action: `rule` is the game's rule "
-                "(unknown_action, malformed_action, card_not_in_hand, game_over, ...). "
-                "Nothing was done.",
+                "(unknown_action, malformed_action, card_not_in_hand, game_over, ...; "
+                "not_your_turn: you have nothing to decide now). Nothing was done.",
             ),
-            403: OpenApiResponse(
-                ErrorSerializer,
-                description="You do not play in this game, or you have nothing to decide now.",
-            ),
+            403: OpenApiResponse(ErrorSerializer, description="You do not play in this game."),
             409: OpenApiResponse(
                 ErrorSerializer,
-                description="Your decision has changed since `version`: `version` in the "
-                "answer is the current one. Nothing was done.",
+                description="Your decision has changed since `version` (another player's "
+                "choice closed the step you chose in, say), or you have nothing to decide on "
+                "a game that has moved on since: `version` in the answer is the current one. "
+                "Nothing was done.",
             ),
             429: OpenApiResponse(ErrorSerializer, description="Too many actions: wait."),
         },

@@ -133,7 +133,8 @@ class GameKind(ABC):
     def step(self, state: State) -> Hashable:
         """Names the step being decided: when it changes, every decider's wait starts
         again (a new round of simultaneous choices). A seat's wait also starts again when
-        it stops deciding and later decides again."""
+        another seat's record brings the decision back to it; a seat that reopens its own
+        submission in the same step resumes the wait it had (``core.waits``)."""
         return 0
 
     @abstractmethod

@@ -7,8 +7,12 @@ record (the turn went round to it; another player's choice closed a step), or wh
 changes (a new round of simultaneous choices). A player who keeps deciding through a long
 turn, undoes and redoes, or reopens their own submission, keeps the clock of that wait. A
 seat's decision changed when its wait started again, when it stopped or started deciding,
-or when it acted itself; another seat's choice in the same simultaneous step leaves it
+when it acted itself, or when the step changed (what a seat that has submitted may still
+change belongs to the step); another seat's choice in the same simultaneous step leaves it
 alone.
+
+A seat that reopens its own submission in the same step decides again without a new wait
+(``restarted`` is False): it resumes the wait it had.
 """
 
 from __future__ import annotations
@@ -55,5 +59,5 @@ class Waits:
     def seat(self, seat: int) -> SeatChange:
         deciding = seat in self.last
         restarted = deciding and (seat in self._brought or self._step_changed)
-        changed = restarted or seat in self._acted or seat in self._moved
+        changed = restarted or self._step_changed or seat in self._acted or seat in self._moved
         return SeatChange(deciding, restarted, changed)

@@ -260,9 +260,12 @@ class TestRefusals:
         assert data["code"] == "illegal_action" and data["rule"] and data["message"]
 
     def test_it_rejects_an_action_for_another_seat(self):
+        # A player of the game, on the current version, with nothing to decide: not legal
+        # now (403 is for someone with no seat).
         response = submit(self.other, self.game.pk, self.legal(), 0)
-        assert response.status_code == 403
-        assert response.json()["code"] == "not_your_turn"
+        assert response.status_code == 400
+        assert response.json()["code"] == "illegal_action"
+        assert response.json()["rule"] == "not_your_turn"
 
     def test_it_rejects_a_player_of_another_game(self):
         response = submit(self.outsider, self.game.pk, self.legal(), 0)

@@ -146,7 +146,7 @@ class TestAccess:
 
         response = post_move(client, game, {"kind": "done"})
 
-        assert response.status_code == 403
+        assert response.status_code == 400
         assert "It is not your turn" in response.content.decode()
         assert Game.objects.get(pk=game.pk).version == 0
 

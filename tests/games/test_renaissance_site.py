@@ -218,3 +218,121 @@ class TestClocks:
             assert Seat.objects.get(game=game, number=2).consecutive_timeouts == 1
             deadlines = set(game.seats.values_list("deadline", flat=True))
             assert deadlines == {start + timedelta(days=2, seconds=1)}
+
+
+def _until_discard_step(game: Game, users: dict, rand: random.Random) -> Game:
+    """Play with the heuristic computer for every seat until the discard step of round 1,
+    with every seat holding cards (so that each decides there)."""
+    for _ in range(500):
+        game = Game.objects.get(pk=game.pk)
+        state = services.game_state(game)
+        if state.stage == "discard" and all(p.hand for p in state.players):
+            return game
+        number = deciding(game)[0]
+        action = RENAISSANCE.choose(state, number, rand)
+        services.do_submit_action(game.pk, users[number], action, game.version)
+    raise AssertionError("no discard step")
+
+
+class TestReopenedChoice:
+    """A seat that said "done" and then changes its discards is waited for again."""
+
+    def test_the_game_waits_again_for_a_seat_that_reopens_its_choice(self, alice, bob):
+        from datetime import UTC, datetime, timedelta
+
+        import time_machine
+
+        start = datetime(2027, 6, 1, 8, 0, tzinfo=UTC)
+        with time_machine.travel(start, tick=False) as clock:
+            game = start_game(alice, bob, kind="renaissance", move_days=3)
+            game = _until_discard_step(game, {0: alice, 1: bob}, random.Random(1))
+            ann, ben = Api(alice), Api(bob)
+            began = Seat.objects.get(game=game, number=0).deciding_since
+            clock.shift(timedelta(hours=5))
+            assert (
+                ann.post(
+                    game_url(game.pk, "actions"),
+                    {"version": game.version, "action": {"kind": "done"}},
+                ).status_code
+                == 201
+            )
+            card = services.game_state(Game.objects.get(pk=game.pk)).players[0].hand[0]
+            version = Game.objects.get(pk=game.pk).version
+            sent = ann.post(
+                game_url(game.pk, "actions"),
+                {"version": version, "action": {"kind": "discard", "card": card}},
+            )
+            assert sent.status_code == 201
+            mine = ann.get(game_url(game.pk, "actions")).json()
+            assert mine["my_turn"] and mine["owes_choice"]
+            # Ben's "done" does not close the step: Ann still owes hers.
+            version = Game.objects.get(pk=game.pk).version
+            assert (
+                ben.post(
+                    game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
+                ).status_code
+                == 201
+            )
+            game = Game.objects.get(pk=game.pk)
+            assert services.game_state(game).stage == "discard"
+            assert deciding(game) == [0]
+            listed = ann.get("/api/v1/games/?my_turn=true").json()
+            assert [g["id"] for g in listed["results"]] == [game.pk]
+            # Reopening bought no time: the clock of Ann's wait runs from its start.
+            seat = Seat.objects.get(game=game, number=0)
+            assert seat.deciding_since == began
+            assert seat.deadline == began + timedelta(days=3)
+            answer = ben.get(game_url(game.pk, "actions")).json()
+            assert not answer["owes_choice"] and not answer["my_turn"]
+
+    def test_a_choice_overtaken_by_another_seat_closing_the_step_is_stale(self, alice, bob):
+        game = start_game(alice, bob, kind="renaissance")
+        game = _until_discard_step(game, {0: alice, 1: bob}, random.Random(2))
+        ann, ben = Api(alice), Api(bob)
+        version = game.version
+        assert (
+            ann.post(
+                game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
+            ).status_code
+            == 201
+        )
+        # Ann, having submitted, is offered to change her discards, but does not owe any.
+        offer = ann.get(game_url(game.pk, "actions")).json()
+        assert offer["actions"] and not offer["owes_choice"]
+        reopen = next(a for a in offer["actions"] if a["kind"] == "discard")
+        version = Game.objects.get(pk=game.pk).version
+        assert (
+            ben.post(
+                game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
+            ).status_code
+            == 201
+        )
+        late = ann.post(
+            game_url(game.pk, "actions"), {"version": offer["version"], "action": reopen}
+        )
+        assert late.status_code == 409, late.json()
+        assert late.json()["code"] == "stale_version"
+        assert late.json()["version"] == Game.objects.get(pk=game.pk).version
+
+    def test_a_seat_with_nothing_to_decide_now_is_refused_as_illegal_not_forbidden(
+        self, alice, bob, charlie
+    ):
+        game = start_game(alice, bob, kind="renaissance")
+        game = _until_discard_step(game, {0: alice, 1: bob}, random.Random(3))
+        ann = Api(alice)
+        version = game.version
+        assert (
+            ann.post(
+                game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
+            ).status_code
+            == 201
+        )
+        version = Game.objects.get(pk=game.pk).version
+        again = ann.post(
+            game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
+        )
+        assert again.status_code == 400 and again.json()["rule"] == "already_submitted"
+        stranger = Api(charlie).post(
+            game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
+        )
+        assert stranger.status_code == 403 and stranger.json()["code"] == "not_your_turn"

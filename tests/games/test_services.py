@@ -12,7 +12,7 @@ from games import services, tasks
 from games.guildhall import IllegalAction, Options, legal_actions, to_json, undo_player
 from games.guildhall.match import Match
 from games.models import Game, Invitation, Move, Seat
-from games.services import GameNotActive, NotYourTurn, StaleVersion
+from games.services import GameNotActive, StaleVersion
 from tests.games.helpers import (
     deadline_of,
     frozen,
@@ -312,7 +312,19 @@ class TestSubmitAction:
         waiting = seat_user(game, 1 - to_move(game))
         before = frozen(game)
 
-        with pytest.raises(NotYourTurn):
+        with pytest.raises(IllegalAction) as refused:
+            services.do_submit_action(game.pk, waiting, random_action(game, random.Random()), 0)
+
+        assert refused.value.rule == "not_your_turn"
+        assert frozen(game) == before
+
+    def test_a_player_with_nothing_to_decide_on_an_old_version_is_stale(self, alice, bob):
+        game = start_game(alice, bob)
+        game = play_one(game, random.Random(1))
+        waiting = seat_user(game, 1 - to_move(game))
+        before = frozen(game)
+
+        with pytest.raises(StaleVersion):
             services.do_submit_action(game.pk, waiting, random_action(game, random.Random()), 0)
 
         assert frozen(game) == before

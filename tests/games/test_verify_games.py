@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from tests.games.helpers import play_one, start_game
 
 
@@ -63,3 +63,26 @@ class TestVerifyGames:
         out, _err = verify(str(games[1].pk))
 
         assert "Checked 1 game: 0 differ." in out
+
+    def test_it_detects_a_game_that_waits_for_nobody(self, games):
+        # The stalled-game bug: a seat the game waits for is not marked deciding.
+        game = games[0]
+        Seat.objects.filter(game=game, deciding=True).update(
+            deciding=False, deciding_since=None, deadline=None
+        )
+        err = StringIO()
+
+        with pytest.raises(CommandError, match="1 differ"):
+            call_command("verify_games", stdout=StringIO(), stderr=err)
+
+        assert "are marked deciding, but the game waits for" in err.getvalue()
+
+    def test_it_detects_a_deciding_seat_without_a_deadline(self, alice, bob):
+        game = start_game(alice, bob, move_days=3)
+        Seat.objects.filter(game=game, deciding=True).update(deadline=None)
+        err = StringIO()
+
+        with pytest.raises(CommandError, match="1 differ"):
+            call_command("verify_games", stdout=StringIO(), stderr=err)
+
+        assert "no deadline in a game with a time limit" in err.getvalue()

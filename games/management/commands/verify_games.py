@@ -1,8 +1,11 @@
-"""Replay every game from its Move records and compare with its stored snapshot.
+"""Replay every game from its Move records and compare with its stored snapshot, and check
+that the seats marked deciding are the ones the game waits for.
 
 A difference means a snapshot written by a buggy service, a record changed by hand, or an
-engine change that plays old records differently. Exit status 1 if any game differs.
-Output names games and what differs, never their state (it holds hands and the seed).
+engine change that plays old records differently; a wrong mark means a game that waits for
+nobody (it would never time out nor tell anyone) or for someone with nothing to decide.
+Exit status 1 if any game differs. Output names games, seats and what differs, never their
+state (it holds hands and the seed).
 """
 
 import json
@@ -34,6 +37,25 @@ def check_game(game: Game) -> str | None:
     # Compared as stored: through JSON, as the JSONField wrote it.
     if json.loads(json.dumps(kind.to_json(match.state))) != game.snapshot:
         return "its snapshot differs from the replay of its record"
+    return check_waits(game, kind.deciders(match.state))
+
+
+def check_waits(game: Game, deciders: frozenset[int]) -> str | None:
+    """None if exactly ``deciders`` (the game's, of its current state) are marked deciding,
+    each since a moment and, in a game with a time limit, with a deadline; else what is
+    wrong. A finished or cancelled game waits for nobody."""
+    seats = list(game.seats.order_by("number"))
+    expected = sorted(deciders) if game.is_active else []
+    marked = [s.number for s in seats if s.deciding]
+    if marked != expected:
+        return f"seats {marked} are marked deciding, but the game waits for {expected}"
+    for s in seats:
+        if s.deciding and s.deciding_since is None:
+            return f"seat {s.number} decides since no time"
+        if s.deciding and game.move_days and s.deadline is None:
+            return f"seat {s.number} decides with no deadline in a game with a time limit"
+        if not s.deciding and (s.deciding_since is not None or s.deadline is not None):
+            return f"seat {s.number} does not decide but has a clock"
     return None
 
 
