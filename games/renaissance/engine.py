@@ -150,25 +150,65 @@ def _foundation(st: State, seat: int, action: dict, events: list[dict]) -> None:
 
 
 def _reset(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    """Take the submission back: in the foundation and an action phase all of it; where a
+    card is placed (the face-down Renaissance Man) or discarded, the removals (and the
+    place, which may have depended on them)."""
+    _involved(st, seat)
     p = st.players[seat]
-    if not p.picks and p.choice is None:
-        raise IllegalAction("nothing_to_reset", _("Your submission is empty"))
     was = p.done
-    p.clear_submission()
+    if st.stage in ("foundation", "action"):
+        if not p.picks and not p.removals and p.choice is None:
+            raise IllegalAction("nothing_to_reset", _("Your submission is empty"))
+        p.clear_submission()
+    else:
+        if not p.removals:
+            raise IllegalAction("nothing_to_reset", _("You have removed no worker"))
+        p.removals = []
+        if st.stage == "rm":
+            p.choice = None
+        p.done = False
     events.append({"type": "reset", "player": seat, "was": was})
 
 
 def _remove(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    """An uncovered worker of level 2 or higher goes to the discard pile, as the first part
+    of the seat's decision: at the reveal in a simultaneous step (what was chosen after it
+    is chosen again: a freed place may take the card), at once for the Recruit winner."""
     p = st.players[seat]
+    if st.stage == "recruit":
+        if majority(st, st.area) != seat:
+            raise IllegalAction("not_your_decision", _("Another player decides now"))
+        cells = p.cells
+    else:
+        _involved(st, seat)
+        cells = legal.virtual_cells(p)
     i = position(action)
-    if i not in pyramid.removable(legal.virtual_cells(p)):
+    if i not in pyramid.removable(cells):
         raise IllegalAction(
             "not_removable", _("Only an uncovered worker of level 2 or higher may be removed")
         )
+    if st.stage == "recruit":
+        card = _take_down(st, p, i)
+        events.append({"type": "removed", "player": seat, **_at(i), "card": card})
+        return
     was = p.done
-    p.picks.append(i)
-    p.choice, p.done = None, False  # the action is chosen again after a removal
+    p.removals.append(i)
+    if st.stage != "discard":
+        p.choice = None  # the action or place is chosen again after a removal
+    p.done = False
     events.append({"type": "remove", "player": seat, "level": LEVEL[i], "pos": POS[i], "was": was})
+
+
+def _take_down(st: State, p, i: int) -> int | None:
+    """Remove the worker at ``i`` to the discard pile; its card for everyone to see, None
+    for a face-down one (its face stays secret)."""
+    card = p.cells[i]
+    p.cells[i] = None
+    st.discard.append(card)
+    if card in p.down:
+        p.down.remove(card)
+        return None
+    return card
 
 
 def _act(st: State, seat: int, action: dict, events: list[dict]) -> None:
@@ -186,7 +226,7 @@ def _place_rm(st: State, seat: int, action: dict, events: list[dict]) -> None:
     _involved(st, seat)
     p = st.players[seat]
     i = position(action)
-    if i not in pyramid.open_positions(p.cells):
+    if i not in pyramid.open_positions(legal.virtual_cells(p)):
         raise IllegalAction("does_not_fit", _("A card must rest on two adjacent cards"))
     change = p.choice is not None
     p.choice, p.done = {"level": LEVEL[i], "pos": POS[i]}, True
@@ -349,10 +389,7 @@ def _reveal_actions(st: State, events: list[dict]) -> None:
     """Every submission revealed at once, then resolved in seat order (seat 0 first)."""
     submissions = []
     for seat, p in enumerate(st.players):
-        removals = [
-            {**_at(i), "card": None if p.cells[i] in p.down else p.cells[i]} for i in p.picks
-        ]
-        submissions.append({"player": seat, "removals": removals, "action": p.choice})
+        submissions.append({"player": seat, "removals": _removals(p), "action": p.choice})
     st.revealed = {"round": st.round, "phase": st.phase, "submissions": submissions}
     events.append(
         {"type": "reveal", "round": st.round, "phase": st.phase, "submissions": submissions}
@@ -368,13 +405,14 @@ def _reveal_actions(st: State, events: list[dict]) -> None:
         _end_of_phase(st, events)
 
 
+def _removals(p) -> list[dict]:
+    """A seat's pending removals as revealed: where, and the card (None: face down)."""
+    return [{**_at(i), "card": None if p.cells[i] in p.down else p.cells[i]} for i in p.removals]
+
+
 def _resolve(st: State, seat: int, p, events: list[dict], drawn: dict[int, int]) -> None:
-    for i in p.picks:  # removals first, in order
-        card = p.cells[i]
-        p.cells[i] = None
-        if card in p.down:
-            p.down.remove(card)
-        st.discard.append(card)
+    for i in p.removals:  # removals first, in order
+        _take_down(st, p, i)
     action = p.choice
     kind = action["kind"]
     if kind == "pass":
@@ -413,21 +451,16 @@ def _resolve(st: State, seat: int, p, events: list[dict], drawn: dict[int, int])
 
 
 def _start_rm(st: State, drawn: dict[int, int], events: list[dict]) -> None:
-    """Each new Renaissance Man is placed face down where its owner chooses, all at once;
-    a seat with a single place for it is not asked."""
+    """Each new Renaissance Man is placed face down where its owner chooses, all at once.
+    The owner is asked even with a single open place: removing workers first may free
+    another (rulings §2)."""
     asked = False
     for seat, p in enumerate(st.players):
         card = drawn.get(seat)
         if card is None:
             p.done = True
-            continue
-        places = pyramid.open_positions(p.cells)
-        if not places:  # a full structure (never before the Master ends the game)
+        elif not pyramid.open_positions(p.cells):  # full (never before a Master ends it)
             st.discard.append(card)
-            p.done = True
-        elif len(places) == 1:
-            _put_down(p, card, places[0])
-            events.append({"type": "rm_placed", "placements": [{"player": seat, **_at(places[0])}]})
             p.done = True
         else:
             p.picks = [card]
@@ -448,9 +481,15 @@ def _reveal_rm(st: State, events: list[dict]) -> None:
     placements = []
     for seat, p in enumerate(st.players):
         if p.picks:
+            removals = _removals(p)
+            for j in p.removals:
+                _take_down(st, p, j)
             i = pyramid.index(p.choice["level"], p.choice["pos"])
             _put_down(p, p.picks[0], i)
-            placements.append({"player": seat, **_at(i)})
+            placement = {"player": seat, **_at(i)}
+            if removals:
+                placement["removals"] = removals
+            placements.append(placement)
         p.clear_submission()
     events.append({"type": "rm_placed", "placements": placements})
     _end_of_phase(st, events)
@@ -522,8 +561,10 @@ def _continue_recruit(st: State, events: list[dict]) -> None:
             st.area += 1
             continue
         p = st.players[winner]
-        if pyramid.fitting(p.cells, p.down, card):
-            st.step += 1  # the winner chooses: hand or a position whose needs it meets
+        if pyramid.fits_after_removals(p.cells, p.down, card):
+            # The winner chooses: hand, or a position whose needs it meets (once the
+            # workers they choose to remove are gone).
+            st.step += 1
             return
         p.hand.append(card)
         events.append({"type": "recruit_take", "player": winner, "card": card, "area": area})
@@ -556,14 +597,20 @@ def _start_discard(st: State, events: list[dict]) -> None:
 
 
 def _reveal_discards(st: State, events: list[dict]) -> None:
-    cards = []
+    cards, removed = [], []
     for p in st.players:
+        removed.append(_removals(p))
+        for i in p.removals:
+            _take_down(st, p, i)
         for card in p.picks:
             p.hand.remove(card)
             st.discard.append(card)
         cards.append(p.picks[:])
         p.clear_submission()
-    events.append({"type": "discards", "cards": cards})
+    event: dict = {"type": "discards", "cards": cards}
+    if any(removed):
+        event["removals"] = removed
+    events.append(event)
     for area in range(4):  # refill the Recruit board, then the hands
         if st.recruit[area] is None:
             card = draw(st, events)

@@ -36,11 +36,12 @@ ACTION_FIELDS: dict[str, dict[str, type]] = {
 }
 OPTIONAL = {"barter": {"return_token"}}
 ACTS = ("hire", "teach", "barter", "recruit")  # the four action types
-# The decision each kind answers ("reset" answers two).
+# The decision each kind answers. A removal is the first part of any decision (rulings
+# §2): its seat's submission in a simultaneous step, or the Recruit winner's choice.
 ANSWERS = {
     "foundation": ("foundation",),
-    "reset": ("foundation", "action"),
-    "remove": ("action",),
+    "reset": ("foundation", "action", "rm", "discard"),
+    "remove": ("action", "rm", "recruit", "discard"),
     "hire": ("action",),
     "barter": ("action",),
     "teach": ("action",),
@@ -64,11 +65,15 @@ def _at(i: int) -> dict:
 
 
 def virtual_cells(p: PlayerState) -> list:
-    """The seat's structure after its pending removals (the action phase's picks)."""
+    """The seat's structure after its pending removals."""
     cells = p.cells[:]
-    for i in p.picks:
+    for i in p.removals:
         cells[i] = None
     return cells
+
+
+def _removals(cells: list) -> list[dict]:
+    return [{"kind": "remove", **_at(i)} for i in pyramid.removable(cells)]
 
 
 def majority(st: State, area: int) -> int | None:
@@ -112,20 +117,29 @@ def legal_actions(st: State, seat: int) -> list[dict]:
     if stage == "discard":
         if not p.hand:
             return []
-        out = [{"kind": "discard", "card": c} for c in p.hand if c not in p.picks]
+        out = _removals(virtual_cells(p))
+        out += [{"kind": "discard", "card": c} for c in p.hand if c not in p.picks]
         out += [{"kind": "keep", "card": c} for c in p.picks]
         if not p.done:
             out.append({"kind": "done"})
+        if p.removals:
+            out.append({"kind": "reset"})
         return out
     if stage == "rm":
         if not p.picks:
             return []
-        return [{"kind": "place_rm", **_at(i)} for i in pyramid.open_positions(p.cells)]
+        cells = virtual_cells(p)
+        out = _removals(cells)
+        out += [{"kind": "place_rm", **_at(i)} for i in pyramid.open_positions(cells)]
+        if p.removals:
+            out.append({"kind": "reset"})
+        return out
     if stage == "recruit":
         if majority(st, st.area) != seat:
             return []
         card = st.recruit[st.area]
-        out = [{"kind": "take"}]
+        out = _removals(p.cells)  # made at once: nothing in this step is secret
+        out.append({"kind": "take"})
         out += [{"kind": "place", **_at(i)} for i in pyramid.fitting(p.cells, p.down, card)]
         return out
     return []
@@ -144,7 +158,7 @@ def sources(st: State, p: PlayerState, cells: list, t: int) -> tuple[str, ...]:
 
 def _action_phase(st: State, seat: int, p: PlayerState) -> list[dict]:
     cells = virtual_cells(p)
-    out: list[dict] = [{"kind": "remove", **_at(i)} for i in pyramid.removable(cells)]
+    out = _removals(cells)
     via = [sources(st, p, cells, t) for t in range(4)]
     hire, teach, barter, recruit = (via[ACTION_OF[a]] for a in ACTS)
     open_cells = pyramid.open_positions(cells) if hire else ()
@@ -179,7 +193,7 @@ def _action_phase(st: State, seat: int, p: PlayerState) -> list[dict]:
                 for k in knights:
                     out.append({"kind": "recruit", "card": card, "source": src, "knight": k})
     out.append({"kind": "pass"})
-    if p.picks or p.choice is not None:
+    if p.removals or p.choice is not None:
         out.append({"kind": "reset"})
     return out
 

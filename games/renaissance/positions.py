@@ -16,7 +16,9 @@ from .legal import ACTION_FIELDS
 from .pyramid import BELOW, LEVEL, POS, SIZE
 from .state import KNIGHTS, STAGES, STORE_SLOTS, PlayerState, State
 
-FORMAT = 1
+# 2: pending removals are their own list in every step (format 1 kept an action phase's
+# removals in ``picks``): read both.
+FORMAT = 2
 _STATE_KEYS = {
     "format",
     "options",
@@ -40,7 +42,18 @@ _STATE_KEYS = {
     "resigned",
     "result",
 }
-_PLAYER_KEYS = {"hand", "cells", "down", "stored", "rm_tokens", "supply", "picks", "choice", "done"}
+_PLAYER_KEYS = {
+    "hand",
+    "cells",
+    "down",
+    "stored",
+    "rm_tokens",
+    "supply",
+    "picks",
+    "removals",
+    "choice",
+    "done",
+}
 
 
 def to_json(st: State) -> dict:
@@ -63,6 +76,7 @@ def to_json(st: State) -> dict:
                 "rm_tokens": p.rm_tokens[:],
                 "supply": p.supply,
                 "picks": p.picks[:],
+                "removals": p.removals[:],
                 "choice": None if p.choice is None else dict(p.choice),
                 "done": p.done,
             }
@@ -113,8 +127,10 @@ def from_json(data: object) -> State:
 def _read(data: object) -> State:
     if not isinstance(data, dict) or set(data) != _STATE_KEYS:
         raise ValueError(f"a Renaissance Man state has exactly the fields {sorted(_STATE_KEYS)}")
-    if data["format"] != FORMAT:
+    if data["format"] not in (1, FORMAT):
         raise ValueError(f"unknown state format {data['format']!r}")
+    if data["format"] == 1:
+        data = _from_format_1(data)
     names = data["names"]
     if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
         raise ValueError("names must be a list of strings")
@@ -137,6 +153,20 @@ def _read(data: object) -> State:
     return st
 
 
+def _from_format_1(data: dict) -> dict:
+    """A stored state of format 1: an action phase's removals move out of ``picks``."""
+    players = []
+    for pd in data["players"]:
+        if not isinstance(pd, dict) or "removals" in pd:
+            raise ValueError("a format 1 player entry has no removals")
+        picks = pd.get("picks")
+        if data["stage"] == "action":
+            players.append({**pd, "picks": [], "removals": picks})
+        else:
+            players.append({**pd, "removals": []})
+    return {**data, "format": FORMAT, "players": players}
+
+
 def _read_player(q: int, pd: object) -> PlayerState:
     if not isinstance(pd, dict) or set(pd) != _PLAYER_KEYS:
         raise ValueError(f"player {q} must have exactly the fields {sorted(_PLAYER_KEYS)}")
@@ -148,6 +178,7 @@ def _read_player(q: int, pd: object) -> PlayerState:
     p.rm_tokens = _ints(pd["rm_tokens"], f"player {q}'s RM area")
     p.supply = pd["supply"]
     p.picks = _ints(pd["picks"], f"player {q}'s submission")
+    p.removals = _ints(pd["removals"], f"player {q}'s removals")
     choice = pd["choice"]
     if choice is not None and not isinstance(choice, dict):
         raise ValueError(f"player {q}'s choice must be an object or null")
@@ -297,6 +328,11 @@ def _check_submission(st: State, q: int, p: PlayerState) -> None:
     if type(p.done) is not bool:
         raise ValueError(f"player {q}'s submitted flag must be a bool")
     stage, picks, choice = st.stage, p.picks, p.choice
+    cells = p.cells[:]  # after the pending removals, each of an uncovered worker in turn
+    for i in p.removals:
+        if stage not in ("action", "rm", "discard") or i not in pyramid.removable(cells):
+            raise ValueError(f"player {q}'s pending removals are broken")
+        cells[i] = None
     bad = False
     if stage == "foundation":
         bad = (
@@ -306,12 +342,7 @@ def _check_submission(st: State, q: int, p: PlayerState) -> None:
             or choice is not None
         )
     elif stage == "action":
-        cells = p.cells[:]
-        for i in picks:
-            if i not in pyramid.removable(cells):
-                bad = True
-                break
-            cells[i] = None
+        bad = bool(picks)
         if choice is not None and (choice.get("kind") not in ACTION_FIELDS or p.done is not True):
             bad = True
         bad = bad or (choice is None and p.done)
@@ -319,19 +350,19 @@ def _check_submission(st: State, q: int, p: PlayerState) -> None:
         if picks:
             bad = len(picks) > 1 or p.done != (choice is not None)
         else:
-            bad = choice is not None or not p.done
+            bad = choice is not None or not p.done or bool(p.removals)
         if choice is not None:
             try:
                 i = pyramid.index(choice["level"], choice["pos"])
             except (KeyError, ValueError):
                 i = None
-            bad = bad or i not in pyramid.open_positions(p.cells)
+            bad = bad or i not in pyramid.open_positions(cells)
     elif stage == "discard":
         bad = (
             len(set(picks)) != len(picks)
             or not set(picks) <= set(p.hand)
             or choice is not None
-            or (not p.hand and not p.done)
+            or (not p.hand and (not p.done or bool(p.removals)))
         )
     else:  # recruit, over: nothing pending
         bad = bool(picks) or choice is not None

@@ -65,13 +65,7 @@ def fits(cells: list, down, card: int, i: int, face_down: bool = False) -> bool:
         return False
     if face_down:
         return True
-    need = NEED_L[card]
-    have = offers(left, down)[1]
-    if need != have and have != WILD:
-        return False
-    need = NEED_R[card]
-    have = offers(right, down)[0]
-    return need == have or have == WILD
+    return _meets(cells, down, card, below[0], below[1])
 
 
 def open_positions(cells: list) -> list[int]:
@@ -88,6 +82,28 @@ def open_positions(cells: list) -> list[int]:
 def fitting(cells: list, down, card: int) -> list[int]:
     """The positions ``card`` may go to, face up."""
     return [i for i in open_positions(cells) if fits(cells, down, card, i)]
+
+
+def fits_after_removals(cells: list, down, card: int) -> bool:
+    """Whether ``card`` fits some position once workers are removed from above it: a
+    position of level 2 or higher, resting on two present cards whose offers meet its
+    needs, empty now or holding a worker that can go with everything resting on it (a
+    chain of removals of uncovered workers)."""
+    for i in range(5, SIZE):
+        left, right = BELOW[i]
+        if cells[left] is None or cells[right] is None:
+            continue
+        if _meets(cells, down, card, left, right):
+            return True
+    return False
+
+
+def _meets(cells: list, down, card: int, left: int, right: int) -> bool:
+    have = offers(cells[left], down)[1]
+    if NEED_L[card] != have and have != WILD:
+        return False
+    have = offers(cells[right], down)[0]
+    return NEED_R[card] == have or have == WILD
 
 
 def covered(cells: list, i: int) -> bool:

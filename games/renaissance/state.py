@@ -26,6 +26,7 @@ class PlayerState:
         "rm_tokens",
         "supply",
         "picks",
+        "removals",
         "choice",
         "done",
     )
@@ -38,9 +39,14 @@ class PlayerState:
         self.rm_tokens: list[int] = []  # RM-area tokens (types), sorted, one of each at most
         self.supply = KNIGHTS  # Knights not on the Recruit board
         # The submission in the current simultaneous step, secret until the reveal:
-        # foundation: the workers picked so far, left to right; action: the positions
-        # removed, in order; rm: the face-down card drawn (one entry); discard: the cards.
+        # foundation: the workers picked so far, left to right; rm: the face-down card
+        # drawn (one entry); discard: the cards.
         self.picks: list[int] = []
+        # The positions removed, in order, as the first part of this seat's decision (any
+        # decision: an action phase, the face-down placement, the discard step), secret
+        # until the reveal. (The Recruit winner's removals happen at once: nothing is
+        # secret in that step.)
+        self.removals: list[int] = []
         self.choice: dict | None = None  # the closing choice (action phase, rm placement)
         self.done = False  # submitted: the step does not wait for this seat
 
@@ -53,12 +59,14 @@ class PlayerState:
         p.rm_tokens = self.rm_tokens[:]
         p.supply = self.supply
         p.picks = self.picks[:]
+        p.removals = self.removals[:]
         p.choice = self.choice
         p.done = self.done
         return p
 
     def clear_submission(self) -> None:
         self.picks = []
+        self.removals = []
         self.choice = None
         self.done = False
 

@@ -134,7 +134,9 @@ def test_the_fourth_token_generates_a_face_down_renaissance_man_placed_by_choice
     assert st.stage == "action" and st.phase == 2  # level-2 cards call phase 2
 
 
-def test_a_renaissance_man_with_a_single_place_goes_there_without_asking():
+def test_a_renaissance_man_with_a_single_place_is_still_placed_by_its_owner():
+    """One open place, but removing a worker first may free another (rulings §2): the
+    owner is asked, and a place freed by its removals may take the card."""
     scholar = card("scholar")
     st = build(
         players=[
@@ -157,10 +159,25 @@ def test_a_renaissance_man_with_a_single_place_goes_there_without_asking():
     assert engine.pyramid.open_positions(st.players[0].cells) == [index(2, 3)]
     top = st.deck[-1]
     act(st, 0, "teach", card=scholar, source="worker")
-    events = act(st, 1, "pass")
+    act(st, 1, "pass")
+    assert st.stage == "rm" and engine.deciders(st) == {0}
+    assert {(a["level"], a["pos"]) for a in legal(st, 0, "place_rm")} == {(2, 3)}
+    assert {(a["level"], a["pos"]) for a in legal(st, 0, "remove")} == {(4, 0)}
+    act(st, 0, "remove", level=4, pos=0)
+    # Removed at the reveal; its place is free for the new card meanwhile.
+    assert st.players[0].cells[index(4, 0)] is not None
+    assert {(a["level"], a["pos"]) for a in legal(st, 0, "place_rm")} == {(2, 3), (4, 0)}
+    events = act(st, 0, "place_rm", level=4, pos=0)
     placed = next(e for e in events if e["type"] == "rm_placed")
-    assert placed["placements"] == [{"player": 0, "level": 2, "pos": 3}]
-    assert st.players[0].cells[index(2, 3)] == top and top in st.players[0].down
+    assert placed["placements"] == [
+        {
+            "player": 0,
+            "level": 4,
+            "pos": 0,
+            "removals": [{"level": 4, "pos": 0, "card": None}],  # face down: no face
+        }
+    ]
+    assert st.players[0].cells[index(4, 0)] == top and top in st.players[0].down
     assert st.stage == "action" and st.phase == 2
 
 

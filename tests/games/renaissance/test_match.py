@@ -70,9 +70,9 @@ def test_undo_of_a_removal_and_of_a_choice_inside_a_phase():
     match.apply({"kind": "pass"}, 0)
     assert GAME.can_undo(match.state, 0)
     match.apply({"kind": "undo"}, 0)
-    assert match.state.players[0].picks == [5] and not match.state.players[0].done
+    assert match.state.players[0].removals == [5] and not match.state.players[0].done
     match.apply({"kind": "undo"}, 0)
-    assert match.state.players[0].picks == []
+    assert match.state.players[0].removals == []
 
 
 def test_the_step_changes_at_every_new_simultaneous_step_only():

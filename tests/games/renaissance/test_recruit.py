@@ -82,8 +82,8 @@ def test_ties_keep_their_knights_for_the_next_round():
 
 
 def test_areas_resolve_left_to_right():
-    # Both cards fit only (2, 0): the coin area's card takes it, the book area's then goes
-    # to the hand by itself.
+    # Both cards fit only (2, 0): the coin area's card takes it; the book area's winner is
+    # then asked again, as removing the first frees the place (rulings §2).
     first = card("merchant", needs=("coin", "book"))
     second = card("scholar", needs=("coin", "book"))
     recruit = board(coin=first, book=second)
@@ -91,7 +91,58 @@ def test_areas_resolve_left_to_right():
     pass_all(st, 0, 1)
     assert st.area == COIN and engine.deciders(st) == {0}
     act(st, 0, "place", level=2, pos=0)
+    assert st.area == BOOK and engine.deciders(st) == {0}
+    assert legal(st, 0) == [{"kind": "remove", "level": 2, "pos": 0}, {"kind": "take"}]
+    act(st, 0, "take")
     assert second in st.players[0].hand and st.stage == "discard"
+
+
+def test_a_winner_whose_only_place_is_taken_may_free_it_and_place_the_card_there():
+    first = card("merchant", needs=("coin", "book"))
+    second = card("scholar", needs=("coin", "book"))
+    st = build(
+        players=[{"knights": {"book": 1}, "cells": {(2, 0): first}}, {}],
+        recruit=board(book=second, skip=[first]),
+    )
+    pass_all(st, 0, 1)
+    pass_all(st, 0, 1)  # phase 2: a card on level 2 calls it
+    assert st.area == BOOK and engine.deciders(st) == {0}
+    assert not legal(st, 0, "place")
+    events = act(st, 0, "remove", level=2, pos=0)
+    # At once: nothing in the Recruit winner's step is secret.
+    assert events == [{"type": "removed", "player": 0, "level": 2, "pos": 0, "card": first}]
+    assert first in st.discard and st.players[0].cells[index(2, 0)] is None
+    assert legal(st, 0, "place") == [{"kind": "place", "level": 2, "pos": 0}]
+    act(st, 0, "place", level=2, pos=0)
+    assert st.players[0].cells[index(2, 0)] == second and st.round == 2  # no hands: no discards
+
+
+def test_a_winner_with_no_place_even_after_removals_is_not_asked():
+    prize = card("scholar", needs=("coin", "book"))
+    # No two neighbours of Ann's foundation offer coin then book (or a wild corner there),
+    # and she has no worker above it: no place now, none after any removal.
+    st = build(
+        players=[{"knights": {"book": 1}, "foundation": "merchant baker scholar knight rm"}, {}],
+        recruit=board(book=prize),
+    )
+    events = pass_all(st, 0, 1)
+    assert {"type": "recruit_take", "player": 0, "card": prize, "area": BOOK} in events
+    assert prize in st.players[0].hand and st.stage == "discard"
+
+
+def test_only_the_winner_removes_in_the_recruit_step():
+    first = card("merchant", needs=("coin", "book"))
+    second = card("scholar", needs=("coin", "book"))
+    st = build(
+        players=[{"knights": {"book": 1}, "cells": {(2, 0): first}}, {"cells": {(2, 0): "rm"}}],
+        recruit=board(book=second, skip=[first]),
+    )
+    pass_all(st, 0, 1)
+    pass_all(st, 0, 1)
+    assert engine.deciders(st) == {0} and legal(st, 1) == []
+    with pytest.raises(IllegalAction) as refused:
+        act(st, 1, "remove", level=2, pos=0)
+    assert refused.value.rule == "not_your_decision"
 
 
 def test_several_areas_of_several_players():

@@ -60,6 +60,40 @@ def test_a_changed_selection_is_submitted_again():
     assert st.players[0].hand[:2] == a and b[0] in st.discard
 
 
+def test_workers_may_be_removed_as_part_of_the_discards_revealed_with_them():
+    # Rulings §2: removal "at any time", as the first part of the discard step too.
+    a = [card("baker")]
+    worker = card("merchant", needs=("coin", "book"))
+    st = build(
+        players=[{"hand": a, "cells": {(2, 0): worker}}, {"hand": [card("knight")]}],
+        stage="discard",
+    )
+    assert {"kind": "remove", "level": 2, "pos": 0} in legal(st, 0)
+    assert not legal(st, 1, "remove")  # nothing above level 1
+    act(st, 0, "done")
+    events = act(st, 0, "remove", level=2, pos=0)  # reopens the submission
+    assert events[0]["was"] is True and engine.deciders(st) == {0, 1}
+    assert st.players[0].cells[5] == worker  # secret until the reveal
+    assert view(st, 1)["players"][0]["structure"][1][0]["id"] == worker
+    assert {"kind": "reset"} in legal(st, 0)
+    act(st, 0, "done")
+    events = act(st, 1, "done")
+    reveal = next(e for e in events if e["type"] == "discards")
+    assert reveal["removals"] == [[{"level": 2, "pos": 0, "card": worker}], []]
+    assert st.players[0].cells[5] is None and worker in st.discard
+
+
+def test_a_removal_in_the_discard_step_may_be_taken_back():
+    worker = card("merchant", needs=("coin", "book"))
+    st = build(players=[{"hand": [card("baker")], "cells": {(2, 0): worker}}], stage="discard")
+    act(st, 0, "remove", level=2, pos=0)
+    act(st, 0, "reset")
+    assert st.players[0].removals == [] and not legal(st, 0, "reset")
+    events = act(st, 0, "done")
+    assert "removals" not in next(e for e in events if e["type"] == "discards")
+    assert st.players[0].cells[5] == worker
+
+
 def test_a_player_without_cards_is_not_asked():
     st = build(players=hands([card("baker")], []), stage="discard")
     assert engine.deciders(st) == {0}
