@@ -7,9 +7,10 @@ several games apart. Descriptions and constraints ride on ``Annotated``:
 
     CardId = Annotated[int, Field("A card id.", minimum=0, maximum=119)]
 
-Supported: int, str, bool, float, None (``nullable``), ``list[T]``, ``dict[str, T]``,
-``Literal[...]``, unions, ``Any``, ``Annotated[T, Field(...)]``, ``Annotated[T, Ref(name)]``
-(a component the caller writes itself), ``NotRequired``/``Required``/``total=False``.
+Supported: int, str, bool, float, None (nullable, in a form strict OpenAPI 3.0 validators
+accept: ``_nullable``), ``list[T]``, ``dict[str, T]``, ``Literal[...]``, unions, ``Any``,
+``Annotated[T, Field(...)]``, ``Annotated[T, Ref(name)]`` (a component the caller writes
+itself), ``NotRequired``/``Required``/``total=False``.
 """
 
 from __future__ import annotations
@@ -80,8 +81,18 @@ def _with(schema: dict, extra: dict) -> dict:
     return {**schema, **extra}
 
 
+# The one value null, for a choice that may be null (drf-spectacular's NullEnum).
+NULL = {"enum": [None]}
+
+
 def _nullable(schema: dict) -> dict:
-    if "enum" in schema:  # OpenAPI 3.0.3: an enum must list null for null to be valid
+    """``schema`` or null, in the form strict OpenAPI 3.0.3 validators (openapi-core) read:
+    ``nullable`` only admits null beside a ``type`` of the same schema object, so an enum
+    lists null too, and a reference or a choice takes null as one more choice."""
+    if "type" not in schema and schema:
+        choices = schema["oneOf"] if list(schema) == ["oneOf"] else [schema]
+        return {"oneOf": [*choices, NULL], "nullable": True}
+    if "enum" in schema:
         schema = {**schema, "enum": [*schema["enum"], None]}
     return _with(schema, {"nullable": True})
 

@@ -1,160 +1,146 @@
-"""OpenAPI 3.0 schemas of a Renaissance Man view and action, written by hand (minimal: the
-board and its API come later)."""
+"""Renaissance Man's OpenAPI components: its view, derived from ``view_types``, and its
+actions, derived from the engine's action tables (``ACTION_FIELDS``, ``OPTIONAL``,
+``ANSWERS``). Every name starts with "Renaissance" so that other games' components can sit
+beside them.
+"""
 
 from __future__ import annotations
 
-from .cards import FOUNDATION, ICONS, TYPES
-from .legal import ACTION_FIELDS
-from .state import STAGES
+from typing import Any, Literal
 
-_INT = {"type": "integer"}
-_BOOL = {"type": "boolean"}
-_STR = {"type": "string"}
-_SEAT = {"type": "integer", "minimum": 0, "maximum": 3}
-_ICON = {"type": "string", "enum": list(ICONS)}
-_CORNER = {"type": "string", "enum": [*ICONS, "any"]}
+from games.core.schema import Schemas, ref
 
-CARD = {
-    "type": "object",
-    "description": "A face-up card; a face-down one is {face_down: true} and nothing else.",
-    "properties": {
-        "id": _INT,
-        "type": {"type": "string", "enum": [*TYPES, "rm"]},
-        "offers": {"type": "array", "items": _CORNER, "description": "Top left, top right."},
-        "needs": {
-            "type": "array",
-            "items": _CORNER,
-            "nullable": True,
-            "description": "Bottom left, right (null: a foundation card).",
-        },
-        "foundation": _BOOL,
-        "face_down": _BOOL,
-    },
-}
+from .legal import ACTION_FIELDS, ANSWERS, OPTIONAL
+from .view_types import DeckCardId, Icon, KnightFrom, Level, Pos, Source, View, Worker
 
-ACTION = {
-    "type": "object",
-    "description": (
-        "A Renaissance Man action. foundation: the next foundation worker, left to right. "
-        "remove: an uncovered worker of level 2+ (first part of a phase's submission). hire, "
-        "barter, teach, recruit, pass: the phase's action (source: 'worker' or 'token'). "
-        "place_rm: where the new face-down Renaissance Man goes. take / place: a won Recruit "
-        "card into the hand / the structure. discard, keep, done: the discard step. reset: "
-        "start the submission over. undo, resign: the platform's."
+PREFIX = "Renaissance"
+
+ACTION_TEXT = {
+    "foundation": "Foundation: the next level-1 place, left to right (the 5th goes by itself).",
+    "reset": "Start your submission over (foundation, action phase).",
+    "remove": (
+        "Remove an uncovered worker of level 2 or more of yours, first in a decision (made "
+        "at the reveal, before the rest; chain removal allowed)."
     ),
-    "required": ["kind"],
-    "properties": {
-        "kind": {"type": "string", "enum": [*ACTION_FIELDS, "undo", "resign"]},
-        "worker": {"type": "string", "enum": list(FOUNDATION)},
-        "card": {**_INT, "minimum": 0, "maximum": 95},
-        "source": {"type": "string", "enum": ["worker", "token"]},
-        "level": {**_INT, "minimum": 1, "maximum": 5},
-        "pos": {**_INT, "minimum": 0, "maximum": 4, "description": "From the left, from 0."},
-        "return_token": _ICON,
-        "knight": {"type": "string", "enum": ["supply", *ICONS]},
-    },
-    "additionalProperties": False,
+    "hire": "HIRE: the hand card into the structure at that place (its needs met).",
+    "barter": (
+        "BARTER: discard the hand card for a Stored Actions token of its type; with a full "
+        "store, name the token to return (`return_token`, only then)."
+    ),
+    "teach": "TEACH: discard the hand card for an RM-area token of its type.",
+    "recruit": "RECRUIT: discard the hand card; a Knight (`knight`) goes to its type's area.",
+    "pass": "No action this phase (your removals still happen).",
+    "place_rm": "Where your new face-down Renaissance Man goes (an open place).",
+    "take": "The Recruit area you won: its card into your hand.",
+    "place": "The Recruit area you won: its card into your structure at that place.",
+    "discard": "Discard step: add the hand card to your discards.",
+    "keep": "Discard step: take it back.",
+    "done": "Discard step: submit your discards (none is fine).",
+    "undo": "Take back your last step, when the view's `can_undo` says you may.",
+    "resign": "Concede the game (any seat, any time; the version is not compared).",
 }
 
-_PLAYER = {
-    "type": "object",
-    "properties": {
-        "seat": _SEAT,
-        "name": _STR,
-        "structure": {
-            "type": "array",
-            "description": "Levels 1 to 5, left to right; null where empty.",
-            "items": {"type": "array", "items": {**CARD, "nullable": True}},
-        },
-        "cards": _INT,
-        "hand_size": _INT,
-        "stored": {"type": "array", "items": _ICON},
-        "rm_tokens": {"type": "array", "items": _ICON},
-        "knights_supply": _INT,
-        "tiebreak": _INT,
-        "deciding": _BOOL,
-        "submitted": {**_BOOL, "description": "Has submitted in this step (never what)."},
-        "resigned": _BOOL,
-    },
+# The type of each action field; ``ACTION_FIELDS`` gives only its Python type.
+FIELD_TYPES: dict[str, Any] = {
+    "worker": Worker,
+    "level": Level,
+    "pos": Pos,
+    "card": DeckCardId,
+    "source": Source,
+    "return_token": Icon,
+    "knight": KnightFrom,
+}
+# The platform's kinds, which every game takes.
+PLATFORM_KINDS = {"undo": {}, "resign": {}}
+
+ACTION_EXAMPLES: dict[str, dict] = {
+    "foundation": {"kind": "foundation", "worker": "merchant"},
+    "reset": {"kind": "reset"},
+    "remove": {"kind": "remove", "level": 2, "pos": 1},
+    "hire": {"kind": "hire", "card": 17, "source": "worker", "level": 2, "pos": 0},
+    "barter": {"kind": "barter", "card": 55, "source": "worker", "return_token": "bread"},
+    "teach": {"kind": "teach", "card": 30, "source": "token"},
+    "recruit": {"kind": "recruit", "card": 80, "source": "token", "knight": "book"},
+    "pass": {"kind": "pass"},
+    "place_rm": {"kind": "place_rm", "level": 2, "pos": 3},
+    "take": {"kind": "take"},
+    "place": {"kind": "place", "level": 2, "pos": 1},
+    "discard": {"kind": "discard", "card": 3},
+    "keep": {"kind": "keep", "card": 3},
+    "done": {"kind": "done"},
+    "undo": {"kind": "undo"},
+    "resign": {"kind": "resign"},
 }
 
-VIEW = {
-    "type": "object",
-    "description": "A Renaissance Man game as one player (or a spectator) may see it.",
-    "required": [
-        "viewer",
-        "phase",
-        "stage",
-        "players",
-        "recruit_board",
-        "decision",
-        "legal_actions",
-        "can_undo",
-    ],
-    "properties": {
-        "options": {"type": "object"},
-        "viewer": {**_SEAT, "nullable": True},
-        "phase": {"type": "string", "enum": ["setup", "play", "over"]},
-        "stage": {"type": "string", "enum": list(STAGES)},
-        "round": _INT,
-        "action_phase": {**_INT, "nullable": True},
-        "step": _INT,
-        "players": {"type": "array", "items": _PLAYER},
-        "recruit_board": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "area": _ICON,
-                    "type": _STR,
-                    "card": {**CARD, "nullable": True},
-                    "knights": {"type": "array", "items": _INT, "description": "By seat."},
-                    "opposing": _INT,
-                },
-            },
-        },
-        "recruit_area": {**_ICON, "nullable": True},
-        "deck_size": _INT,
-        "discard_size": _INT,
-        "hand": {"type": "array", "items": CARD, "nullable": True},
-        "decision": {
-            "type": "object",
-            "nullable": True,
-            "description": "What you decide now, with your submission so far.",
-            "properties": {
-                "kind": {
-                    "type": "string",
-                    "enum": ["foundation", "action", "place_rm", "recruit", "discard"],
-                },
-                "submitted": _BOOL,
-            },
-        },
-        "legal_actions": {"type": "array", "items": ACTION},
-        "can_undo": _BOOL,
-        "revealed": {"type": "object", "nullable": True},
-        "result": {"type": "array", "nullable": True, "items": {"type": "object"}},
-    },
-}
-
+# For the submit endpoint's documentation: a title for each example worth showing there.
 EXAMPLES = {
-    "Place a foundation worker": {"kind": "foundation", "worker": "merchant"},
-    "Remove a worker first": {"kind": "remove", "level": 2, "pos": 1},
-    "Hire": {"kind": "hire", "card": 17, "source": "worker", "level": 2, "pos": 0},
-    "Barter with a full store": {
-        "kind": "barter",
-        "card": 55,
-        "source": "worker",
-        "return_token": "bread",
-    },
-    "Recruit, moving a Knight": {
-        "kind": "recruit",
-        "card": 80,
-        "source": "token",
-        "knight": "book",
-    },
-    "Discard a card": {"kind": "discard", "card": 3},
+    "Place a foundation worker": ACTION_EXAMPLES["foundation"],
+    "Remove a worker first": ACTION_EXAMPLES["remove"],
+    "Hire": ACTION_EXAMPLES["hire"],
+    "Barter with a full store": ACTION_EXAMPLES["barter"],
+    "Recruit, moving a Knight": ACTION_EXAMPLES["recruit"],
+    "Discard a card": ACTION_EXAMPLES["discard"],
 }
 
 
-def api_components(view_name: str, action_name: str) -> dict[str, dict]:
-    return {view_name: VIEW, action_name: ACTION}
+def kinds() -> dict[str, dict[str, type]]:
+    return {**ACTION_FIELDS, **PLATFORM_KINDS}
+
+
+def action_name(kind: str) -> str:
+    """The component of an action kind: "place_rm" -> "RenaissanceActionPlaceRm"."""
+    return PREFIX + "Action" + "".join(part.capitalize() for part in kind.split("_"))
+
+
+def _action_component(schemas: Schemas, kind: str, fields: dict[str, type]) -> dict:
+    optional = OPTIONAL.get(kind, set())
+    return {
+        "type": "object",
+        "description": ACTION_TEXT[kind],
+        "properties": {
+            "kind": schemas.of(Literal[kind]),
+            **{name: schemas.of(FIELD_TYPES[name]) for name in fields},
+        },
+        "required": ["kind", *(name for name in fields if name not in optional)],
+        # The engine takes exact fields: an extra one is refused (malformed_action).
+        "additionalProperties": False,
+        "example": ACTION_EXAMPLES[kind],
+    }
+
+
+def _action_union() -> dict:
+    by_step: dict[str, list[str]] = {}
+    for kind, steps in ANSWERS.items():
+        for step in steps:
+            by_step.setdefault(step, []).append(kind)
+    answers = "\n".join(
+        f"- `{step}`: {', '.join(f'`{k}`' for k in found)}" for step, found in by_step.items()
+    )
+    return {
+        "description": (
+            "One decision, as a JSON object with a `kind` and exactly the fields of that kind "
+            "(docs/renaissance.md). The legal ones at each moment are the view's "
+            "`legal_actions`; `undo` and `resign` are always sent this way too. The action "
+            "kinds that answer each stage:\n\n" + answers
+        ),
+        "oneOf": [ref(action_name(kind)) for kind in kinds()],
+        "discriminator": {
+            "propertyName": "kind",
+            "mapping": {kind: ref(action_name(kind))["$ref"] for kind in kinds()},
+        },
+    }
+
+
+def api_components(view: str = PREFIX + "View", action: str = PREFIX + "Action") -> dict:
+    """Every OpenAPI component of Renaissance Man: the view (``view``: the prefix and the
+    class name, RenaissanceView) and what it holds, the action (``action``) and one
+    component per action kind."""
+    schemas = Schemas(PREFIX)
+    schemas.of(View)
+    if view not in schemas.components:
+        raise ValueError(f"the view's component is {PREFIX}View, not {view}")
+    actions = {
+        action_name(kind): _action_component(schemas, kind, fields)
+        for kind, fields in kinds().items()
+    }
+    return {**schemas.components, action: _action_union(), **actions}

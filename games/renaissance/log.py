@@ -15,7 +15,7 @@ from __future__ import annotations
 from games.core.i18n import gettext as _
 from games.core.i18n import ngettext
 
-from .cards import ICONS, TYPE, card_name, foundation_word, icon_before
+from .cards import FOUNDATION, ICONS, TYPE, card_name, icon_before, type_name
 
 
 def describe(st, events: list[dict], viewer: int | None) -> list[str]:
@@ -30,11 +30,25 @@ def heading(e: dict) -> str | None:
 
 
 def _at(d: dict) -> str:
-    return _("level {level}, position {position}").format(level=d["level"], position=d["pos"] + 1)
+    # The board's words for a place.
+    return _("level {level}, place {place}").format(level=d["level"], place=d["pos"] + 1)
+
+
+def _worker(name: str) -> str:
+    """A foundation card by its name in ``FOUNDATION``, as the board names it: "Merchant",
+    ..., "Renaissance Man"."""
+    return type_name(FOUNDATION.index(name))
 
 
 def _removed(r: dict) -> str:
     return _("a face-down Renaissance Man") if r["card"] is None else card_name(r["card"])
+
+
+def _removals(removals: list[dict]) -> str:
+    """Revealed removals: "Knight (...) from level 2, place 1 and ..."."""
+    return and_list(
+        [_("{card} from {place}").format(card=_removed(r), place=_at(r)) for r in removals]
+    )
 
 
 def _who(st, seat: int, viewer: int | None) -> str:
@@ -114,12 +128,13 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
     who = _who(st, seat, viewer) if seat is not None else ""
     if kind == "foundation":
         if own:
-            worker = foundation_word(e["worker"])
+            worker = _worker(e["worker"])
             if e["done"]:
-                return _("{who} placed the foundation {worker}: your foundation is set").format(
-                    who=who, worker=worker
+                # Translators: {type} is a worker type's name: "Merchant", "Renaissance Man".
+                return _("{who} put the {type} next in the foundation: it is set").format(
+                    who=who, type=worker
                 )
-            return _("{who} placed the foundation {worker}").format(who=who, worker=worker)
+            return _("{who} put the {type} next in the foundation").format(who=who, type=worker)
         return _("{name} has chosen").format(name=names[seat]) if e["done"] else None
     if kind == "reset":
         if own:
@@ -158,10 +173,12 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
         return _("{name} has chosen").format(name=names[seat])
     if kind == "foundation_reveal":
         orders = "; ".join(
-            f"{names[q]}: {', '.join(foundation_word(w) for w in order)}"
+            f"{_who(st, q, viewer)}: {', '.join(_worker(w) for w in order)}"
             for q, order in enumerate(e["orders"])
         )
-        return _("Foundations revealed: {orders}").format(orders=orders)
+        # Translators: {orders} is each player's foundation, left to right: "Ann: Merchant,
+        # Scholar, Renaissance Man, Baker, Knight; Bob: ...".
+        return _("Foundations revealed, left to right: {orders}").format(orders=orders)
     if kind == "deal":
         n = len(e["cards"])
         if own:
@@ -188,13 +205,27 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
         return _("{who} generated a Renaissance Man: a face-down card from the deck").format(
             who=who
         )
-    if kind == "rm_placed":
-        return "; ".join(
-            _("{who} placed a face-down Renaissance Man at {place}").format(
-                who=_who(st, p["player"], viewer), place=_at(p)
-            )
-            for p in e["placements"]
+    if kind == "removed":  # the Recruit winner's removal, made at once
+        return _("{who} removed {card} from {place}").format(
+            who=who, card=_removed(e), place=_at(e)
         )
+    if kind == "rm_placed":
+        lines = []
+        for p in e["placements"]:
+            who = _who(st, p["player"], viewer)
+            if p.get("removals"):
+                # Translators: {removals} is "Knight (...) from level 2, place 1 and ...".
+                text = _(
+                    "{who} removed {removals}, then placed a face-down Renaissance Man at {place}"
+                )
+                lines.append(text.format(who=who, removals=_removals(p["removals"]), place=_at(p)))
+            else:
+                lines.append(
+                    _("{who} placed a face-down Renaissance Man at {place}").format(
+                        who=who, place=_at(p)
+                    )
+                )
+        return "; ".join(lines)
     if kind == "reshuffle":
         n = e["cards"]
         return ngettext(
@@ -236,7 +267,19 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
             _("{who} {n}").format(who=_who(st, q, viewer), n=len(cards))
             for q, cards in enumerate(e["cards"])
         ]
-        return _("Cards discarded: {counts}").format(counts=", ".join(parts))
+        line = _("Cards discarded: {counts}").format(counts=", ".join(parts))
+        removed = [
+            _("{who} removed {removals}").format(
+                who=_who(st, q, viewer), removals=_removals(removals)
+            )
+            for q, removals in enumerate(e.get("removals", ()))
+            if removals
+        ]
+        if removed:
+            # Translators: {line} is "Cards discarded: Ann 2, Bob 0", {removals} "Ann
+            # removed Knight (...) from level 2, place 1".
+            line = _("{line}; first, {removals}").format(line=line, removals="; ".join(removed))
+        return line
     if kind == "refill":
         return _("{card} was dealt to the {icon} area").format(
             card=card_name(e["card"]), icon=icon_before(ICONS[e["area"]])

@@ -26,20 +26,17 @@ from games.core.i18n import gettext as _
 from games.core.i18n import ngettext, pgettext
 
 from . import cards
-from .cards import action_name, icon_before, icon_word
+from .cards import ACTIONS, ICONS, RM, TYPES, action_name, icon_before, icon_word
+from .state import KNIGHTS, STORE_SLOTS
 
-# The icons, in the Recruit board's order, with the worker type each is the large icon of.
-ICONS = ("coin", "book", "bread", "shield")
-TYPE_OF_ICON = {"coin": "merchant", "book": "scholar", "bread": "baker", "shield": "knight"}
-ICON_OF_TYPE = {t: icon for icon, t in TYPE_OF_ICON.items()}
-TYPE_INDEX = {"merchant": 0, "scholar": 1, "baker": 2, "knight": 3, "rm": 4}
-ACTION_OF_ICON = {"coin": "hire", "book": "teach", "bread": "barter", "shield": "recruit"}
-ACTS = ("hire", "teach", "barter", "recruit")  # in the order of the icons
-ACT_ICON = {"hire": "coin", "teach": "book", "barter": "bread", "recruit": "shield"}
+# The engine's tables by name: the icons in the Recruit board's order, each the large icon
+# of a worker type and the name of its action.
+TYPE_OF_ICON = dict(zip(ICONS, TYPES, strict=True))
+ICON_OF_TYPE = dict(zip(TYPES, ICONS, strict=True))
+TYPE_INDEX = {**{t: i for i, t in enumerate(TYPES)}, "rm": RM}
+ACTION_OF_ICON = dict(zip(ICONS, ACTIONS, strict=True))
+ACT_ICON = dict(zip(ACTIONS, ICONS, strict=True))
 CARD_ACTIONS = ("hire", "barter", "teach", "recruit", "discard", "keep")
-LEVEL_SIZES = (5, 4, 3, 2, 1)
-STORE_SLOTS = 4
-KNIGHTS = 4
 
 
 def action_json(action: dict) -> str:
@@ -362,22 +359,6 @@ def stage_label(v: dict) -> str:
 # The board ----------------------------------------------------------------------------------
 
 
-def _covered(rows: list[list], level: int, pos: int) -> bool:
-    """Whether a card rests on (level, pos): on (level + 1, pos - 1) or (level + 1, pos)."""
-    if level == 5:
-        return False
-    above = rows[level]
-    return any(0 <= k < len(above) and above[k] is not None for k in (pos - 1, pos))
-
-
-def _offer(c: dict | None, side: int) -> str | None:
-    if c is None:
-        return None
-    if c.get("face_down"):
-        return "any"
-    return c["offers"][side]
-
-
 class Board:
     """Turns a view into what ``renaissance/board.html`` shows."""
 
@@ -398,16 +379,14 @@ class Board:
         d = self.decision
         if not d or not d.get("choice"):
             return None
-        if d["kind"] == "place_rm":
-            return {"kind": "place_rm", **d["choice"]}
         choice = dict(d["choice"])
         if isinstance(choice.get("card"), dict):
             choice["card"] = choice["card"]["id"]
         return choice
 
     def _removals(self) -> list[dict]:
-        d = self.decision
-        return list(d.get("removals", ())) if d and d["kind"] == "action" else []
+        """The viewer's pending removals, in whatever step they are part of."""
+        return list((self.decision or {}).get("removals", ()))
 
     def button(self, a: dict, *, grouped: bool = False, primary: bool = False) -> dict:
         label = action_text(a, self.hand)
@@ -427,18 +406,16 @@ class Board:
 
     # Structures
 
-    def pyramid(self, p: dict, *, mine: bool) -> list[dict]:
-        """The 15 places, level 5 first, left to right: each with its card, or its needs."""
-        rows = [list(r) for r in p["structure"]]
-        removing = {(r["level"], r["pos"]) for r in self._removals()} if mine else set()
+    def _pending(self) -> dict[tuple[int, int], dict]:
+        """The viewer's own pending choices that go to a place of their structure, by place:
+        still secret, so shown to their owner alone (this view is theirs)."""
         pending: dict[tuple[int, int], dict] = {}
-        d = self.decision if mine else None
+        d = self.decision
         if d and d["kind"] == "foundation":
-            # The foundation being ordered, still secret: shown to its owner as chosen so far.
             for k, t in enumerate(d["order"]):
                 offer = "any" if t == "rm" else ICON_OF_TYPE[t]
                 pending[(1, k)] = {
-                    "text": _("your choice"),
+                    "text": _("your choice, secret until everyone has chosen"),
                     "card": card_info(
                         {"id": None, "type": t, "offers": [offer, offer], "foundation": True}
                     ),
@@ -453,13 +430,21 @@ class Board:
                     "text": _("your hire: {card}").format(card=card_label(c) if c else _("a card")),
                     "card": None,
                 }
-        # Covered after the viewer's own pending removals.
-        virtual = [
-            [None if (lv, k) in removing else c for k, c in enumerate(row)]
-            for lv, row in enumerate(rows, start=1)
-        ]
+        return pending
+
+    def pyramid(self, p: dict, *, mine: bool) -> list[dict]:
+        """The 15 places, level 5 first, left to right: each with its card, or its needs.
+        Covered places and the needs of empty ones are the view's (the engine's)."""
+        rows = p["structure"]
+        removing = {(r["level"], r["pos"]) for r in self._removals()} if mine else set()
+        pending = self._pending() if mine else {}
+        covered = p["covered"]
+        if mine and self.decision and "covered" in self.decision:
+            covered = self.decision["covered"]  # once the viewer's own removals are made
+        covered_at = {(c["level"], c["pos"]) for c in covered}
+        empty = {(e["level"], e["pos"]): e for e in p["empty"]}
         out = []
-        for level in range(5, 0, -1):
+        for level in range(len(rows), 0, -1):
             for pos, c in enumerate(rows[level - 1]):
                 cell = {
                     "level": level,
@@ -477,7 +462,7 @@ class Board:
                 if c is not None:
                     info = card_info(c)
                     cell["card"] = info
-                    cell["covered"] = _covered(virtual, level, pos)
+                    cell["covered"] = (level, pos) in covered_at
                     state = _(" (covered: gives no action)") if cell["covered"] else ""
                     if cell["removing"]:
                         state += _(" (you remove it at the reveal)")
@@ -489,16 +474,25 @@ class Board:
                         corners=info["corners"],
                         state=state,
                     )
+                elif cell["pending"] and cell["pending"]["card"]:
+                    info = cell["pending"]["card"]
+                    # Translators: a place of the reader's pyramid for screen readers: "Level
+                    # 1, place 2: the foundation Knight (your choice, ...), offers ...".
+                    cell["sr"] = _("{where}: {card} ({pending}), {corners}").format(
+                        where=cell["where"],
+                        card=info["label"],
+                        pending=cell["pending"]["text"],
+                        corners=info["corners"],
+                    )
                 elif level == 1:
                     cell["sr"] = _("{where}: empty (the foundation is not revealed yet)").format(
                         where=cell["where"]
                     )
                 else:
-                    below = rows[level - 2]
-                    left, right = below[pos], below[pos + 1]
-                    cell["open"] = left is not None and right is not None
-                    if left is not None or right is not None:
-                        cell["needs"] = [icon(_offer(left, 1)), icon(_offer(right, 0))]
+                    e = empty.get((level, pos))
+                    if e is not None:
+                        cell["open"] = e["open"]
+                        cell["needs"] = [icon(x) for x in e["needs"]]
                     if cell["open"]:
                         needs = ", ".join(x["label"] for x in cell["needs"])
                         cell["sr"] = _("{where}: empty, needs {needs}").format(
@@ -508,8 +502,8 @@ class Board:
                         cell["sr"] = _(
                             "{where}: empty, not open yet (a card below is missing)"
                         ).format(where=cell["where"])
-                if cell["pending"]:
-                    cell["sr"] += f"; {cell['pending']['text']}"
+                    if cell["pending"]:
+                        cell["sr"] += f"; {cell['pending']['text']}"
                 # What the place draws: its card, or the viewer's own choice for it.
                 cell["shown"] = cell["card"] or (cell["pending"] or {}).get("card")
                 out.append(cell)
@@ -528,10 +522,12 @@ class Board:
             "cards": p["cards"],
             "hand_size": p["hand_size"],
             "stored": stored,
+            "store_slots": STORE_SLOTS,
             "stored_free": STORE_SLOTS - len(stored),
             "rm_area": [{**icon(x), "held": x in rm_held} for x in ICONS],
             "rm_count": len(rm_held),
             "knights_supply": p["knights_supply"],
+            "knights": KNIGHTS,
             "knights_out": KNIGHTS - p["knights_supply"],
             "tiebreak": p["tiebreak"],
             "status": self._status(p),
@@ -644,44 +640,62 @@ class Board:
                     "everyone has chosen."
                 ).format(order=order)
             return _("Your foundation so far, left to right: {order}.").format(order=order)
+        parts = [
+            _("remove {worker}").format(worker=self._worker_at(r["level"], r["pos"]))
+            for r in d.get("removals", ())
+        ]
+        removals = _names(parts)
         if kind == "action":
-            parts = [
-                _("remove {worker}").format(worker=self._worker_at(r["level"], r["pos"]))
-                for r in d["removals"]
-            ]
             if d["submitted"] and self.choice:
-                if parts:
-                    # Translators: {removals} is "Remove the Merchant (card 3) at level 2,
-                    # place 1", {action} an action ("hire card 17 (Baker) at ...").
-                    what = _("{removals}, then {action}").format(
-                        removals=_cap(_names(parts)),
-                        action=action_text(self.choice, self.hand, mid=True),
-                    )
-                else:
-                    what = action_text(self.choice, self.hand)
-                return _your_choice(what)
+                return _your_choice(self._then(parts, self.choice))
             if parts:
                 # Translators: {removals} is "remove the Merchant (card 3) at level 2, place 1".
                 return _(
                     "So far you {removals} at the reveal: now choose your action, or Pass."
-                ).format(removals=_names(parts))
+                ).format(removals=removals)
             return None
         if kind == "place_rm":
             if d["submitted"] and self.choice:
+                if parts:
+                    return _your_choice(self._then(parts, self.choice))
                 return _your_choice(place(self.choice["level"], self.choice["pos"]))
+            if parts:
+                return _(
+                    "So far you {removals} at the reveal: now choose where your new "
+                    "Renaissance Man goes."
+                ).format(removals=removals)
             return None
         if kind == "discard":
             cards = [card_label(c) for c in d["cards"]]
             if d["submitted"]:
                 if cards:
-                    return _your_choice(_("discard {cards}").format(cards=_names(cards)))
-                return _your_choice(_("keep every card"))
+                    what = _("discard {cards}").format(cards=_names(cards))
+                else:
+                    what = _("keep every card")
+                if parts:
+                    what = _("{removals}, then {action}").format(
+                        removals=_cap(removals), action=what
+                    )
+                return _your_choice(what)
+            lines = []
+            if parts:
+                lines.append(_("So far you {removals} at the reveal.").format(removals=removals))
             if cards:
-                return _("Chosen to discard so far: {cards}. Then Done.").format(
-                    cards=_names(cards)
+                lines.append(
+                    _("Chosen to discard so far: {cards}. Then Done.").format(cards=_names(cards))
                 )
-            return None
+            return " ".join(lines) or None
         return None
+
+    def _then(self, parts: list[str], action: dict) -> str:
+        """A submission in words: its removals, then its closing action."""
+        if not parts:
+            return action_text(action, self.hand)
+        # Translators: {removals} is "Remove the Merchant (card 3) at level 2, place 1",
+        # {action} an action ("hire card 17 (Baker) at ...").
+        return _("{removals}, then {action}").format(
+            removals=_cap(_names(parts)), action=action_text(action, self.hand, mid=True)
+        )
 
     def waiting_text(self) -> str | None:
         v = self.v
@@ -713,7 +727,7 @@ class Board:
         if not d or d["kind"] != "action":
             return None
         out = []
-        for act in ACTS:
+        for act in ACTIONS:
             src = d["access"].get(act, [])
             ic = icon(ACT_ICON[act])
             if "worker" in src:
@@ -760,6 +774,7 @@ class Board:
             "waiting_text": self.waiting_text() if d else None,
             "panel_buttons": panel,
             "removal_buttons": removals,
+            "removal_note": _removal_note(d["kind"]) if removals and d else None,
             "recruit_card": recruit_card,
             "hand_hint": d["kind"] if by_card and d else None,
             "access": self.access(),
@@ -800,19 +815,16 @@ class Board:
         return out
 
     def _leader(self, area: dict) -> str | None:
-        """Who would win the area now (a strict majority, the opposing Knights included)."""
-        counts = [(n, self.names[q]) for q, n in enumerate(area["knights"]) if n]
-        if area["opposing"]:
-            counts.append((area["opposing"], None))  # None: the opposing Knights
-        if not counts:
+        """Who would win the area now: the engine's majority (the opposing Knights
+        included), else a tie where there are Knights."""
+        who = area["majority"]
+        if who is None:
+            if any(area["knights"]) or area["opposing"]:
+                return _("tied: the Knights stay")
             return None
-        best = max(n for n, _name in counts)
-        leaders = [name for n, name in counts if n == best]
-        if len(leaders) > 1:
-            return _("tied: the Knights stay")
-        if leaders[0] is None:
+        if who < 0:
             return _("majority: the opposing Knights")
-        return _("majority: {name}").format(name=leaders[0])
+        return _("majority: {name}").format(name=self.names[who])
 
     def revealed(self) -> dict | None:
         r = self.v["revealed"]
@@ -845,6 +857,17 @@ class Board:
         if rows is None:
             return None
         return [{**row, "is_me": row["seat"] == self.viewer} for row in rows]
+
+
+def _removal_note(kind: str) -> str:
+    """When the viewer's removals are made, in the decision of ``kind``."""
+    if kind == "place_rm":
+        return _("(optional, at the reveal, before your new Renaissance Man is placed)")
+    if kind == "recruit":
+        return _("(optional, made at once: a place freed may take the card)")
+    if kind == "discard":
+        return _("(optional, at the reveal, before your discards)")
+    return _("(optional, at the reveal, before your action)")
 
 
 def _your_choice(what: str) -> str:

@@ -8,15 +8,28 @@ generator. Who has submitted in the current step is public; what, only to its ow
 from __future__ import annotations
 
 from . import engine, pyramid
-from .cards import FOUNDATION, ICONS, TYPES, card_json
-from .legal import legal_actions, sources, virtual_cells
-from .pyramid import FIRST, LEVEL_SIZES
-from .state import State
+from .cards import FOUNDATION, ICONS, TYPES, WILD, card_json
+from .legal import legal_actions, majority, sources, virtual_cells
+from .pyramid import BELOW, FIRST, LEVEL, LEVEL_SIZES, POS, SIZE
+from .state import PlayerState, State
+from .view_types import (
+    Area,
+    Card,
+    ChosenAction,
+    Decision,
+    EmptyPlace,
+    FaceDown,
+    Place,
+    PlayerView,
+    ResultRow,
+    Revealed,
+    View,
+)
 
-FACE_DOWN = {"face_down": True}
+FACE_DOWN: FaceDown = {"face_down": True}
 
 
-def view(st: State, seat: int | None) -> dict:
+def view(st: State, seat: int | None) -> View:
     if seat is not None and (type(seat) is not int or not 0 <= seat < len(st.players)):
         raise ValueError(f"no seat {seat!r}")
     waiting = engine.deciders(st)
@@ -44,7 +57,7 @@ def view(st: State, seat: int | None) -> dict:
     }
 
 
-def structure(st: State, q: int) -> list[list[dict | None]]:
+def structure(st: State, q: int) -> list[list[Card | FaceDown | None]]:
     """Levels 1 to 5, left to right; a face-down card shows only that it is one."""
     p = st.players[q]
     down = p.down
@@ -58,13 +71,15 @@ def structure(st: State, q: int) -> list[list[dict | None]]:
     return rows
 
 
-def _player(st: State, q: int, deciding: bool) -> dict:
+def _player(st: State, q: int, deciding: bool) -> PlayerView:
     p = st.players[q]
     simultaneous = st.stage in ("foundation", "action", "rm", "discard")
     return {
         "seat": q,
         "name": st.names[q],
         "structure": structure(st, q),
+        "covered": _covered(p.cells),
+        "empty": _empty(p),
         "cards": pyramid.count(p.cells),
         "hand_size": len(p.hand),
         "stored": [ICONS[t] for t in p.stored],
@@ -78,6 +93,34 @@ def _player(st: State, q: int, deciding: bool) -> dict:
     }
 
 
+def _covered(cells: list) -> list[Place]:
+    return [_where(i) for i in range(SIZE) if cells[i] is not None and pyramid.covered(cells, i)]
+
+
+def _empty(p: PlayerState) -> list[EmptyPlace]:
+    """The empty places above a card, with the offers the cards below turn toward them."""
+    out: list[EmptyPlace] = []
+    for i in range(FIRST[1], SIZE):
+        left, right = (p.cells[j] for j in BELOW[i])
+        if p.cells[i] is not None or (left is None and right is None):
+            continue
+        needs = [
+            None if left is None else _corner(pyramid.offers(left, p.down)[1]),
+            None if right is None else _corner(pyramid.offers(right, p.down)[0]),
+        ]
+        open_ = left is not None and right is not None
+        out.append({**_where(i), "open": open_, "needs": needs})
+    return out
+
+
+def _corner(icon: int) -> str:
+    return "any" if icon == WILD else ICONS[icon]
+
+
+def _where(i: int) -> Place:
+    return {"level": LEVEL[i], "pos": POS[i]}
+
+
 def _involved(st: State, q: int) -> bool:
     p = st.players[q]
     if st.stage == "rm":
@@ -87,7 +130,7 @@ def _involved(st: State, q: int) -> bool:
     return True
 
 
-def _area(st: State, a: int) -> dict:
+def _area(st: State, a: int) -> Area:
     card = st.recruit[a]
     return {
         "area": ICONS[a],
@@ -95,31 +138,35 @@ def _area(st: State, a: int) -> dict:
         "card": None if card is None else card_json(card),
         "knights": st.knights[a][:],
         "opposing": st.opposing[a],
+        "majority": majority(st, a),
     }
 
 
-def _decision(st: State, seat: int) -> dict | None:
+def _decision(st: State, seat: int) -> Decision | None:
     """What ``seat`` decides now, with its own submission so far."""
     p = st.players[seat]
     stage = st.stage
-    base = {"kind": stage, "step": st.step, "submitted": p.done}
+    base: Decision = {"kind": stage, "step": st.step, "submitted": p.done}
     if stage == "foundation":
         return {**base, "order": [FOUNDATION[w] for w in p.picks]}
-    if stage == "action":
+    if stage in ("action", "rm", "discard"):
+        # Removals are the first part of these submissions (the Recruit winner's are made
+        # at once): made at the reveal, so the seat's structure looks ahead past them.
         cells = virtual_cells(p)
+        base = {
+            **base,
+            "removals": [_where(i) for i in p.removals],
+            "covered": _covered(cells),
+        }
+    if stage == "action":
         access = {
             action: list(sources(st, p, cells, t))
             for t, action in enumerate(("hire", "teach", "barter", "recruit"))
         }
-        return {
-            **base,
-            "phase": st.phase,
-            "removals": [pyramid.where(i) for i in p.picks],
-            "choice": _action(p.choice),
-            "access": access,
-        }
+        return {**base, "phase": st.phase, "choice": _action(p.choice), "access": access}
     if stage == "rm":
-        return {**base, "kind": "place_rm", "choice": p.choice and dict(p.choice)}
+        choice = p.choice and {"kind": "place_rm", **p.choice}
+        return {**base, "kind": "place_rm", "choice": choice}
     if stage == "recruit":
         return {
             **base,
@@ -132,7 +179,7 @@ def _decision(st: State, seat: int) -> dict | None:
     return None
 
 
-def _action(action: dict | None) -> dict | None:
+def _action(action: dict | None) -> ChosenAction | None:
     if action is None:
         return None
     out = dict(action)
@@ -141,7 +188,7 @@ def _action(action: dict | None) -> dict | None:
     return out
 
 
-def _revealed(revealed: dict | None) -> dict | None:
+def _revealed(revealed: dict | None) -> Revealed | None:
     """The latest action phase's submissions, as revealed to all."""
     if revealed is None:
         return None
@@ -166,7 +213,7 @@ def _revealed(revealed: dict | None) -> dict | None:
     }
 
 
-def _result(st: State) -> list[dict] | None:
+def _result(st: State) -> list[ResultRow] | None:
     if st.result is None:
         return None
     return [

@@ -25,7 +25,7 @@ def test_the_game_object():
     )
     assert GAME.view_component == "RenaissanceView"
     assert GAME.action_component == "RenaissanceAction"
-    assert set(GAME.api_components()) == {"RenaissanceView", "RenaissanceAction"}
+    assert {"RenaissanceView", "RenaissanceAction"} <= set(GAME.api_components())
     assert get("renaissance") is GAME  # offered on the site (games/renaissance/game.py)
 
 
@@ -102,8 +102,10 @@ def test_the_result_rows_and_the_computer():
 
 
 def test_views_and_actions_follow_the_schemas():
+    # The top level only: test_api_schema.py checks every value, as strict validators do.
     components = GAME.api_components()
-    action_schema, view_schema = components["RenaissanceAction"], components["RenaissanceView"]
+    view_schema = components["RenaissanceView"]
+    by_kind = components["RenaissanceAction"]["discriminator"]["mapping"]
     for move in random_game(4, players=3, max_rounds=4):
         st = move.match.state
         for viewer in (None, *st.seats):
@@ -111,5 +113,5 @@ def test_views_and_actions_follow_the_schemas():
             assert set(view_schema["required"]) <= set(seen)
             assert set(seen) <= set(view_schema["properties"])
             for a in seen["legal_actions"]:
+                action_schema = components[by_kind[a["kind"]].rsplit("/", 1)[1]]
                 assert set(a) <= set(action_schema["properties"])
-                assert a["kind"] in action_schema["properties"]["kind"]["enum"]

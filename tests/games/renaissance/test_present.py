@@ -212,6 +212,39 @@ def test_the_foundation():
     assert ctx(match.state, 1)["others"][0]["status"] == "has chosen"
 
 
+def level_one(page: str, name: str) -> str:
+    """The HTML of the level-1 places of ``name``'s pyramid on a page."""
+    start = page.index(f"{name}'s structure" if name != "mine" else "Your structure: level 5")
+    end = page.index("</ol>", start)
+    return "".join(re.findall(r'<li class="rn-place lv1[^"]*">.*?</li>', page[start:end], re.S))
+
+
+def test_your_own_foundation_is_drawn_as_you_choose_it_for_you_alone():
+    match = new_match(players=2)
+    match.apply({"kind": "foundation", "worker": "knight"}, 0)
+    match.apply({"kind": "foundation", "worker": "rm"}, 0)
+    mine = level_one(render(GAME.view(match.state, 0)), "mine")
+    assert mine.count("foundation pending chosen") == 2
+    assert "t-knight" in mine and "t-rm" in mine
+    assert (
+        "Level 1, place 1: the foundation Knight (your choice, secret until everyone has "
+        "chosen), offers shield (Knight), shield (Knight)"
+    ) in mine
+    for viewer in (1, None):  # Bob and a spectator: five empty places, in HTML and JSON
+        view = GAME.view(match.state, viewer)
+        ann = level_one(render(view), "Ann")
+        assert ann.count("rn-place lv1") == 5 and ann.count(' empty">') == 5, ann
+        assert "t-knight" not in ann and "t-rm" not in ann and "your choice" not in ann
+        assert view["players"][0]["structure"][0] == [None] * 5
+        assert view["decision"] is None or view["decision"]["order"] == []  # Bob's own
+    # Other picks of Ann: the same views for Bob and a spectator.
+    other = new_match(players=2)
+    other.apply({"kind": "foundation", "worker": "scholar"}, 0)
+    other.apply({"kind": "foundation", "worker": "baker"}, 0)
+    for viewer in (1, None):
+        assert GAME.view(match.state, viewer) == GAME.view(other.state, viewer)
+
+
 def action_position():
     """Ann: a Merchant at (2, 0), a face-down card at (2, 1), a full store, a book RM token;
     phase 1 gives RECRUIT from her uncovered level-1 Knight, the rest from tokens."""
