@@ -1,0 +1,116 @@
+"""Real answers of the API about Renaissance Man games, checked against the served OpenAPI
+schema by openapi-core, a strict OpenAPI 3.0 validator (for it ``nullable`` admits null only
+beside a ``type``, as for the clients generated from the schema): the game, its legal actions
+and its moves, for each seat and a spectator, in every stage of a game played to its end, and
+the answers to the actions sent."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+from openapi_core import OpenAPI
+from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
+from openapi_schema_validator import OAS30Validator
+
+from games import services
+from games.models import Game
+from games.renaissance.kind import RENAISSANCE
+from tests.games.api_helpers import Api, game_url, openapi
+from tests.games.helpers import start_game
+from tests.games.notifications.helpers import InOrder
+
+STAGES = {"foundation", "action", "rm", "recruit", "discard", "over"}
+
+
+@pytest.fixture(autouse=True)
+def _setup(monkeypatch, settings):
+    monkeypatch.setattr(services, "seat_random", InOrder())
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 20261126)  # the deal
+    settings.API_THROTTLE_RATES = {
+        **settings.API_THROTTLE_RATES,
+        "api": "100000/minute",
+        "actions": "100000/minute",
+    }
+
+
+@cache
+def strict() -> OpenAPI:
+    return OpenAPI.from_dict(json.loads(json.dumps(openapi())))
+
+
+def validate(response) -> None:
+    """openapi-core's verdict on one answer (its status, headers and body)."""
+    strict().validate_response(
+        DjangoOpenAPIRequest(response.wsgi_request), DjangoOpenAPIResponse(response)
+    )
+
+
+@cache
+def renaissance_view() -> OAS30Validator:
+    """The view alone against RenaissanceView (the answer's View is any game's)."""
+    components = json.loads(json.dumps(openapi()["components"]))
+    return OAS30Validator(
+        {"components": components, "$ref": "#/components/schemas/RenaissanceView"}
+    )
+
+
+def test_the_schema_is_valid_for_openapi_core():
+    strict()  # openapi-spec-validator checks the document when it is loaded
+
+
+def test_answers_of_every_stage_for_seats_and_a_spectator(alice, bob, charlie):
+    game = start_game(alice, bob, kind="renaissance")
+    people = {0: Api(alice, check=False), 1: Api(bob, check=False), None: Api(charlie)}
+    rand = random.Random(3)
+    checked: Counter[str] = Counter()
+    seen: set[tuple[str, int | None]] = set()
+    for _move in range(2000):
+        game.refresh_from_db()
+        state = services.game_state(game)
+        stage = state.stage
+        for viewer, api in people.items():
+            # Every first view of a stage for each viewer, and every 10th version.
+            if (stage, viewer) in seen and game.version % 10:
+                continue
+            seen.add((stage, viewer))
+            for part in ("", "actions", "moves"):
+                response = api.get(game_url(game.pk, part))
+                assert response.status_code == 200, response.content
+                validate(response)
+                checked[part or "game"] += 1
+                if not part:
+                    view = response.json()["view"]
+                    assert view["stage"] == stage and view["viewer"] == viewer
+                    errors = [e.message for e in renaissance_view().iter_errors(view)]
+                    assert not errors, errors[:3]
+        if game.status == Game.Status.FINISHED:
+            break
+        seat = sorted(RENAISSANCE.deciders(state))[0]
+        action = RENAISSANCE.choose(state, seat, rand)
+        sent = people[seat].post(
+            game_url(game.pk, "actions"), {"version": game.version, "action": action}
+        )
+        assert sent.status_code == 201, sent.json()
+        validate(sent)
+        checked["sent"] += 1
+    assert game.status == Game.Status.FINISHED
+    assert {stage for stage, _viewer in seen} == STAGES
+    assert {viewer for _stage, viewer in seen} == {0, 1, None}
+    assert min(checked.values()) >= 18, checked  # 6 stages x 3 viewers at least
+
+
+def test_a_refused_action_and_a_stale_version_fit_too(alice, bob):
+    game = start_game(alice, bob, kind="renaissance")
+    api = Api(alice, check=False)
+    wrong = api.post(game_url(game.pk, "actions"), {"version": 0, "action": {"kind": "pass"}})
+    assert wrong.status_code == 400 and wrong.json()["rule"] == "wrong_decision"
+    validate(wrong)
+    first = {"kind": "foundation", "worker": "rm"}
+    api.post(game_url(game.pk, "actions"), {"version": 0, "action": first})
+    stale = api.post(game_url(game.pk, "actions"), {"version": 0, "action": first})
+    assert stale.status_code == 409
+    validate(stale)
