@@ -442,6 +442,120 @@ def test_the_discard_step():
     assert f"card {a}" not in render(GAME.view(st, 1))
 
 
+# Removals in every step that offers them --------------------------------------------------------
+
+
+KNIGHT = card("knight", needs=("coin", "book"))  # fits on a foundation M S B K RM
+
+
+def removable_position(**extra):
+    """The discard step; Ann: a Knight at (2, 0) (uncovered: removable), a hand card."""
+    return KNIGHT, build(
+        players=[
+            {
+                "foundation": "merchant scholar baker knight rm",
+                "cells": {(2, 0): KNIGHT},
+                "hand": [card("baker", skip=(KNIGHT,))],
+            },
+            {"hand": [card("scholar", skip=(KNIGHT,))]},
+        ],
+        stage="discard",
+        round=2,
+    )
+
+
+def removal_labels(c: dict) -> list[str]:
+    return [b["label"] for b in c["removal_buttons"]]
+
+
+def test_removals_are_offered_and_shown_in_the_discard_step():
+    knight, st = removable_position()
+    c = ctx(st, 0)
+    assert removal_labels(c) == [f"Remove the Knight (card {knight}) at level 2, place 1"]
+    assert c["removal_note"] == "(optional, at the reveal, before your discards)"
+    act(st, 0, "remove", level=2, pos=0)
+    view = GAME.view(st, 0)
+    assert view["decision"]["removals"] == [{"level": 2, "pos": 0}]
+    c = GAME.board_context(view, {})
+    assert c["choice_text"] == (
+        f"So far you remove the Knight (card {knight}) at level 2, place 1 at the reveal."
+    )
+    cell = next(x for x in c["me"]["places"] if (x["level"], x["pos"]) == (2, 0))
+    assert cell["removing"]
+    page = render(view)
+    check_buttons(view, page)
+    assert "You may remove workers first" not in page  # nothing left to remove
+    act(st, 0, "done")
+    assert ctx(st, 0)["choice_text"] == (
+        f"Your choice: Remove the Knight (card {knight}) at level 2, place 1, then keep every "
+        "card; you may change it until everyone has chosen."
+    )
+    # Bob sees that Ann has chosen, never what.
+    bob = render(GAME.view(st, 1))
+    assert "removing" not in bob and "Remove the Knight" not in bob
+
+
+def test_removals_are_offered_before_a_new_renaissance_man_is_placed():
+    knight = KNIGHT
+    st = build(
+        players=[
+            {
+                "foundation": "merchant scholar baker knight rm",
+                "cells": {(2, 0): knight},
+                "picks": [card("merchant", skip=(knight,))],
+            },
+            {"picks": [card("baker", skip=(knight,))]},  # Bob places his too: the step waits
+        ],
+        stage="rm",
+        round=2,
+        phase=1,
+    )
+    view = GAME.view(st, 0)
+    c = GAME.board_context(view, {})
+    assert removal_labels(c) == [f"Remove the Knight (card {knight}) at level 2, place 1"]
+    assert c["removal_note"] == (
+        "(optional, at the reveal, before your new Renaissance Man is placed)"
+    )
+    page = render(view)
+    check_buttons(view, page)
+    assert "You may remove workers first" in page
+    act(st, 0, "remove", level=2, pos=0)
+    act(st, 0, "place_rm", level=2, pos=0)  # the place freed
+    c = ctx(st, 0)
+    assert c["choice_text"] == (
+        f"Your choice: Remove the Knight (card {knight}) at level 2, place 1, then put the "
+        "new Renaissance Man at level 2, place 1; you may change it until everyone has chosen."
+    )
+
+
+def test_the_recruit_winner_may_remove_first_at_once():
+    knight = KNIGHT
+    prize = card("merchant", needs=("coin", "book"), skip=(knight,))
+    st = build(
+        players=[
+            {
+                "foundation": "merchant scholar baker knight rm",
+                "cells": {(2, 0): knight},
+                "knights": {"coin": 1},
+            },
+            {},
+        ],
+        recruit=[prize, None, None, None],
+    )
+    for _phase in (1, 2):  # a card on level 2 calls phase 2
+        act(st, 0, "pass")
+        act(st, 1, "pass")
+    view = GAME.view(st, 0)
+    assert view["stage"] == "recruit"
+    c = GAME.board_context(view, {})
+    assert removal_labels(c) == [f"Remove the Knight (card {knight}) at level 2, place 1"]
+    assert c["removal_note"] == "(optional, made at once: a place freed may take the card)"
+    check_buttons(view, render(view))
+    act(st, 0, "remove", level=2, pos=0)
+    labels = [b["label"] for b in ctx(st, 0)["panel_buttons"]]
+    assert "Place it at level 2, place 1" in labels
+
+
 # The structure --------------------------------------------------------------------------------
 
 
