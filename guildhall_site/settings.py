@@ -8,6 +8,7 @@ The env* helpers fail loudly: a value they cannot read stops the process at star
 than being taken as some default.
 """
 
+import ipaddress
 import os
 import re
 from email.utils import parseaddr
@@ -433,6 +434,30 @@ if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
     raise ImproperlyConfigured("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither")
 if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
     raise ImproperlyConfigured("VAPID_SUBJECT must be a mailto: or https:// URL")
+# The hosts a subscription's endpoint may name, and pushes go to (games/notifications/
+# push_network.py): the browsers' push services. "*.example.com" is any subdomain of
+# example.com; "*" any host name (the addresses are still checked).
+PUSH_SERVICE_HOSTS = envlist(
+    "PUSH_SERVICE_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "*.notify.windows.com",
+        "web.push.apple.com",
+        "*.push.apple.com",
+    ],
+)
+# Pushes go to public addresses only: a host that resolves to a loopback, private, link-local,
+# reserved or multicast address is refused when connecting. Networks named here (CIDR, e.g.
+# 10.8.0.0/16 for a push relay inside your network) are let through; none by default.
+PUSH_ALLOWED_NETWORKS = envlist("PUSH_ALLOWED_NETWORKS", [])
+for _network in PUSH_ALLOWED_NETWORKS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"PUSH_ALLOWED_NETWORKS: {_network!r} is not a network, e.g. 10.8.0.0/16"
+        ) from None
 
 # --- API ----------------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -78,7 +79,8 @@ class PushService:
         self.url = f"http://127.0.0.1:{port}"
         self.devices: dict[str, Device] = {}
         self.received: list[Received] = []
-        self.answers: list[int] = []  # statuses for the next requests, then 201
+        # Statuses for the next requests, then 201; (status, headers) to add headers.
+        self.answers: list[int | tuple[int, dict]] = []
         self.gone: set[str] = set()  # devices answered 410
         self.requests = 0
         self.errors: list[str] = []  # what the service found wrong in a request
@@ -108,7 +110,7 @@ class PushService:
 
     # The push service's side ---------------------------------------------------------------
 
-    def _answer(self, name: str, headers, body: bytes) -> int:
+    def _answer(self, name: str, headers, body: bytes) -> int | tuple[int, dict]:
         from django.conf import settings
 
         with self._changed:
@@ -145,8 +147,11 @@ class PushService:
             def do_POST(self):  # noqa: N802 (http.server's name)
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 name = self.path.rstrip("/").rsplit("/", 1)[-1]
-                status = service._answer(name, self.headers, body)
+                answer = service._answer(name, self.headers, body)
+                status, headers = answer if isinstance(answer, tuple) else (answer, {})
                 self.send_response(status)
+                for header, value in headers.items():
+                    self.send_header(header, value)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -184,8 +189,57 @@ def vapid(settings):
     return settings
 
 
+class Listener:
+    """A TCP port on loopback that counts the connections made to it (and closes them): where
+    a push must never arrive, whatever it speaks."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self._socket = socket.socket(family, socket.SOCK_STREAM)
+        self._socket.bind((host, 0))
+        self._socket.listen(16)
+        self._socket.settimeout(0.2)
+        self.port = self._socket.getsockname()[1]
+        self.connections = 0
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                connection, _address = self._socket.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.connections += 1
+            connection.close()
+
+    def close(self) -> None:
+        self._stopped.set()
+        self._thread.join(2)
+        self._socket.close()
+
+
+@pytest.fixture
+def listener():
+    listening = Listener()
+    yield listening
+    listening.close()
+
+
+def allow_loopback(settings) -> None:
+    """The test's push service is on loopback, where no browser's is: the settings let pushes
+    go there, as a deployment would let a push relay inside its network (the site's checks
+    stay on: games/notifications/push_network.py)."""
+    settings.PUSH_SERVICE_HOSTS = [*settings.PUSH_SERVICE_HOSTS, "127.0.0.1"]
+    settings.PUSH_ALLOWED_NETWORKS = ["127.0.0.1/32"]
+
+
 @pytest.fixture
 def push_service(vapid):
+    allow_loopback(vapid)
     service = PushService(free_port())
     service.start()
     yield service
@@ -195,6 +249,7 @@ def push_service(vapid):
 @pytest.fixture
 def push_down(vapid):
     """Nothing listens where the devices' endpoints point, until ``.start()``."""
+    allow_loopback(vapid)
     service = PushService(free_port())
     yield service
     service.stop()

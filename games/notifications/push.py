@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
 import json
 import logging
 import re
@@ -41,13 +40,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from py_vapid import Vapid
+from py_vapid import Vapid, VapidException
 from pywebpush import WebPushException, webpush
 
 from accounts import languages
 from games.core import registry
 from games.models import Game
-from games.notifications import emails
+from games.notifications import emails, push_network
 from games.notifications.emails import Defer, Skip
 from games.notifications.models import Notification, PushSubscription
 
@@ -228,18 +227,29 @@ _TEMPORARY = (
 
 
 def send(message: PushMessage) -> None:
-    """Post ``message`` to its device's push service; raise PushError if it did not take it."""
+    """Post ``message`` to its device's push service; raise PushError if it did not take it.
+
+    Only to a push service's host (PUSH_SERVICE_HOSTS) at a public address, checked as the
+    connection is made (``push_network``): an endpoint that names another is refused for good,
+    with no connection at all."""
     subscription = message.subscription
+    host = urlsplit(subscription.endpoint).hostname or ""
+    if not push_network.host_allowed(host):
+        raise PushError(f"cannot send: {host!r} is not a push service's host", permanent=True)
     try:
-        webpush(
-            subscription.info,
-            data=json.dumps(message.payload),
-            vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
-            vapid_claims={"sub": settings.VAPID_SUBJECT},
-            ttl=TTL,
-            timeout=TIMEOUT,
-            headers={"Topic": message.topic, "Urgency": "normal"},
-        )
+        with push_network.session() as session:
+            webpush(
+                subscription.info,
+                data=json.dumps(message.payload),
+                vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
+                vapid_claims={"sub": settings.VAPID_SUBJECT},
+                ttl=TTL,
+                timeout=TIMEOUT,
+                headers={"Topic": message.topic, "Urgency": "normal"},
+                requests_session=session,
+            )
+    except push_network.ForbiddenAddress as error:
+        raise PushError(f"cannot send: {error}", permanent=True) from error
     except WebPushException as error:
         status = error.status_code
         if status in (404, 410):
@@ -250,8 +260,9 @@ def send(message: PushMessage) -> None:
         raise PushError(f"the push service answered {status}", permanent=not temporary) from error
     except _TEMPORARY as error:
         raise PushError(f"the push service cannot be reached: {error}", permanent=False) from error
-    except (requests.RequestException, ValueError) as error:
-        # A URL requests cannot use, keys that are no P-256 point: it will never work.
+    except (requests.RequestException, ValueError, VapidException) as error:
+        # A URL requests cannot use, keys that are no P-256 point, an audience VAPID cannot
+        # sign (an IPv6 address): it will never work.
         raise PushError(f"cannot send: {error}", permanent=True) from error
     PushSubscription.objects.filter(pk=subscription.pk).update(last_success=timezone.now())
 
@@ -274,9 +285,12 @@ def _b64decode(value: object) -> bytes | None:
 
 
 def _valid_endpoint(endpoint: object) -> bool:
-    """An https URL of a push service on the internet: we post to it from the server, so no
-    plain http, no address of ours or of a private network (SSRF)."""
+    """An https URL of a known push service (``push_network.host_allowed``): we post to it
+    from the server, so no plain http and no other host (SSRF; the address is checked again
+    when a push is sent). Printable ASCII only: no NUL, which PostgreSQL cannot store."""
     if not isinstance(endpoint, str) or len(endpoint) > 1000:
+        return False
+    if not endpoint.isascii() or not endpoint.isprintable() or " " in endpoint:
         return False
     try:
         parts = urlsplit(endpoint)
@@ -286,13 +300,7 @@ def _valid_endpoint(endpoint: object) -> bool:
         return False
     if parts.scheme != "https" or not host or parts.username or parts.password:
         return False
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        pass
-    else:
-        return False  # push services have names
-    return "." in host and not host.endswith((".localhost", ".local", ".internal"))
+    return push_network.host_allowed(host)
 
 
 def _valid_key(raw: bytes | None) -> bool:

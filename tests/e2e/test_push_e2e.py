@@ -24,7 +24,7 @@ from games.notifications.models import PushSubscription
 from tests.e2e.conftest import log_in
 from tests.pushserver import Device, b64url
 
-ENDPOINT = "https://push.example.com/e2e/device-1"
+ENDPOINT = "https://fcm.googleapis.com/e2e/device-1"
 
 STUB_PUSH_MANAGER = """
 (() => {
@@ -128,7 +128,7 @@ def test_a_page_tells_the_site_when_the_browser_replaced_the_subscription(
     """The browser gave the site OLD, and has NEW now (its push service renewed it; chromium
     fires no pushsubscriptionchange that a test could cause): the next page renews the
     device, whichever page it is."""
-    old = "https://push.example.com/e2e/old"
+    old = "https://fcm.googleapis.com/e2e/old"
     device = PushSubscription.objects.create(
         user=alice, endpoint=old, p256dh="x", auth="y", label="Chrome · Android"
     )

@@ -21,7 +21,7 @@ from py_vapid import Vapid
 from accounts.models import User
 from games import notify, services
 from games.models import Game, Seat
-from games.notifications import delivery, push
+from games.notifications import delivery, push, push_network
 from games.notifications.delivery import Outcome
 from games.notifications.models import Notification, PushSubscription
 from games.notifications.tasks import sweep_notifications
@@ -29,7 +29,7 @@ from games.tasks import UNQUEUED_AFTER, notify_turn, sweep_unqueued_notification
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
 from tests.games.notifications.helpers import play_turn
-from tests.pushserver import Device, b64url
+from tests.pushserver import Device, Listener, b64url
 
 Kind = Notification.Kind
 Status = Notification.Status
@@ -496,7 +496,7 @@ class TestSettingsPage:
         assert device.user == bob and device.p256dh == data["keys"]["p256dh"]
 
     def test_without_the_csrf_token_it_is_refused(self, bobs_client):
-        data = browser_subscription(Device("x"), "https://push.example.com/a")
+        data = browser_subscription(Device("x"), "https://fcm.googleapis.com/a")
         response = bobs_client.post(
             "/push/subscribe/", json.dumps(data), content_type="application/json"
         )
@@ -516,21 +516,24 @@ class TestSettingsPage:
             ("[1, 2]", "JSON object"),
             ("null", "JSON object"),
             (b"\xff\xfe", "JSON object"),
-            ({"endpoint": "http://push.example.com/a"}, "https"),
+            ({"endpoint": "http://fcm.googleapis.com/a"}, "https"),
             ({"endpoint": "https://127.0.0.1/a"}, "https"),
             ({"endpoint": "https://localhost/a"}, "https"),
-            ({"endpoint": "https://push.example.com:99999/a"}, "https"),
+            ({"endpoint": "https://fcm.googleapis.com:99999/a"}, "https"),
             ({"endpoint": 5}, "https"),
-            ({"endpoint": "https://push.example.com/a" + "a" * 1000}, "https"),
-            ({"endpoint": "https://push.example.com/a"}, "keys"),
-            ({"endpoint": "https://push.example.com/a", "keys": []}, "keys"),
+            ({"endpoint": "https://fcm.googleapis.com/a" + "a" * 1000}, "https"),
+            ({"endpoint": "https://fcm.googleapis.com/a"}, "keys"),
+            ({"endpoint": "https://fcm.googleapis.com/a", "keys": []}, "keys"),
             (
-                {"endpoint": "https://push.example.com/a", "keys": {"p256dh": "abc", "auth": "x"}},
+                {
+                    "endpoint": "https://fcm.googleapis.com/a",
+                    "keys": {"p256dh": "abc", "auth": "x"},
+                },
                 "keys",
             ),
             (
                 {
-                    "endpoint": "https://push.example.com/a",
+                    "endpoint": "https://fcm.googleapis.com/a",
                     "keys": {"p256dh": "B" * 87, "auth": "A" * 22},
                 },
                 "keys",
@@ -552,9 +555,9 @@ class TestSettingsPage:
     def test_a_player_has_at_most_so_many_devices(self, bobs_client, bob):
         for n in range(push.MAX_DEVICES):
             PushSubscription.objects.create(
-                user=bob, endpoint=f"https://push.example.com/{n}", p256dh="x", auth="y"
+                user=bob, endpoint=f"https://fcm.googleapis.com/{n}", p256dh="x", auth="y"
             )
-        data = browser_subscription(Device("x"), "https://push.example.com/new")
+        data = browser_subscription(Device("x"), "https://fcm.googleapis.com/new")
 
         response = post_json(bobs_client, "/push/subscribe/", data)
 
@@ -595,10 +598,10 @@ class TestSettingsPage:
 
     def test_removing_a_device(self, bobs_client, bob, charlie):
         mine = PushSubscription.objects.create(
-            user=bob, endpoint="https://push.example.com/b", p256dh="x", auth="y", label="Firefox"
+            user=bob, endpoint="https://fcm.googleapis.com/b", p256dh="x", auth="y", label="Firefox"
         )
         theirs = PushSubscription.objects.create(
-            user=charlie, endpoint="https://push.example.com/c", p256dh="x", auth="y"
+            user=charlie, endpoint="https://fcm.googleapis.com/c", p256dh="x", auth="y"
         )
         token = bobs_client.cookies["csrftoken"].value
 
@@ -621,7 +624,7 @@ class TestSettingsPage:
 
     def test_removing_without_javascript_goes_back_to_the_settings(self, bobs_client, bob):
         mine = PushSubscription.objects.create(
-            user=bob, endpoint="https://push.example.com/b", p256dh="x", auth="y"
+            user=bob, endpoint="https://fcm.googleapis.com/b", p256dh="x", auth="y"
         )
         token = bobs_client.cookies["csrftoken"].value
 
@@ -688,9 +691,9 @@ class TestRenewal:
         assert [r.device for r in push_service.received] == ["new"]
 
     def test_asking_again_changes_nothing(self, bob, browser):
-        old = "https://push.example.com/old"
+        old = "https://fcm.googleapis.com/old"
         PushSubscription.objects.create(user=bob, endpoint=old, p256dh="x", auth="y")
-        new = browser_subscription(Device("x"), "https://push.example.com/new")
+        new = browser_subscription(Device("x"), "https://fcm.googleapis.com/new")
 
         first = self.renew(browser, old, new)
         # The worker renewed it; the next page asks too, and so would a stranger with the new
@@ -702,7 +705,7 @@ class TestRenewal:
         assert (device.endpoint, device.p256dh) == (new["endpoint"], new["keys"]["p256dh"])
 
     def test_the_same_browser_subscribed_again_meanwhile_is_one_device(self, bob, browser):
-        old, new = "https://push.example.com/old", "https://push.example.com/new"
+        old, new = "https://fcm.googleapis.com/old", "https://fcm.googleapis.com/new"
         kept = PushSubscription.objects.create(user=bob, endpoint=old, p256dh="x", auth="y")
         PushSubscription.objects.create(user=bob, endpoint=new, p256dh="x", auth="y")
 
@@ -712,23 +715,23 @@ class TestRenewal:
 
     def test_an_address_no_device_has_is_refused(self, bob, browser):
         PushSubscription.objects.create(
-            user=bob, endpoint="https://push.example.com/a", p256dh="x", auth="y"
+            user=bob, endpoint="https://fcm.googleapis.com/a", p256dh="x", auth="y"
         )
-        new = browser_subscription(Device("x"), "https://push.example.com/new")
+        new = browser_subscription(Device("x"), "https://fcm.googleapis.com/new")
 
-        response = self.renew(browser, "https://push.example.com/guess", new, status=404)
+        response = self.renew(browser, "https://fcm.googleapis.com/guess", new, status=404)
 
         assert "No device" in response.json()["error"]
-        assert PushSubscription.objects.get().endpoint == "https://push.example.com/a"
+        assert PushSubscription.objects.get().endpoint == "https://fcm.googleapis.com/a"
 
     @pytest.mark.parametrize(
         ("body", "status", "message"),
         [
             ("not json", 400, "JSON object"),
             ("[]", 400, "JSON object"),
-            ({"old_endpoint": "https://push.example.com/a"}, 400, "JSON object"),
+            ({"old_endpoint": "https://fcm.googleapis.com/a"}, 400, "JSON object"),
             (
-                {"old_endpoint": "https://push.example.com/a", "subscription": {"endpoint": "x"}},
+                {"old_endpoint": "https://fcm.googleapis.com/a", "subscription": {"endpoint": "x"}},
                 400,
                 "https",
             ),
@@ -737,7 +740,7 @@ class TestRenewal:
     )
     def test_bad_input_is_refused_and_changes_nothing(self, bob, browser, body, status, message):
         PushSubscription.objects.create(
-            user=bob, endpoint="https://push.example.com/a", p256dh="x", auth="y"
+            user=bob, endpoint="https://fcm.googleapis.com/a", p256dh="x", auth="y"
         )
         body = body if isinstance(body, str) else json.dumps(body)
 
@@ -759,6 +762,198 @@ class TestRenewal:
         assert 'var RENEW_URL = "/push/renew/";' in client.get("/sw.js").content.decode()
         page = client.get("/accounts/login/").content.decode()
         assert 'data-push-renew="/push/renew/"' in page
+
+
+# Where pushes may go (SSRF) ----------------------------------------------------------------------
+
+# Endpoints that name this machine or the network behind it, however spelled, or no push
+# service at all: each was accepted once (issue 31), and the worker connected there.
+NOT_A_PUSH_SERVICE = [
+    "https://127.1:8444/a",
+    "https://0177.0.0.1:8444/c",
+    "https://127.0.0.1.:9/x",
+    "https://localhost.:9/x",
+    "https://10.1/x",
+    "https://169.254.169.254.nip.io/x",
+    "https://2130706433/x",
+    "https://0x7f.1/x",
+    "https://[::1]/x",
+    "https://[::ffff:127.0.0.1]/x",
+    "https://localhost/x",
+    "https://fcm.googleapis.com@127.0.0.1/x",
+    "https://fcm.googleapis.com.evil.example/x",
+    "https://evil.example/fcm.googleapis.com/x",
+    "https://fcm.googleapis.com./x",
+    "https://fcm.googleapis.com/a\x00b",
+    "https://fcm.googleapis.com/a b",
+]
+
+BROWSERS_ENDPOINTS = [
+    "https://fcm.googleapis.com/fcm/send/dGVzdA:APA91b",
+    "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABm",
+    "https://wns2-par02p.notify.windows.com/w/?token=BQYAAAD",
+    "https://web.push.apple.com/QGtQ7r",
+    "https://api.push.apple.com/3/device/x",
+]
+
+
+class TestWherePushesGo:
+    @pytest.mark.parametrize("endpoint", NOT_A_PUSH_SERVICE)
+    def test_subscribing_refuses_an_endpoint_of_no_push_service(self, bobs_client, endpoint):
+        data = browser_subscription(Device("x"), endpoint)
+
+        response = post_json(bobs_client, "/push/subscribe/", data)
+
+        assert response.status_code == 400
+        assert "https" in response.json()["error"]
+        assert not PushSubscription.objects.exists()
+
+    @pytest.mark.parametrize("endpoint", NOT_A_PUSH_SERVICE)
+    def test_renewing_refuses_them_too(self, bob, endpoint, vapid):
+        old = "https://fcm.googleapis.com/old"
+        PushSubscription.objects.create(user=bob, endpoint=old, p256dh="x", auth="y")
+        body = {"old_endpoint": old, "subscription": browser_subscription(Device("x"), endpoint)}
+
+        response = Client().post("/push/renew/", json.dumps(body), content_type="application/json")
+
+        assert response.status_code == 400
+        assert PushSubscription.objects.get().endpoint == old
+
+    @pytest.mark.parametrize("endpoint", BROWSERS_ENDPOINTS)
+    def test_the_browsers_push_services_are_accepted(self, bobs_client, endpoint):
+        data = browser_subscription(Device("x"), endpoint)
+
+        response = post_json(bobs_client, "/push/subscribe/", data)
+
+        assert response.status_code == 201
+        assert PushSubscription.objects.get().endpoint == endpoint
+
+    @pytest.mark.parametrize(
+        ("host", "listening_on"),
+        [
+            ("127.1", "127.0.0.1"),
+            ("0177.0.0.1", "127.0.0.1"),
+            ("2130706433", "127.0.0.1"),
+            ("0x7f.1", "127.0.0.1"),
+            ("localhost", "127.0.0.1"),  # a name that resolves inside
+            ("10.1", None),  # 10.0.0.1: refused before any attempt, not timed out
+        ],
+    )
+    def test_a_host_that_resolves_inside_is_never_connected_to(
+        self, game, bob, vapid, run_hooks, settings, host, listening_on
+    ):
+        # Even where the settings let that host through (a deployment that trusts "*", or
+        # names a host whose DNS now points inside): the address is checked on connecting.
+        settings.PUSH_SERVICE_HOSTS = ["*", host.strip("[]")]
+        listener = Listener(listening_on) if listening_on else None
+        port = listener.port if listener else 9
+        device = Device("inside")
+        PushSubscription.objects.create(
+            user=bob,
+            endpoint=f"https://{host}:{port}/push/inside",
+            p256dh=device.p256dh,
+            auth=b64url(device.auth),
+        )
+        try:
+            run_hooks(play_turn, game)
+        finally:
+            if listener:
+                listener.close()
+
+        [row] = push_rows()
+        assert (row.status, row.attempts) == (Status.FAILED, 1)  # for good: not retried
+        assert "not a public address" in row.note
+        assert listener is None or listener.connections == 0
+
+    @pytest.mark.parametrize(
+        ("host", "listening_on"), [("[::1]", "::1"), ("[::ffff:127.0.0.1]", "127.0.0.1")]
+    )
+    def test_nor_an_ipv6_address_inside(
+        self, game, bob, vapid, run_hooks, settings, host, listening_on
+    ):
+        # Refused before connecting: VAPID signs no audience with an IPv6 address.
+        settings.PUSH_SERVICE_HOSTS = [host.strip("[]")]
+        listener = Listener(listening_on)
+        device = Device("inside")
+        PushSubscription.objects.create(
+            user=bob,
+            endpoint=f"https://{host}:{listener.port}/push/inside",
+            p256dh=device.p256dh,
+            auth=b64url(device.auth),
+        )
+        try:
+            run_hooks(play_turn, game)
+        finally:
+            listener.close()
+
+        [row] = push_rows()
+        assert (row.status, row.attempts) == (Status.FAILED, 1)
+        assert listener.connections == 0
+
+    def test_a_stored_endpoint_of_no_push_service_is_not_sent_to(
+        self, game, bob, vapid, listener, run_hooks
+    ):
+        # A device recorded before the hosts were checked: its pushes go nowhere.
+        device = Device("old")
+        PushSubscription.objects.create(
+            user=bob,
+            endpoint=f"http://127.0.0.1:{listener.port}/push/old",
+            p256dh=device.p256dh,
+            auth=b64url(device.auth),
+        )
+
+        run_hooks(play_turn, game)
+
+        [row] = push_rows()
+        assert row.status == Status.FAILED and "not a push service" in row.note
+        assert listener.connections == 0
+
+    def test_a_redirect_is_an_answer_not_a_place_to_go(
+        self, game, bob, push_service, listener, run_hooks
+    ):
+        push_service.device(bob, "phone")
+        push_service.answers = [(307, {"Location": f"http://127.0.0.1:{listener.port}/inside"})]
+
+        run_hooks(play_turn, game)
+
+        [row] = push_rows()
+        assert row.status == Status.FAILED and "307" in row.note
+        assert listener.connections == 0
+
+    @pytest.mark.parametrize(
+        ("address", "allowed"),
+        [
+            ("142.250.74.106", True),
+            ("2a00:1450:4001:82a::200a", True),
+            ("127.0.0.1", False),
+            ("10.0.0.1", False),
+            ("172.16.5.4", False),
+            ("192.168.1.1", False),
+            ("169.254.169.254", False),
+            ("100.64.0.1", False),  # shared (carrier-grade NAT)
+            ("0.0.0.0", False),
+            ("224.0.0.1", False),
+            ("240.0.0.1", False),
+            ("255.255.255.255", False),
+            ("::", False),
+            ("::1", False),
+            ("fe80::1%2", False),
+            ("fc00::1", False),
+            ("ff02::1", False),
+            ("::ffff:10.0.0.1", False),
+            ("2002:7f00:1::", False),  # 6to4 of 127.0.0.1
+            ("64:ff9b::a9fe:a9fe", False),  # NAT64 of 169.254.169.254
+            ("64:ff9b::8efa:4a6a", True),  # NAT64 of a public address
+        ],
+    )
+    def test_which_addresses_are_public(self, address, allowed):
+        assert push_network.address_allowed(address) is allowed
+
+    def test_networks_named_in_the_settings_are_let_through(self, settings):
+        settings.PUSH_ALLOWED_NETWORKS = ["10.8.0.0/16"]
+
+        assert push_network.address_allowed("10.8.1.2")
+        assert not push_network.address_allowed("10.9.1.2")
 
 
 @pytest.mark.parametrize(
