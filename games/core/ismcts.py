@@ -13,6 +13,12 @@ Every node keeps the reward of the seat that chose the action leading to it, so 
 of several players each one maximises its own reward (a "paranoid" search would make every
 other seat minimise ours instead).
 
+The budget is spent where it matters: a decision with one legal action, or whose actions
+all lead to the same position, is not searched; the budget is a *turn's*, so the first
+decision of a turn plans it and a later one gets a smaller share and continues the tree the
+first one grew (``_TurnTrees``); and a search stops as soon as its most visited action
+cannot be overtaken in the budget left.
+
 The search touches the game only through the hooks of ``SearchGame``: a game gets the
 search bot by filling them in. Pure Python, no Django.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -49,6 +56,8 @@ class SearchGame(Generic[S, A]):
     game's own generator reseeded from ``rand``), and always return a fresh copy, which the
     search then changes in place with ``apply``. In a step of simultaneous choices,
     ``to_move`` names one of the deciders and ``imagine`` hides what the others chose.
+
+    The last four hooks are optional; each one saves time where a game gives it.
     """
 
     # The seat choosing now, or None once the game is over.
@@ -69,6 +78,18 @@ class SearchGame(Generic[S, A]):
     progress: Callable[[S], int]
     # Names an action in the tree (actions are compared by key).
     action_key: Callable[[A], Hashable] = freeze
+    # Whether the decision now is the first of its seat's turn: the budget is a turn's,
+    # and a later decision of the turn gets ``SearchConfig.later_share`` of it. None: every
+    # decision is a turn of its own.
+    opens_turn: Callable[[S], bool] | None = None
+    # A position as a key, equal for positions that play the same: when every root action
+    # leads to one key (in two imagined worlds), the first is taken without a search.
+    state_key: Callable[[S], Hashable] | None = None
+    # What ``seat`` knows, as a key (its view, say), and a copy of a state: with both, the
+    # tree of a turn's decision is kept for the seat's next decision of the same turn,
+    # found again by the key of what the seat will know then.
+    info_key: Callable[[S, int], Hashable] | None = None
+    clone: Callable[[S], S] | None = None
 
 
 @dataclass(frozen=True)
@@ -76,18 +97,34 @@ class SearchConfig:
     exploration: float = 0.7  # UCB1's constant, for rewards in [0, 1]
     horizon: int = 1  # how much ``progress`` past the root is searched and played out
     max_rollout_steps: int = 200  # a safety stop for a play-out that does not progress
+    # The budget given to ``search`` is a turn's: the first decision of a turn may spend
+    # ``first_share`` of it, each later one ``later_share`` (``SearchGame.opens_turn``).
+    first_share: float = 1.0
+    later_share: float = 0.15
+    # Stop when the most visited root action leads by more visits than the budget left.
+    early_stop: bool = True
+    # Continue the turn's tree at its later decisions (needs ``info_key`` and ``clone``).
+    reuse: bool = True
 
 
 DEFAULT_CONFIG = SearchConfig()
+
+# How often (in iterations) a search looks whether its best action is settled.
+_CHECK_EVERY = 16
 
 
 @dataclass(frozen=True)
 class SearchResult(Generic[A]):
     action: A
-    iterations: int
+    iterations: int  # run by this search (0: not searched, or settled by a kept tree)
     # The root's children: (action, visits, mean reward for the searching seat), in the
     # order of the root's legal actions.
     children: tuple[tuple[A, int, float], ...]
+    reused: int = 0  # visits of the root carried over from the turn's earlier decision
+    stopped_early: bool = False  # the best action was settled before the budget was spent
+    # "searched", "forced" (one legal action), "same" (every action alike) or "kept" (the
+    # kept tree of the turn already held this decision's share)
+    why: str = "searched"
 
 
 class _Node:
@@ -99,6 +136,40 @@ class _Node:
         self.visits = 0
         self.reward = 0.0
         self.avail = 1  # times the action was legal when its parent was visited
+
+
+class _TurnTrees:
+    """Subtrees kept for the next decision of a turn in progress, by (seat, what the seat
+    will know then). In this process only: a decision made in another process finds
+    nothing and searches afresh with its share of the budget. The oldest go first."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        # (the subtree, the iterations per millisecond of the search that grew it)
+        self._trees: OrderedDict[Hashable, tuple[_Node, float | None]] = OrderedDict()
+
+    def take(self, key: Hashable) -> tuple[_Node, float | None] | None:
+        return self._trees.pop(key, None)
+
+    def keep(self, key: Hashable, kept: tuple[_Node, float | None]) -> None:
+        self._trees[key] = kept
+        self._trees.move_to_end(key)
+        while len(self._trees) > self.size:
+            self._trees.popitem(last=False)
+
+    def clear(self) -> None:
+        self._trees.clear()
+
+    def __len__(self) -> int:
+        return len(self._trees)
+
+
+TURN_TREES = _TurnTrees()
+
+
+def forget() -> None:
+    """Drop every kept turn tree (tests start from nothing)."""
+    TURN_TREES.clear()
 
 
 def choose(
@@ -130,10 +201,12 @@ def search(
     """Search for ``seat``, which must be the one to move in ``state``, and return the most
     visited of its actions.
 
-    The budget is ``iterations`` when given (then the clock is never read, and the same
-    ``rand`` state gives the same choice), else ``budget_ms`` of wall time. Actions are
-    applied, and positions scored, only on states from ``game.imagine``: of ``state``
-    itself the search reads only who moves, the seat's own legal actions and the progress.
+    The budget is a turn's (see ``SearchConfig``): ``iterations`` when given (then the
+    clock is never read, and the same ``rand`` state and kept trees give the same choice),
+    else ``budget_ms`` of wall time. Actions are applied, and positions scored, only on
+    states from ``game.imagine``: of ``state`` itself the search reads only who moves, the
+    seat's own legal actions and the progress (and, to find this turn's tree again at the
+    seat's next decision, what the seat will know after its action).
     """
     if iterations is None and budget_ms is None:
         raise ValueError("give the search a budget: iterations or budget_ms")
@@ -144,34 +217,127 @@ def search(
     if not actions:
         raise ValueError(f"seat {seat} has no legal action")
     if len(actions) == 1:
-        return SearchResult(actions[0], 0, ((actions[0], 0, 0.0),))
+        return SearchResult(actions[0], 0, ((actions[0], 0, 0.0),), why="forced")
+    if game.state_key is not None and _all_alike(game, state, seat, actions, rand):
+        return SearchResult(actions[0], 0, tuple((a, 0, 0.0) for a in actions), why="same")
 
-    root = _Node(seat)
+    opening = game.opens_turn is None or game.opens_turn(state)
+    share = config.first_share if opening else config.later_share
+    keeping = config.reuse and game.info_key is not None and game.clone is not None
+    kept = None
+    if keeping and not opening:
+        kept = TURN_TREES.take((seat, game.info_key(state, seat)))
+    # A kept tree's visits count toward this decision's share: they were spent on it.
+    root, pace, reused = _Node(seat), None, 0
+    if kept is not None:
+        root, pace = kept
+        root.mover, reused = seat, root.visits
+
     limit = game.progress(state) + config.horizon
-    done = 0
+    keys = [game.action_key(a) for a in actions]
+    done, early = 0, False
     if iterations is not None:
-        for _ in range(max(1, iterations)):
-            _iterate(game, state, seat, rand, root, limit, config)
-        done = max(1, iterations)
-    else:
-        deadline = time.perf_counter() + budget_ms / 1000
-        while True:
+        budget = round(iterations * share) - reused
+        if not root.visits:
+            budget = max(1, budget)
+        while done < budget:
+            if config.early_stop and done % _CHECK_EVERY == 0 and root.visits:
+                if _settled(root, keys, budget - done):
+                    early = True
+                    break
             _iterate(game, state, seat, rand, root, limit, config)
             done += 1
-            if time.perf_counter() >= deadline:
-                break
+    else:
+        ms = budget_ms * share - (reused / pace if pace else 0.0)
+        start = now = time.perf_counter()
+        deadline = start + ms / 1000
+        if pace and config.early_stop and root.visits:
+            early = ms <= 0 or _settled(root, keys, ms * pace)
+        while not early and (now < deadline or not root.visits):
+            _iterate(game, state, seat, rand, root, limit, config)
+            done += 1
+            now = time.perf_counter()
+            if now < deadline and config.early_stop and done % _CHECK_EVERY == 0:
+                # The iterations that the time left buys, at this search's pace so far.
+                if _settled(root, keys, (deadline - now) * done / (now - start)):
+                    early = True
+        if done:
+            pace = done / max((now - start) * 1000, 1e-6)  # iterations per millisecond
 
-    key = game.action_key
     children = []
-    for action in actions:
-        child = root.children.get(key(action))
+    for action, k in zip(actions, keys, strict=True):
+        child = root.children.get(k)
         if child is None:
             children.append((action, 0, 0.0))
         else:
             children.append((action, child.visits, child.reward / max(child.visits, 1)))
     # Most visited; equal visits: the better mean, then the first listed.
     best = max(range(len(children)), key=lambda i: (children[i][1], children[i][2], -i))
-    return SearchResult(children[best][0], done, tuple(children))
+    if keeping:
+        _keep_for_next(game, state, seat, actions[best], root.children.get(keys[best]), pace)
+    why = "kept" if reused and not done else "searched"
+    return SearchResult(children[best][0], done, tuple(children), reused, early, why)
+
+
+def _settled(root: _Node, keys: list[Hashable], left: float) -> bool:
+    """Whether the most visited of the root's actions leads the next by more visits than
+    ``left`` iterations could add: then it stays the most visited, whatever they do."""
+    first = second = 0
+    for k in keys:
+        child = root.children.get(k)
+        v = child.visits if child is not None else 0
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left
+
+
+def _all_alike(
+    game: SearchGame[S, A], state: S, seat: int, actions: list[A], rand: random.Random
+) -> bool:
+    """Whether every action leads to the same position, in each of two imagined worlds."""
+    for _world in range(2):
+        seed = rand.getrandbits(64)
+        first = None
+        for i, action in enumerate(actions):
+            s = game.imagine(state, seat, random.Random(seed))
+            game.apply(s, action)
+            k = game.state_key(s)
+            if i == 0:
+                first = k
+            elif k != first:
+                return False
+    return True
+
+
+def _keep_for_next(
+    game: SearchGame[S, A],
+    state: S,
+    seat: int,
+    action: A,
+    node: _Node | None,
+    pace: float | None,
+) -> None:
+    """Keep the subtree of the chosen action for the seat's next decision if the turn goes
+    on with it (its own forced moves followed), under the key of what it will know then.
+    The action is applied to a copy of the real state only to compute that key: the kept
+    tree itself grew on imagined worlds alone."""
+    if node is None or not node.children:
+        return
+    s = game.clone(state)
+    game.apply(s, action)
+    while game.to_move(s) == seat:
+        if game.opens_turn is not None and game.opens_turn(s):
+            return
+        actions = game.legal_actions(s)
+        if len(actions) != 1:
+            TURN_TREES.keep((seat, game.info_key(s, seat)), (node, pace))
+            return
+        node = node.children.get(game.action_key(actions[0]))
+        if node is None or not node.children:
+            return
+        game.apply(s, actions[0])
 
 
 def _iterate(
@@ -241,10 +407,12 @@ def _iterate(
 
 __all__ = [
     "DEFAULT_CONFIG",
+    "TURN_TREES",
     "SearchConfig",
     "SearchGame",
     "SearchResult",
     "choose",
+    "forget",
     "freeze",
     "search",
 ]

@@ -1,9 +1,11 @@
-"""python -m games.guildhall simulate|bench|arena ..."""
+"""python -m games.guildhall simulate|bench|arena|bench-strong ..."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+from games.core.arena import bench_strong
 
 from . import arena
 from .simulate import bench, run
@@ -45,11 +47,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ar.add_argument("--rules", default="yucata", choices=("classic", "yucata"))
     ar.add_argument("--max-turns", type=int, default=400)
+    bs = sub.add_parser(
+        "bench-strong",
+        help="the strong computer's seconds per turn and per decision, on one core",
+    )
+    bs.add_argument("--games", type=int, default=3)
+    bs.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    bs.add_argument("--budget-ms", type=int, default=1000, help="per turn (the site's)")
+    bs.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.command == "arena":
-        setup = arena.Setup(
-            a=args.a,
-            b=args.b,
+        setup = arena.make_setup(
+            args.a,
+            args.b,
             players=args.players,
             games=args.games,
             seed=args.seed,
@@ -59,6 +69,17 @@ def main(argv: list[str] | None = None) -> int:
             max_turns=args.max_turns,
         )
         arena.main(setup, args.jobs)
+        return 0
+    if args.command == "bench-strong":
+        setup = arena.make_setup(
+            "strong",
+            "normal",
+            players=args.players,
+            games=args.games,
+            seed=args.seed,
+            budget_ms=args.budget_ms,
+        )
+        bench_strong(arena.play_game, setup)
         return 0
     if args.command == "simulate":
         summary = run(

@@ -9,15 +9,19 @@ player's turn and scores that position with the lookahead bot's ``evaluate``.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import random
 
 from games.core import ismcts
 
 from .bot import evaluate
+from .cards import IDENT
 from .determinize import determinize
 from .engine import apply, deciders, decision_player, legal_actions
+from .positions import to_json
 from .state import State
+from .views import view
 
 DEFAULT_BUDGET_MS = 1000
 
@@ -29,7 +33,13 @@ EVAL_SCALE = 40.0
 # ``random_player`` but cheaper to judge than the lookahead bot's choices.
 _ROLLOUT_WEIGHTS = {"buy": 50.0, "use": 4.0, "play": 2.0, "done": 3.0, "skip": 0.5, "keep": 0.3}
 
-CONFIG = ismcts.SearchConfig(exploration=0.7, horizon=1, max_rollout_steps=200)
+# The budget is a turn's: its first decision (which card to play, what to buy) may spend
+# 60% of it, each later one (a pick, a discard, an order) 10%, counting what the turn's
+# earlier searches spent on its subtree where this process kept it; every search stops
+# once its best action is settled.
+CONFIG = ismcts.SearchConfig(
+    exploration=0.7, horizon=1, max_rollout_steps=200, first_share=0.6, later_share=0.1
+)
 
 
 def rewards(st: State) -> list[float]:
@@ -62,6 +72,32 @@ def _key(action: dict) -> tuple:
     return tuple(sorted(action.items()))
 
 
+def opens_turn(st: State) -> bool:
+    """A seat's turn is its decisions in a row: the first follows another seat's."""
+    return st.last_actor != decision_player(st)
+
+
+def state_key(st: State) -> str:
+    """The position with every card named by its identity (twins play alike: RULINGS 2)."""
+    data = to_json(st)
+
+    def ids(cards: list) -> list:
+        return [None if c is None else IDENT[c] for c in cards]
+
+    for pile in ("deck", "discard", "center"):
+        data[pile] = ids(data[pile])
+    for ps in data["players"]:
+        for place in ("hand", "known", "guildhall", "action_area"):
+            ps[place] = ids(ps[place])
+        ps["completed"] = [ids(chapter) for chapter in ps["completed"]]
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def info_key(st: State, seat: int) -> str:
+    """What ``seat`` knows: its view."""
+    return json.dumps(view(st, seat), sort_keys=True, separators=(",", ":"))
+
+
 GAME: ismcts.SearchGame[State, dict] = ismcts.SearchGame(
     to_move=decision_player,
     legal_actions=legal_actions,
@@ -71,6 +107,10 @@ GAME: ismcts.SearchGame[State, dict] = ismcts.SearchGame(
     rollout_policy=rollout_policy,
     progress=progress,
     action_key=_key,
+    opens_turn=opens_turn,
+    state_key=state_key,
+    info_key=info_key,
+    clone=State.clone,
 )
 
 
@@ -96,7 +136,12 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
     def act(st: State, action: dict) -> object:
         return apply(st, action, to_move(st))
 
-    return dataclasses.replace(GAME, to_move=to_move, legal_actions=legal, apply=act)
+    def opens(st: State) -> bool:
+        return st.last_actor != to_move(st)
+
+    return dataclasses.replace(
+        GAME, to_move=to_move, legal_actions=legal, apply=act, opens_turn=opens
+    )
 
 
 def choose(
@@ -108,7 +153,8 @@ def choose(
     iterations: int | None = None,
 ) -> dict:
     """The strong player's action for ``seat`` (a seat deciding now): ``iterations`` of
-    search when given (deterministic), else ``budget_ms`` (default 1000 ms)."""
+    search when given (deterministic), else ``budget_ms`` (default 1000 ms), both a
+    turn's budget (``CONFIG``)."""
     if iterations is None and budget_ms is None:
         budget_ms = DEFAULT_BUDGET_MS
     game = game_for(seat) if st.simultaneous else GAME

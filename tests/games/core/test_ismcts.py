@@ -3,6 +3,7 @@ against a hidden card, and Nim."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 
@@ -179,8 +180,9 @@ class TestBudget:
         assert run(5).children != run(6).children
 
     def test_every_iteration_visits_one_root_child(self):
+        config = ismcts.SearchConfig(horizon=100, early_stop=False)
         result = ismcts.search(
-            BET, bet_state(1, 0), 0, random.Random(1), iterations=123, config=DEEP
+            BET, bet_state(1, 0), 0, random.Random(1), iterations=123, config=config
         )
         assert result.iterations == 123
         assert sum(visits for _, visits, _ in result.children) == 123
@@ -198,7 +200,8 @@ class TestBudget:
             rollout_policy=never,
             progress=never,
         )
-        assert ismcts.choose(game, object(), 0, random.Random(1), budget_ms=1000) == "only"
+        result = ismcts.search(game, object(), 0, random.Random(1), budget_ms=1000)
+        assert (result.action, result.iterations, result.why) == ("only", 0, "forced")
 
     def test_a_time_budget_searches_until_it_is_spent(self):
         result = ismcts.search(NIM, Nim(9), 0, random.Random(1), budget_ms=30)
@@ -218,3 +221,139 @@ def test_actions_are_keyed_by_content_not_field_order():
     assert ismcts.freeze({"kind": "pick", "card": 3}) == ismcts.freeze({"card": 3, "kind": "pick"})
     assert ismcts.freeze({"kind": "pick", "card": 3}) != ismcts.freeze({"kind": "pick", "card": 4})
     assert ismcts.freeze({"cards": [1, 2]}) == (("cards", (1, 2)),)
+
+
+# Spending the budget where it matters ----------------------------------------------------
+
+
+class TestEarlyStop:
+    def test_a_settled_choice_stops_the_search_with_the_same_answer(self):
+        # Nim with 5 stones: taking 1 wins, and the search soon sees it.
+        full = ismcts.search(
+            NIM,
+            Nim(5),
+            0,
+            random.Random(3),
+            iterations=3000,
+            config=ismcts.SearchConfig(horizon=100, early_stop=False),
+        )
+        early = ismcts.search(NIM, Nim(5), 0, random.Random(3), iterations=3000, config=DEEP)
+        assert early.stopped_early and not full.stopped_early
+        assert early.iterations < full.iterations == 3000
+        assert early.action == full.action == 1
+        # Stopped only once the leader could not be caught in the iterations left.
+        visits = sorted((v for _, v, _ in early.children), reverse=True)
+        assert visits[0] - visits[1] > 3000 - early.iterations
+
+    def test_a_close_choice_uses_most_of_the_budget(self):
+        # Nim with 4 stones: every move loses, none leads for long.
+        result = ismcts.search(NIM, Nim(4), 0, random.Random(1), iterations=400, config=DEEP)
+        assert result.iterations >= 360
+        visits = sorted((v for _, v, _ in result.children), reverse=True)
+        assert not result.stopped_early or visits[0] - visits[1] > 400 - result.iterations
+
+
+def never(*args):
+    raise AssertionError("searched")
+
+
+class TestAllAlike:
+    def game(self, key):
+        # Three actions, all leading to the same position (or not, by ``key``).
+        return ismcts.SearchGame(
+            to_move=lambda s: 0 if len(s) < 1 else None,
+            legal_actions=lambda s: ["a", "b", "c"],
+            apply=lambda s, a: s.append(a),
+            evaluate=never,
+            imagine=lambda s, seat, rand: list(s),
+            rollout_policy=never,
+            progress=never,
+            state_key=key,
+        )
+
+    def test_actions_that_all_lead_to_one_position_are_not_searched(self):
+        result = ismcts.search(self.game(lambda s: len(s)), [], 0, random.Random(1), iterations=100)
+        assert (result.action, result.iterations, result.why) == ("a", 0, "same")
+
+    def test_different_positions_are_searched(self):
+        game = dataclasses.replace(
+            self.game(lambda s: tuple(s)),
+            evaluate=lambda s: [float(s[-1] == "b")],
+            progress=len,
+        )
+        result = ismcts.search(game, [], 0, random.Random(1), iterations=30, config=DEEP)
+        assert (result.action, result.why) == ("b", "searched")
+        assert result.iterations > 0
+
+
+# A turn of two decisions: seat 0 names two digits (0..3), then seat 1 one; seat 0 wins
+# when its two digits add up to 5, seat 1 when its digit is 0. The information set is the
+# whole state (nothing is hidden).
+
+
+def two_to_move(s: list) -> int | None:
+    return None if len(s) == 3 else (0 if len(s) < 2 else 1)
+
+
+def two_evaluate(s: list) -> list[float]:
+    return [float(s[0] + s[1] == 5), float(s[2] == 0)] if len(s) == 3 else [0.5, 0.5]
+
+
+TWO = ismcts.SearchGame(
+    to_move=two_to_move,
+    legal_actions=lambda s: [0, 1, 2, 3],
+    apply=None,  # states are tuples: see ``two_apply``
+    evaluate=two_evaluate,
+    imagine=lambda s, seat, rand: [*s],
+    rollout_policy=first_policy,
+    progress=len,
+    opens_turn=lambda s: len(s) in (0, 2),
+    info_key=lambda s, seat: tuple(s),
+    clone=lambda s: [*s],
+)
+TWO = dataclasses.replace(TWO, apply=lambda s, a: s.append(a))
+EXACT = ismcts.SearchConfig(horizon=10, first_share=1.0, later_share=0.5, early_stop=False)
+
+
+class TestTurnBudget:
+    def setup_method(self):
+        ismcts.forget()
+
+    def test_a_later_decision_gets_its_share_and_continues_the_turns_tree(self):
+        first = ismcts.search(TWO, [], 0, random.Random(1), iterations=400, config=EXACT)
+        assert first.iterations == 400 and first.reused == 0
+        chosen = dict((a, v) for a, v, _ in first.children)[first.action]
+        assert len(ismcts.TURN_TREES) == 1
+        second = ismcts.search(
+            TWO, [first.action], 0, random.Random(2), iterations=400, config=EXACT
+        )
+        # The subtree of the chosen digit, with its visits, is where the second starts.
+        assert second.reused == chosen > 0
+        assert second.iterations == max(0, 200 - chosen)
+        assert first.action + second.action == 5
+        assert len(ismcts.TURN_TREES) == 0
+
+    def test_without_a_kept_tree_a_later_decision_searches_its_share_afresh(self):
+        result = ismcts.search(TWO, [2], 0, random.Random(2), iterations=400, config=EXACT)
+        assert (result.reused, result.iterations, result.action) == (0, 200, 3)
+
+    def test_a_kept_tree_serves_only_the_same_information_set(self):
+        first = ismcts.search(TWO, [], 0, random.Random(1), iterations=400, config=EXACT)
+        other = 3 - first.action if first.action in (0, 1, 2, 3) else 0
+        result = ismcts.search(TWO, [other], 0, random.Random(2), iterations=400, config=EXACT)
+        assert result.reused == 0
+
+    def test_the_next_seats_turn_opens_with_the_first_share(self):
+        ismcts.search(TWO, [], 0, random.Random(1), iterations=400, config=EXACT)
+        result = ismcts.search(TWO, [1, 4], 1, random.Random(2), iterations=400, config=EXACT)
+        assert (result.reused, result.iterations) == (0, 400)
+
+    def test_a_settled_kept_tree_answers_without_searching(self):
+        config = dataclasses.replace(EXACT, early_stop=True, later_share=0.05)
+        first = ismcts.search(TWO, [], 0, random.Random(1), iterations=2000, config=config)
+        second = ismcts.search(
+            TWO, [first.action], 0, random.Random(2), iterations=2000, config=config
+        )
+        assert second.reused > 100
+        assert (second.iterations, second.why) == (0, "kept")
+        assert first.action + second.action == 5

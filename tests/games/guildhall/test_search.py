@@ -11,13 +11,20 @@ import pytest
 from games.core import ismcts
 from games.guildhall import Options, apply, legal_actions, new_game, random_player, search
 from games.guildhall.__main__ import main
-from games.guildhall.arena import Setup, play_game, run, wilson
+from games.guildhall.arena import make_setup, play_game, run, wilson
 from games.guildhall.builder import build
 from games.guildhall.engine import DECISION_ACTIONS, decision, decision_player
 from games.guildhall.game import GUILDHALL
 from games.guildhall.views import view
 
 TINY = 30  # iterations: enough to exercise every hook, cheap enough for many decisions
+
+
+@pytest.fixture(autouse=True)
+def no_kept_trees():
+    ismcts.forget()  # each test's searches start from nothing
+    yield
+    ismcts.forget()
 
 
 def hidden_swapped(st, seat: int):
@@ -133,8 +140,61 @@ class TestStrong:
     def test_it_beats_random_play(self):
         wins = 0
         for g in range(4):
-            wins += play_game(Setup("strong", "random", iterations=TINY), g)["winner"] == "a"
+            wins += play_game(make_setup("strong", "random", iterations=TINY), g)["winner"] == "a"
         assert wins >= 3
+
+
+class TestTurnBudget:
+    def test_a_turns_later_decisions_continue_its_tree_with_a_smaller_share(self):
+        # The strong player's turns in a game against random play: each turn's first
+        # search has the first share, every later one at most the later share, counting
+        # what it found of the first one's tree.
+        first, later = search.CONFIG.first_share, search.CONFIG.later_share
+        st = new_game(Options(players=2), ["A", "B"], 5)
+        rand = random.Random(5)
+        seen = Counter()
+        while st.phase != "over" and st.turn < 12:
+            seat = decision_player(st)
+            if seat == 0 and len(legal_actions(st)) > 1:
+                opening = search.GAME.opens_turn(st)
+                result = ismcts.search(
+                    search.GAME, st, 0, rand, iterations=400, config=search.CONFIG
+                )
+                if opening:
+                    assert result.reused == 0
+                    assert result.iterations <= round(400 * first)
+                else:
+                    assert result.iterations + result.reused <= max(
+                        round(400 * later), result.reused
+                    )
+                seen["opening" if opening else "later"] += 1
+                seen["reused"] += result.reused > 0
+                action = result.action
+            else:
+                action = random_player.choose(st, rand)
+            apply(st, action)
+        assert seen["opening"] >= 5 and seen["later"] >= 10
+        assert seen["reused"] >= seen["later"] // 2, seen
+
+    def test_a_turn_opens_when_the_seat_to_decide_changes(self):
+        st = positions(2, seed=4, count=1)[0]
+        st.last_actor = 1 - decision_player(st)
+        assert search.GAME.opens_turn(st)
+        st.last_actor = decision_player(st)
+        assert not search.GAME.opens_turn(st)
+
+    def test_twins_are_one_position_to_the_search(self):
+        # Ann holds two blue Farmers: the positions after discarding one or the other are
+        # alike (``state_key``), not equal.
+        st = build(players=[{"hand": ["blue farmer", "blue farmer", "red weaver"]}, {}])
+        a, b = st.clone(), st.clone()
+        first, second = st.players[0].hand[:2]
+        a.players[0].hand.remove(first)
+        a.discard.append(first)
+        b.players[0].hand.remove(second)
+        b.discard.append(second)
+        assert a.discard != b.discard
+        assert search.state_key(a) == search.state_key(b)
 
 
 class TestLevels:
@@ -157,7 +217,7 @@ class TestLevels:
 
     def test_easy_is_weaker_than_normal(self):
         # Easy wins about a third against normal (docs/computer-players.md); equal would be 15.
-        wins = sum(play_game(Setup("easy", "normal"), g)["winner"] == "a" for g in range(30))
+        wins = sum(play_game(make_setup("easy", "normal"), g)["winner"] == "a" for g in range(30))
         assert wins <= 13, wins
 
     def test_it_refuses_an_unknown_level_or_a_seat_not_deciding(self):
@@ -183,7 +243,7 @@ class TestArena:
             assert set(out["ms_per_decision"][side]) >= {"median", "p99"}
 
     def test_seats_alternate_and_a_run_is_reproducible(self):
-        setup = Setup("strong", "normal", players=3, games=3, iterations=3, max_turns=4)
+        setup = make_setup("strong", "normal", players=3, games=3, iterations=3, max_turns=4)
         games = [play_game(setup, i) for i in range(3)]
         assert [g["a_seat"] for g in games] == [0, 1, 2]
         # Cut short by max_turns: nobody won.
