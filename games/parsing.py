@@ -33,8 +33,31 @@ def _no_constants(name: str):
 
 def loads(text: str) -> object:
     """Strict JSON (no NaN or Infinity); ``ValueError`` with a reason for anything else,
-    nesting too deep for the parser included."""
+    nesting too deep for the parser included, and text no page or database can hold: a NUL
+    character (PostgreSQL refuses it) or a lone surrogate (``"\\ud800"``, which no UTF-8
+    answer can echo), in any string or key."""
     try:
-        return json.loads(text, parse_constant=_no_constants)
+        value = json.loads(text, parse_constant=_no_constants)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+    _check_text(value)
+    return value
+
+
+def _check_text(value: object) -> None:
+    # Iterative: as deep as the parser went, and no deeper for Python's stack.
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ValueError("a string holds a NUL character")
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("a string holds a lone surrogate (not a character)") from None
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item

@@ -512,6 +512,9 @@ API_THROTTLE_RATES = {
     "login": _envrate("API_THROTTLE_LOGIN", "10/minute"),
     # New tokens per user, from the API or the settings page.
     "tokens": _envrate("API_THROTTLE_TOKENS", "20/hour"),
+    # Renewals of a push subscription (/push/renew/, no login), per client address: a browser
+    # asks when its push service replaced the subscription, a few times a year.
+    "push_renew": _envrate("PUSH_RENEW_THROTTLE", "30/hour"),
 }
 
 SPECTACULAR_SETTINGS = {

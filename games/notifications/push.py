@@ -361,24 +361,28 @@ def subscribe(user, data: object, user_agent: str = "") -> PushSubscription:
 def renew(old_endpoint: object, data: object) -> PushSubscription | None:
     """The browser replaced the subscription of ``old_endpoint`` with ``data`` (its push
     service renewed or expired it): the device keeps its player, its name and its pending
-    pushes, with the new endpoint and keys. None if no device has either endpoint.
+    pushes, with the new endpoint and keys. None if nothing was renewed: no device has the
+    old endpoint, or another player's device has the new one.
 
     No login: the service worker asks, and it has no CSRF token. The old endpoint is the proof
-    (an address only that browser, its push service and we know). Asking again is harmless:
-    a device already at the new endpoint is the answer."""
+    (an address only that browser, its push service and we know). A renewal moves a device
+    only to an endpoint that no other player's device holds: knowing someone's endpoint must
+    not take their device over. Asking again is harmless: the device is at the new endpoint
+    already, and nothing has the old one."""
     endpoint, p256dh, auth = read_subscription(data)
+    if not isinstance(old_endpoint, str) or not _valid_endpoint(old_endpoint):
+        return None  # no device can have it (and PostgreSQL could not compare a NUL)
     with transaction.atomic():
-        device = (
-            PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
-            if isinstance(old_endpoint, str)
-            else None
-        )
+        device = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
         if device is None:
-            # Renewed already (by the worker, then the page asks too): nothing to change.
-            return PushSubscription.objects.filter(endpoint=endpoint).first()
-        # A row at the new endpoint other than this device is this same browser, subscribed
+            return None
+        holders = PushSubscription.objects.select_for_update().filter(endpoint=endpoint)
+        holders = list(holders.exclude(pk=device.pk))
+        if any(holder.user_id != device.user_id for holder in holders):
+            return None  # another player's device: theirs stays as it is
+        # A row of the same player at the new endpoint is this same browser, subscribed
         # again meanwhile: one device.
-        PushSubscription.objects.filter(endpoint=endpoint).exclude(pk=device.pk).delete()
+        PushSubscription.objects.filter(pk__in=[h.pk for h in holders]).delete()
         device.endpoint, device.p256dh, device.auth = endpoint, p256dh, auth
         device.save(update_fields=["endpoint", "p256dh", "auth"])
     return device

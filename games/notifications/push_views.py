@@ -12,17 +12,20 @@ the next page (``site/app.js``) posts the old endpoint and the new subscription 
 
 from __future__ import annotations
 
-import json
+import math
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
+from games import parsing
+from games.api.common import LoginThrottle
 from games.notifications import push
 from games.notifications.forms import PushPreferencesForm
 from games.notifications.models import PushSubscription
@@ -53,8 +56,9 @@ def _json_body(request: HttpRequest) -> object:
     if len(request.body) > MAX_BODY:
         raise _Refused(_error(_("That is too long for a subscription."), status=413))
     try:
-        return json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        # Strict, bounded JSON: nothing nested too deep, no NUL or lone surrogate.
+        return parsing.loads(request.body.decode())
+    except (UnicodeDecodeError, ValueError):
         raise _Refused(_error(_("Send the subscription as a JSON object."))) from None
 
 
@@ -74,13 +78,33 @@ def subscribe(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"id": device.pk, "label": device.label}, status=201)
 
 
+class RenewThrottle(LoginThrottle):
+    """Renewals per client address (API_THROTTLE_RATES["push_renew"]), whoever is logged in:
+    no address may guess endpoints at speed."""
+
+    scope = "push_renew"
+
+
 # No login and no CSRF token: the service worker asks, with neither; the old endpoint, which
 # only the browser, its push service and we know, is the proof (push.renew).
 @csrf_exempt
 @require_POST
 def renew(request: HttpRequest) -> HttpResponse:
-    """Body: ``{"old_endpoint": ..., "subscription": PushSubscription.toJSON()}``. 200 with
-    the device's id, 404 if no device has the old endpoint, 4xx with ``{"error": message}``."""
+    """Body: ``{"old_endpoint": ..., "subscription": PushSubscription.toJSON()}``. 202 with
+    ``{}`` whether or not a device was renewed (the answer tells nothing of which devices
+    exist), 429 when this address asked too often, 4xx with ``{"error": message}`` for a
+    request that is no renewal."""
+    throttle = RenewThrottle()
+    if not throttle.allow_request(request, None):
+        wait = math.ceil(throttle.wait() or 1)
+        message = ngettext(
+            "Too many requests: try again in %(n)d second.",
+            "Too many requests: try again in %(n)d seconds.",
+            wait,
+        ) % {"n": wait}
+        response = _error(message, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     try:
         data = _json_body(request)
     except _Refused as refused:
@@ -88,12 +112,10 @@ def renew(request: HttpRequest) -> HttpResponse:
     if not isinstance(data, dict):
         return _error(_("Send the subscription as a JSON object."))
     try:
-        device = push.renew(data.get("old_endpoint"), data.get("subscription"))
+        push.renew(data.get("old_endpoint"), data.get("subscription"))
     except ValidationError as error:
         return _error(" ".join(error.messages))
-    if device is None:
-        return _error(_("No device receives push notifications at that address."), status=404)
-    return JsonResponse({"id": device.pk})
+    return JsonResponse({}, status=202)
 
 
 @login_required

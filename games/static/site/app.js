@@ -54,8 +54,10 @@
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ old_endpoint: known, subscription: subscription.toJSON() }),
       }).then(function (response) {
+        // Accepted (the site says no more, whether it knew the device or not): this is the
+        // address to renew from next time.
         if (response.ok) window.GuildhallPush.remember(subscription.endpoint);
-        // The site knows neither address: the device was removed from the settings page.
+        // Push is off on the site: nothing to renew.
         else if (response.status === 404) window.GuildhallPush.forget();
       });
     });

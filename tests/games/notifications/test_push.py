@@ -430,6 +430,9 @@ def browser_subscription(device: Device, endpoint: str) -> dict:
     }
 
 
+SUBSCRIPTION = browser_subscription(Device("valid"), "https://fcm.googleapis.com/fcm/send/x")
+NUL_SUBSCRIPTION = {**SUBSCRIPTION, "endpoint": "https://fcm.googleapis.com/fcm/send/\x00"}
+
 CHROME_ANDROID = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
     "Chrome/126.0.0.0 Mobile Safari/537.36"
@@ -538,6 +541,10 @@ class TestSettingsPage:
                 },
                 "keys",
             ),
+            # Each answered 500 once (issue 31): a RecursionError, PostgreSQL's DataError.
+            ('{"endpoint": ' + "[" * 2000 + "]" * 2000 + "}", "JSON object"),
+            (NUL_SUBSCRIPTION, "JSON object"),
+            ('{"endpoint": "https://fcm.googleapis.com/\\ud800"}', "JSON object"),
         ],
     )
     def test_bad_input_is_refused_with_a_message(self, bobs_client, body, message):
@@ -645,9 +652,9 @@ class TestRenewal:
     def browser(self, vapid) -> Client:
         return Client(enforce_csrf_checks=True)
 
-    def renew(self, browser: Client, old: str, new: dict, status: int = 200):
+    def renew(self, browser: Client, old: str | None, new: dict, status: int = 202, **extra):
         body = json.dumps({"old_endpoint": old, "subscription": new})
-        response = browser.post("/push/renew/", body, content_type="application/json")
+        response = browser.post("/push/renew/", body, content_type="application/json", **extra)
         assert response.status_code == status, response.content
         return response
 
@@ -666,7 +673,8 @@ class TestRenewal:
         )
 
         [device] = PushSubscription.objects.all()
-        assert response.json() == {"id": old.subscription.pk} == {"id": device.pk}
+        assert response.json() == {}  # nothing said of the device
+        assert device.pk == old.subscription.pk
         assert (device.user, device.label) == (bob, old.subscription.label)
         assert (device.endpoint, device.p256dh) == (push_service.url + "/push/new", new.p256dh)
         run_hooks(play_turn, game)
@@ -713,16 +721,65 @@ class TestRenewal:
 
         assert list(PushSubscription.objects.values_list("pk", "endpoint")) == [(kept.pk, new)]
 
-    def test_an_address_no_device_has_is_refused(self, bob, browser):
+    def test_an_address_no_device_has_changes_nothing_and_is_answered_the_same(self, bob, browser):
         PushSubscription.objects.create(
             user=bob, endpoint="https://fcm.googleapis.com/a", p256dh="x", auth="y"
         )
         new = browser_subscription(Device("x"), "https://fcm.googleapis.com/new")
+        other = browser_subscription(Device("y"), "https://fcm.googleapis.com/other")
 
-        response = self.renew(browser, "https://fcm.googleapis.com/guess", new, status=404)
+        guessed = self.renew(browser, "https://fcm.googleapis.com/guess", new)
+        renewed = self.renew(browser, "https://fcm.googleapis.com/a", other)
 
-        assert "No device" in response.json()["error"]
-        assert PushSubscription.objects.get().endpoint == "https://fcm.googleapis.com/a"
+        assert guessed.content == renewed.content == b"{}"
+        assert PushSubscription.objects.get().endpoint == "https://fcm.googleapis.com/other"
+
+    def test_another_players_device_is_never_taken_over(self, bob, charlie, browser):
+        # Bob knows his own endpoint and has learnt Charlie's: he asks to renew his device to
+        # Charlie's address. Charlie's device stays his, with his keys.
+        mine = PushSubscription.objects.create(
+            user=bob, endpoint="https://fcm.googleapis.com/bobs", p256dh="x", auth="y"
+        )
+        theirs = PushSubscription.objects.create(
+            user=charlie, endpoint="https://fcm.googleapis.com/charlies", p256dh="c", auth="c"
+        )
+
+        response = self.renew(
+            browser, mine.endpoint, browser_subscription(Device("x"), theirs.endpoint)
+        )
+
+        assert response.json() == {}
+        assert set(PushSubscription.objects.values_list("pk", "user", "endpoint", "p256dh")) == {
+            (mine.pk, bob.pk, mine.endpoint, "x"),
+            (theirs.pk, charlie.pk, theirs.endpoint, "c"),
+        }
+
+    def test_the_answer_tells_nobody_whether_a_device_exists(self, bob, browser):
+        known = "https://fcm.googleapis.com/known"
+        PushSubscription.objects.create(user=bob, endpoint=known, p256dh="x", auth="y")
+
+        answers = [
+            self.renew(browser, None, browser_subscription(Device("x"), endpoint)).content
+            for endpoint in (known, "https://fcm.googleapis.com/unknown")
+        ]
+
+        assert answers == [b"{}", b"{}"]
+        assert PushSubscription.objects.get().endpoint == known
+
+    def test_an_address_asking_too_often_is_told_to_wait(self, bob, browser, settings):
+        settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "push_renew": "5/hour"}
+        new = browser_subscription(Device("x"), "https://fcm.googleapis.com/new")
+        for n in range(5):
+            self.renew(browser, f"https://fcm.googleapis.com/guess{n}", new)
+
+        refused = self.renew(browser, "https://fcm.googleapis.com/guess", new, status=429)
+        elsewhere = self.renew(
+            browser, "https://fcm.googleapis.com/guess", new, REMOTE_ADDR="192.0.2.7"
+        )
+
+        assert "Too many requests" in refused.json()["error"]
+        assert int(refused["Retry-After"]) > 0
+        assert elsewhere.status_code == 202
 
     @pytest.mark.parametrize(
         ("body", "status", "message"),
@@ -736,6 +793,19 @@ class TestRenewal:
                 "https",
             ),
             ({"old_endpoint": ["x"], "subscription": "x" * 5000}, 413, "too long"),
+            # Each answered 500 once (issue 31): a RecursionError, PostgreSQL's DataError.
+            ('{"old_endpoint": ' + "[" * 2000 + "]" * 2000 + "}", 400, "JSON object"),
+            (
+                {"old_endpoint": "https://fcm.googleapis.com/a\x00", "subscription": SUBSCRIPTION},
+                400,
+                "JSON object",
+            ),
+            (
+                {"old_endpoint": "https://fcm.googleapis.com/a", "subscription": NUL_SUBSCRIPTION},
+                400,
+                "JSON object",
+            ),
+            ('{"old_endpoint": "\\ud800", "subscription": {}}', 400, "JSON object"),
         ],
     )
     def test_bad_input_is_refused_and_changes_nothing(self, bob, browser, body, status, message):
@@ -784,7 +854,6 @@ NOT_A_PUSH_SERVICE = [
     "https://fcm.googleapis.com.evil.example/x",
     "https://evil.example/fcm.googleapis.com/x",
     "https://fcm.googleapis.com./x",
-    "https://fcm.googleapis.com/a\x00b",
     "https://fcm.googleapis.com/a b",
 ]
 
