@@ -192,6 +192,20 @@ class InvitationRow:
         return sorted(self.invitation.responses.all(), key=lambda r: (r.created, r.pk))
 
 
+def visible_invitations(user) -> QuerySet[Invitation]:
+    """The invitations ``user`` may see, whatever their status: those open to all, their own,
+    and those addressed to or answered by them. The one rule of the pages and the API
+    (``services`` answers 404 for any other, as the API does, whether or not it exists).
+
+    A subquery rather than joins: the services lock the row it finds (no DISTINCT there)."""
+    if user is None or not user.is_authenticated:
+        return Invitation.objects.none()
+    seen = Invitation.objects.filter(
+        Q(open_to_all=True) | Q(creator=user) | Q(invitees=user) | Q(responses__user=user)
+    )
+    return Invitation.objects.filter(pk__in=seen.values("pk"))
+
+
 def invitation_row(invitation: Invitation, viewer) -> InvitationRow:
     return InvitationRow(invitation, viewer.pk)
 

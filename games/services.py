@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-from games import clocks, computer_players, list_stamps, notify, ratings
+from games import clocks, computer_players, list_stamps, notify, queries, ratings
 from games.core import GameKind, IllegalAction, Match, OptionError, parse_options, registry
 from games.core.match import RESIGN, UNDO
 from games.core.waits import Waits
@@ -526,9 +526,12 @@ def do_create_invitation(
     return invitation
 
 
-def _lock_invitation(invitation_id: int) -> Invitation:
+def _lock_invitation(invitation_id: int, user) -> Invitation:
+    """The invitation, locked, if ``user`` may see it (``queries.visible_invitations``, the
+    API's rule too); 404 otherwise, whether or not it exists."""
+    visible = queries.visible_invitations(user).values("pk")
     try:
-        return Invitation.objects.select_for_update().get(pk=invitation_id)
+        return Invitation.objects.select_for_update().get(pk=invitation_id, pk__in=visible)
     except Invitation.DoesNotExist:
         raise Http404(_("No such invitation")) from None
 
@@ -545,7 +548,7 @@ def may_answer(invitation: Invitation, user) -> bool:
 def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
     """``user`` takes a seat. The last seat taken starts the game: seats in a random order."""
     with transaction.atomic():
-        invitation = _lock_invitation(invitation_id)
+        invitation = _lock_invitation(invitation_id, user)
         _check_open(invitation)
         if user.pk == invitation.creator_id:
             raise ValidationError(_("You created this invitation: you already have a seat"))
@@ -617,7 +620,7 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
 def do_decline_invitation(invitation_id: int, user: User) -> Invitation:
     """``user`` says no, or gives back the seat they had accepted (before the game starts)."""
     with transaction.atomic():
-        invitation = _lock_invitation(invitation_id)
+        invitation = _lock_invitation(invitation_id, user)
         _check_open(invitation)
         if user.pk == invitation.creator_id:
             raise ValidationError(_("You created this invitation: withdraw it instead"))
@@ -633,7 +636,7 @@ def do_decline_invitation(invitation_id: int, user: User) -> Invitation:
 def do_withdraw_invitation(invitation_id: int, user: User) -> Invitation:
     """The creator takes back an invitation that has not started."""
     with transaction.atomic():
-        invitation = _lock_invitation(invitation_id)
+        invitation = _lock_invitation(invitation_id, user)
         if user.pk != invitation.creator_id:
             raise PermissionDenied(_("Only the player who created an invitation can withdraw it"))
         _check_open(invitation)

@@ -397,13 +397,8 @@ def _invitations():
 def _visible_invitation(invitation_id: int, user) -> Invitation:
     """The invitation, if ``user`` may see it: open to all, theirs, or addressed to or
     answered by them. 404 otherwise (whether or not it exists)."""
-    invitation = (
-        _invitations()
-        .filter(pk=invitation_id)
-        .filter(Q(open_to_all=True) | Q(creator=user) | Q(invitees=user) | Q(responses__user=user))
-        .distinct()
-        .first()
-    )
+    visible = queries.visible_invitations(user)  # the pages' rule too (services)
+    invitation = _invitations().filter(pk=invitation_id, pk__in=visible.values("pk")).first()
     if invitation is None:
         raise exceptions.NotFound(_("No such invitation"))
     return invitation

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -229,13 +231,17 @@ class TestAnswerInvitation:
         assert "no longer open" in response.content.decode()
         assert not Game.objects.exists()
 
-    def test_an_uninvited_player_is_refused(self, client, alice, bob, charlie):
+    def test_an_uninvited_player_is_told_there_is_no_such_invitation(
+        self, client, alice, bob, charlie
+    ):
+        # As the API answers: whether an invitation not for you exists is not yours to know.
         invitation = services.do_create_invitation(alice, invitees=[bob])
         client.force_login(charlie)
 
         response = client.post(reverse("games:accept", args=[invitation.pk]))
 
-        assert response.status_code == 403
+        assert response.status_code == 404
+        assert not invitation.responses.filter(user=charlie).exists()
 
     def test_only_the_creator_withdraws(self, client, alice, bob):
         invitation = services.do_create_invitation(alice)
@@ -344,3 +350,67 @@ class TestGameActions:
         assert (
             "Concede" not in client.get(reverse("games:actions", args=[game.pk])).content.decode()
         )
+
+
+def without_tokens(response) -> str:
+    """The page, its CSRF tokens (masked afresh on each page) left out."""
+    return re.sub(r'(X-CSRFToken": "|value=")[0-9A-Za-z]{64}', r"\1", response.content.decode())
+
+
+class TestWhoSeesAnInvitation:
+    """One rule for the pages and the API (games.queries.visible_invitations): an invitation
+    is seen by anyone while it is open to all, else by its creator and the players it names.
+    Any other answer is a 404, alike for an invitation that exists and one that does not."""
+
+    @pytest.fixture
+    def invitations(self, alice, bob) -> dict:
+        private_open = services.do_create_invitation(alice, invitees=[bob])
+        private_withdrawn = services.do_create_invitation(alice, invitees=[bob])
+        services.do_withdraw_invitation(private_withdrawn.pk, alice)
+        private_started = services.do_create_invitation(alice, invitees=[bob])
+        services.do_accept_invitation(private_started.pk, bob)
+        private_declined = services.do_create_invitation(alice, invitees=[bob])
+        services.do_decline_invitation(private_declined.pk, bob)
+        public_withdrawn = services.do_create_invitation(alice, players=3)
+        services.do_withdraw_invitation(public_withdrawn.pk, alice)
+        return {
+            "private, open": private_open,
+            "private, withdrawn": private_withdrawn,
+            "private, started": private_started,
+            "private, declined": private_declined,
+            "public, withdrawn": public_withdrawn,
+        }
+
+    @pytest.mark.parametrize("action", ["accept", "decline", "withdraw"])
+    @pytest.mark.parametrize("htmx", [True, False])
+    def test_an_outsider_learns_nothing_of_a_private_one(
+        self, client, charlie, invitations, action, htmx
+    ):
+        client.force_login(charlie)
+        headers = HTMX if htmx else {}
+        missing = client.post(reverse(f"games:{action}", args=[999_999_999]), **headers)
+
+        for name, invitation in invitations.items():
+            if name.startswith("public"):
+                continue
+            response = client.post(reverse(f"games:{action}", args=[invitation.pk]), **headers)
+
+            assert response.status_code == 404, name
+            assert without_tokens(response) == without_tokens(missing), name
+            assert "Alice" not in response.content.decode(), name
+        assert not Invitation.objects.filter(responses__user=charlie).exists()
+
+    def test_the_pages_and_the_api_agree(self, client, alice, bob, charlie, invitations):
+        from tests.games.api_helpers import Api
+
+        for user in (alice, bob, charlie):
+            client.force_login(user)
+            api = Api(user, check=False)
+            for name, invitation in invitations.items():
+                # decline: changes nothing the next question depends on (and is refused for
+                # the creator, with the invitation's card, which is hers to see).
+                page = client.post(reverse("games:decline", args=[invitation.pk]), **HTMX)
+                seen_by_api = api.get(f"/api/v1/invitations/{invitation.pk}/").status_code
+                assert (page.status_code != 404) == (seen_by_api == 200), (user.username, name)
+                expected = user != charlie or name.startswith("public")
+                assert (seen_by_api == 200) == expected, (user.username, name)

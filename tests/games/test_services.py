@@ -7,6 +7,7 @@ import pytest
 import time_machine
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
+from django.http import Http404
 
 from games import services, tasks
 from games.guildhall import IllegalAction, Options, legal_actions, to_json, undo_player
@@ -152,7 +153,8 @@ class TestAcceptInvitation:
     def test_only_named_players_may_accept(self, alice, bob, charlie):
         invitation = services.do_create_invitation(alice, invitees=[bob])
 
-        with pytest.raises(PermissionDenied):
+        # Not for Charlie: not his to see either (queries.visible_invitations).
+        with pytest.raises(Http404):
             services.do_accept_invitation(invitation.pk, charlie)
 
         services.do_accept_invitation(invitation.pk, bob)
