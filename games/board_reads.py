@@ -31,8 +31,10 @@ class SeatRow:
     cancel_vote: bool
     computer_level: str  # a computer player's seat
     vacation_until: datetime | None  # the end of its player's current vacation
+    draft_stamp: str  # names its own private records (only its player's board reads it)
     game_version: int
     game_status: str
+    game_stamp: int  # changes with what everyone sees between versions
 
     @property
     def computer_plays(self) -> bool:
@@ -59,14 +61,14 @@ SELECT s.number, s.user_id, s.last_seen_at, s.resigned, s.abandoned, s.cancel_vo
        s.computer_level,
        (SELECT MIN(v.{end}) FROM {vacation} v
          WHERE v.user_id = s.user_id AND v.{start} <= %s AND v.{end} > %s),
-       g.version, g.status
+       s.draft_stamp, g.version, g.status, g.stamp
   FROM {seat} s JOIN {game} g ON g.id = s.game_id
  WHERE s.game_id = %s
  ORDER BY s.number
 """
 
 _POLL = """
-SELECT g.version, g.status, s.id IS NOT NULL, s.last_seen_at
+SELECT g.version, g.status, s.id IS NOT NULL, s.last_seen_at, g.stamp, s.draft_stamp
   FROM {game} g LEFT JOIN {seat} s ON s.game_id = g.id AND s.user_id = %s
  WHERE g.id = %s
 """
@@ -89,23 +91,35 @@ def seats(game_id: int, now: datetime) -> list[SeatRow]:
             cancel_vote=bool(row[5]),
             computer_level=row[6],
             vacation_until=_datetime(row[7]),
-            game_version=row[8],
-            game_status=row[9],
+            draft_stamp=row[8],
+            game_version=row[9],
+            game_status=row[10],
+            game_stamp=row[11],
         )
         for row in rows
     ]
 
 
-def poll(game_id: int, user_id: int | None) -> tuple[int, str, bool, datetime | None] | None:
-    """The game's version and status, whether ``user_id`` has a seat in it, and when that
-    seat last looked; None when there is no such game."""
+@dataclass(frozen=True, slots=True)
+class PollRow:
+    version: int
+    status: str
+    stamp: int  # Game.stamp
+    seated: bool  # the user has a seat in the game
+    seen_at: datetime | None  # when that seat last looked
+    draft_stamp: str  # that seat's own private records ("" for none, or no seat)
+
+
+def poll(game_id: int, user_id: int | None) -> PollRow | None:
+    """The game's version, status and stamp, whether ``user_id`` has a seat in it, when
+    that seat last looked and its draft stamp; None when there is no such game."""
     with connection.cursor() as cursor:
         cursor.execute(_sql(_POLL), [user_id, game_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    version, status, seated, seen = row
-    return version, status, bool(seated), _datetime(seen)
+    version, status, seated, seen, stamp, draft_stamp = row
+    return PollRow(version, status, stamp, bool(seated), _datetime(seen), draft_stamp or "")
 
 
 _DATETIME = Value(None, output_field=DateTimeField())

@@ -46,6 +46,7 @@ from games import (
     services,
     stats,
 )
+from games.api.common import ActionThrottle, retry_after
 from games.board_reads import SeatRow
 from games.core import IllegalAction
 from games.models import Game, Seat
@@ -96,10 +97,9 @@ def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
     row = board_reads.poll(game_id, request.user.pk)
     if row is None:
         raise Http404(_("No such game"))
-    version, status, seated, seen_at = row
-    if seated:
-        _mark_seen(game_id, request.user, seen_at)
-    if request.GET.get("v") == _poll_token(version, status):
+    if row.seated:
+        _mark_seen(game_id, request.user, row.seen_at)
+    if request.GET.get("v") == poll_token(row.version, row.stamp, row.status, row.draft_stamp):
         return HttpResponse(status=204)
     return _render_board(request, game_id, partial=True, mark_seen=False)
 
@@ -115,6 +115,11 @@ def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
     (or the player has nothing to decide now), 403 when the user has no seat; nothing
     changed.
     """
+    # The API's limit on moves (API_THROTTLE_RATES["actions"]), one count with the API's.
+    throttle = ActionThrottle()
+    if not throttle.allow_request(request, None):
+        _wait, message = retry_after(throttle.wait())
+        return _render_board(request, game_id, status=429, error=message)
     try:
         action = parsing.loads(request.POST.get("action", ""))
     except ValueError:
@@ -154,9 +159,17 @@ def rules_label(players: int, options_label: str) -> str:
     return ", ".join(x for x in (count, options_label) if x)
 
 
-def _poll_token(version: int, status: str) -> str:
-    # The status too: cancelling a game changes it without a move.
-    return f"{version}-{status}"
+def poll_token_of(game: Game, seat: int | None) -> str:
+    """The poll token of ``game`` as ``seat`` (None: a spectator) sees it now."""
+    drafts = "" if seat is None else services.draft_stamp(game.drafts, seat)
+    return poll_token(game.version, game.stamp, game.status, drafts)
+
+
+def poll_token(version: int, stamp: int, status: str, draft_stamp: str) -> str:
+    # The status too: cancelling a game changes it without a move. The game's stamp: a
+    # seat submitted or reopened its choice through a private record; the viewer's own
+    # draft stamp: their own (another device's) private records.
+    return f"{version}.{stamp}-{status}-{draft_stamp}"
 
 
 def _mark_seen(game_id: int, user, seen_at: datetime | None) -> None:
@@ -185,20 +198,25 @@ def _board_key(
     request: HttpRequest,
     game_id: int,
     version: int,
+    stamp: int,
     status: str,
+    draft_stamp: str,
     seats: list[SeatRow],
     seat_users: dict[int, dict],
     partial: bool,
 ) -> str:
-    """The cache key of the board as this request would render it: the game at its version
-    and status, the viewer (user and seat), every player's presence and cancel vote, the
-    language, and for the whole page what base.html shows of the user."""
+    """The cache key of the board as this request would render it: the game at its version,
+    stamp and status, the viewer (user and seat, and its own private records), every
+    player's presence and cancel vote, the language, and for the whole page what base.html
+    shows of the user."""
     user = request.user
     parts: list[object] = [
         game_id,
         version,
+        stamp,
         status,
         user.pk,
+        draft_stamp,
         [(s.number, s.user_id, s.cancel_vote, sorted(seat_users[s.number].items())) for s in seats],
         get_language(),
         partial,
@@ -236,7 +254,17 @@ def _render_board(
         version, game_status = seats[0].game_version, seats[0].game_status
         active = game_status in Game.ACTIVE
         seat_users = _seat_users(seats, now, active)
-        page_key = _board_key(request, game_id, version, game_status, seats, seat_users, partial)
+        page_key = _board_key(
+            request,
+            game_id,
+            version,
+            seats[0].game_stamp,
+            game_status,
+            "" if mine is None else mine.draft_stamp,
+            seats,
+            seat_users,
+            partial,
+        )
 
     def render(extra: dict) -> tuple[HttpResponse, str | None]:
         return _render_fresh(request, game_id, error, status, partial, extra)
@@ -283,6 +311,9 @@ def _render_fresh(
     kind = game.game_kind
     state = kind.from_json(game.snapshot)
     v = kind.view(state, seat)
+    # The viewer's own private records as this snapshot holds them (the seat's row may be
+    # newer): the page's key and poll name what was rendered.
+    drafts = "" if seat is None else services.draft_stamp(game.drafts, seat)
     active = game.status in Game.ACTIVE
     seat_users = _seat_users(seats, now, active)
     options_label = kind.options_label(game.engine_options())
@@ -308,7 +339,7 @@ def _render_fresh(
         "move_url": reverse("games:board_move", args=[game_id]),
         "poll_url": (
             f"{reverse('games:board_poll', args=[game_id])}?v="
-            f"{_poll_token(game.version, game.status)}"
+            f"{poll_token(game.version, game.stamp, game.status, drafts)}"
             if active
             else None
         ),
@@ -319,5 +350,15 @@ def _render_fresh(
     }
     template = "games/board.html#board" if partial else "games/board.html"
     response = render(request, template, context, status=status)
-    page_key = _board_key(request, game_id, game.version, game.status, seats, seat_users, partial)
+    page_key = _board_key(
+        request,
+        game_id,
+        game.version,
+        game.stamp,
+        game.status,
+        drafts,
+        seats,
+        seat_users,
+        partial,
+    )
     return response, page_key

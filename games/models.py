@@ -141,6 +141,14 @@ class Game(models.Model):
         "time per move", null=True, blank=True, choices=MOVE_DAYS_CHOICES
     )
     snapshot = models.JSONField(editable=False)  # secret: the full state, hidden parts included
+    # Secret: the private records since the last public one ({"player", "action", "events",
+    # "automatic"}, in order): parts of pending choices (``GameKind.private_record``), which
+    # become Move rows, before the next public record, so that no version or record number
+    # counts them meanwhile. The snapshot includes them.
+    drafts = models.JSONField(default=list, editable=False)
+    # Changes when what every viewer sees changes without a new version (a seat submits or
+    # reopens its choice through a private record): part of the board's cache key and poll.
+    stamp = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)  # finished or cancelled
@@ -195,6 +203,9 @@ class Seat(models.Model):
     # The game's version when this seat's decision last changed: a choice the seat made on
     # an older version is stale, whatever the other seats did meanwhile.
     decision_version = models.PositiveIntegerField(default=0)
+    # Names this seat's own private records (Game.drafts) as they are now, so that its board
+    # follows them; empty when it has none. Shown only to its player.
+    draft_stamp = models.CharField(max_length=16, blank=True, default="")
     # Filled when the game finishes, from the game's result, for profiles and dashboards.
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)

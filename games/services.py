@@ -17,17 +17,22 @@ nothing, and only a change of that seat's own decision makes it stale.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, ngettext_lazy
 
 from accounts.models import User
 from games import clocks, computer_players, list_stamps, notify, queries, ratings
@@ -138,9 +143,15 @@ class _Change:
     def __init__(self, game: Game, *, with_record: bool = False) -> None:
         self.game = game
         self.kind: GameKind = game.game_kind
+        # The private records not yet public (``GameKind.private_record``), in order: the
+        # snapshot includes them.
+        self.drafts: list[dict] = list(game.drafts)
         # Only an undo needs the record (to rebuild the states before the last steps);
         # other changes append to an empty one, whose entries are then the new records.
-        record = [m.record() for m in game.moves.order_by("number")] if with_record else None
+        record = None
+        if with_record:
+            record = [m.record() for m in game.moves.order_by("number")]
+            record += [{"player": d["player"], "action": d["action"]} for d in self.drafts]
         self.match = Match.resume(
             self.kind,
             game.engine_options(),
@@ -151,7 +162,8 @@ class _Change:
         )
         self.seats: dict[int, Seat] = {s.number: s for s in game.seats.all()}
         self.waits = Waits(self.kind, self.match.state)
-        self.log: list[tuple[list[dict], bool]] = []  # per new record: events, automatic
+        self.log: list[dict] = []  # the new records: player, action, events, automatic
+        self.public = False  # one of them is public: every record so far becomes a Move
         self.resigned: set[int] = set()
 
     @property
@@ -162,9 +174,23 @@ class _Change:
         self, action: dict, seat: int, *, automatic: bool = False, marks: Iterable[dict] = ()
     ) -> list[dict]:
         """Apply and record one action; ``marks`` are site events stored before its own."""
+        kind = action["kind"]
         events = self.match.apply(action, seat)
-        self.log.append(([*marks, *events], automatic))
-        if action["kind"] == RESIGN:
+        if kind == UNDO and self.drafts and self.drafts[-1]["player"] == seat and not self.log:
+            # Taking back a private record: it was never public, nor is its undo.
+            self.drafts.pop()
+        else:
+            self.log.append(
+                {
+                    "player": seat,
+                    "action": action,
+                    "events": [*marks, *events],
+                    "automatic": automatic,
+                }
+            )
+            private = kind not in (UNDO, RESIGN) and self.kind.private_record(self.match.state)
+            self.public = self.public or not private
+        if kind == RESIGN:
             self.resigned.add(seat)
             self.seats[seat].resigned = True
         self.waits.after(self.match.state, seat)
@@ -172,35 +198,41 @@ class _Change:
 
     def play_computer_seats(self) -> None:
         """Play the decisions of resigned and abandoned seats until only people are waited
-        for. Seeded by the game and its version, so that a retry plays the same."""
+        for. Seeded by the game and its records, so that a retry plays the same."""
         for _step in range(MAX_AUTOMATIC_DECISIONS):
             waiting = self.kind.deciders(self.state)
             computer = sorted(q for q in waiting if self.seats[q].computer_plays)
             if not computer:
                 return
-            rand = random.Random(f"{self.game.pk}:{self.game.version + len(self.log)}")
+            made = self.game.version + len(self.drafts) + len(self.log)
+            rand = random.Random(f"{self.game.pk}:{made}")
             self.apply(self.kind.choose(self.state, computer[0], rand), computer[0], automatic=True)
         raise RuntimeError(f"game {self.game.pk}: the computer did not finish its decisions")
 
     def save(self) -> Game:
-        """Write the new records, the game's new state and every seat's decision."""
+        """Write the new records, the game's new state and every seat's decision. With a
+        public record among them, the private ones before it (``drafts``) and the new ones
+        become Move rows, in the order they were made; else the new ones join the drafts
+        and the version stays: nobody may count them."""
         game, kind, st = self.game, self.kind, self.match.state
-        new_records = self.match.record[len(self.match.record) - len(self.log) :]
         now = timezone.now()
-        Move.objects.bulk_create(
-            Move(
-                game=game,
-                number=game.version + i + 1,
-                seat=entry["player"],
-                action=entry["action"],
-                events=events,
-                automatic=automatic,
+        if self.public:
+            rows = [*self.drafts, *self.log]
+            Move.objects.bulk_create(
+                Move(
+                    game=game,
+                    number=game.version + i + 1,
+                    seat=row["player"],
+                    action=row["action"],
+                    events=row["events"],
+                    automatic=row["automatic"],
+                )
+                for i, row in enumerate(rows)
             )
-            for i, (entry, (events, automatic)) in enumerate(
-                zip(new_records, self.log, strict=True)
-            )
-        )
-        game.version += len(self.log)
+            game.version += len(rows)
+            game.drafts = []
+        else:
+            game.drafts = [*self.drafts, *self.log]
         game.snapshot = kind.to_json(st)
         phase = kind.phase(st)
         finished_now = phase == "over" and game.status != Game.Status.FINISHED
@@ -211,9 +243,17 @@ class _Change:
             game.finished = game.finished or now
         else:
             game.status = Game.Status.SETUP if phase == "setup" else Game.Status.PLAYING
+        if not self.public and any(
+            self.waits.seat(q).deciding != s.deciding for q, s in self.seats.items()
+        ):
+            game.stamp += 1  # a seat submitted or reopened its choice: everyone sees it
         game.save()
         result = {row["seat"]: row for row in (kind.result(st) or [])} if finished_now else {}
         for seat in self.seats.values():
+            stamp = draft_stamp(game.drafts, seat.number)
+            if stamp != seat.draft_stamp:
+                seat.draft_stamp = stamp
+                Seat.objects.filter(pk=seat.pk).update(draft_stamp=stamp)
             _save_seat(game, seat, self.waits, now, seat.number in self.resigned, result)
         if finished_now:
             ratings.rate_finished_game(game)  # from the seats' ranks just saved
@@ -225,6 +265,15 @@ class _Change:
         if finished_now:
             notify.game_over(game_id)
         return game
+
+
+def draft_stamp(drafts: list[dict], seat: int) -> str:
+    """A name for ``seat``'s own private records: equal records, equal names."""
+    own = [d["action"] for d in drafts if d["player"] == seat]
+    if not own:
+        return ""
+    text = json.dumps(own, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def _save_seat(
@@ -502,6 +551,7 @@ def do_create_invitation(
             % {"n": others}
         )
     with transaction.atomic():
+        _check_limits(creator, computers)
         invitation = Invitation.objects.create(
             creator=creator,
             kind=kind,
@@ -524,6 +574,77 @@ def do_create_invitation(
         elif invitees:
             notify.invitation(invitation.pk)
     return invitation
+
+
+class Limited(ValidationError):
+    """Too many new invitations (or games against the computer) this hour: ``retry_after``
+    seconds until the next is allowed. The lobby's form says so; the API answers 429."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, code="limited")
+        self.retry_after = retry_after
+
+
+def _check_limits(creator: User, computers: Sequence[str]) -> None:
+    """One player may not flood the site: at most INVITATIONS_PER_HOUR new invitations an
+    hour, and against the computer (whose moves cost a worker's time) at most
+    COMPUTER_GAMES_PER_HOUR new games an hour and COMPUTER_GAMES_ACTIVE under way at once.
+    Counted under a lock of the player's row: two requests at once count each other."""
+    User.objects.select_for_update().filter(pk=creator.pk).exists()
+    hour_ago = timezone.now() - timedelta(hours=1)
+    recent = Invitation.objects.filter(creator=creator, created__gt=hour_ago)
+    limits = [
+        (
+            recent,
+            settings.INVITATIONS_PER_HOUR,
+            ngettext_lazy(
+                "You have made %(most)d invitations in the last hour: wait %(minutes)d "
+                "minute before the next one.",
+                "You have made %(most)d invitations in the last hour: wait %(minutes)d "
+                "minutes before the next one.",
+                "minutes",
+            ),
+        )
+    ]
+    if computers:
+        limits.append(
+            (
+                recent.exclude(computers=[]),
+                settings.COMPUTER_GAMES_PER_HOUR,
+                ngettext_lazy(
+                    "You have started %(most)d games against the computer in the last hour: "
+                    "wait %(minutes)d minute before the next one.",
+                    "You have started %(most)d games against the computer in the last hour: "
+                    "wait %(minutes)d minutes before the next one.",
+                    "minutes",
+                ),
+            )
+        )
+    for made, most, message in limits:
+        times = list(made.order_by("-created").values_list("created", flat=True)[:most])
+        if len(times) >= most:
+            wait = max(1, math.ceil((times[-1] - hour_ago).total_seconds()))
+            minutes = math.ceil(wait / 60)
+            raise Limited(message % {"most": most, "minutes": minutes}, retry_after=wait)
+    if computers:
+        playing = Game.objects.filter(
+            Exists(Seat.objects.filter(game=OuterRef("pk")).exclude(computer_level="")),
+            status__in=Game.ACTIVE,
+            seats__user=creator,
+        )
+        most = settings.COMPUTER_GAMES_ACTIVE
+        if playing.count() >= most:
+            raise ValidationError(
+                ngettext(
+                    "You have %(most)d game against the computer under way: finish or "
+                    "concede it before you start another.",
+                    "You have %(most)d games against the computer under way: finish or "
+                    "concede one before you start another.",
+                    most,
+                )
+                % {"most": most},
+                code="too_many_games",
+            )
 
 
 def _lock_invitation(invitation_id: int, user) -> Invitation:

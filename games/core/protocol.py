@@ -163,6 +163,14 @@ class GameKind(ABC):
         ``core.match.Match`` rebuilds the state before it."""
         return False
 
+    def private_record(self, state: State) -> bool:
+        """Whether the action just applied changed nothing but its seat's unrevealed
+        submission in a step still open (a pick, a removal, a choice changed): the platform
+        then keeps it off the public record until a public one follows, so that nobody can
+        count the parts of a pending choice (``services._Change``). Whether a seat has
+        submitted stays public (``deciders``)."""
+        return False
+
     @abstractmethod
     def result(self, state: State) -> list[ResultRow] | None:
         """Every seat's rank and score once the game is over, else None."""

@@ -87,6 +87,12 @@ def can_undo(st: State, seat: int) -> bool:
     return st.stage != "over" and st.last_seat == seat and st.last_undoable
 
 
+def private_record(st: State) -> bool:
+    """The last action changed only its seat's submission, unrevealed, in a simultaneous
+    step still open (the Recruit winner's removals are public at once)."""
+    return st.last_undoable and st.stage in ("foundation", "action", "rm", "discard")
+
+
 # Applying an action -----------------------------------------------------------------------
 
 

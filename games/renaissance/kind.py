@@ -125,6 +125,9 @@ class RenaissanceMan(GameKind):
     def can_undo(self, state: State, seat: int) -> bool:
         return engine.can_undo(state, seat)
 
+    def private_record(self, state: State) -> bool:
+        return engine.private_record(state)
+
     def result(self, state: State) -> list[dict] | None:
         return None if state.result is None else [dict(row) for row in state.result]
 

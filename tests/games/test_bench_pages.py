@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
 
+from games.board_views import poll_token_of
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.perf import data, load
@@ -204,7 +205,7 @@ def test_the_session_logs_the_viewer_in_and_the_token_opens_the_api(client):
     assert page.status_code == 200
     assert page.wsgi_request.user == built.viewer
     assert b'name="action"' in page.content  # the decisions of the seat to move
-    poll = client.get(f"/games/{game.pk}/poll/?v={game.version}-{game.status}")
+    poll = client.get(f"/games/{game.pk}/poll/?v={poll_token_of(game, None)}")
     assert poll.status_code == 204
 
     client.cookies.clear()

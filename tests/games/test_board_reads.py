@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from games import board_reads, clocks, services
+from games.board_reads import PollRow
 from games.models import Game, Seat
 from tests.games.helpers import start_game
 
@@ -32,6 +33,7 @@ def test_the_seats_are_as_the_orm_reads_them(alice, bob, charlie):
         )
         assert row.vacation_until == vacations.get(seat.user_id)
         assert (row.game_version, row.game_status) == (game.version, game.status)
+        assert (row.game_stamp, row.draft_stamp) == (game.stamp, seat.draft_stamp)
     assert any(r.vacation_until is not None and r.vacation_until.tzinfo for r in rows)
     assert board_reads.seats(game.pk + 1000, now) == []
 
@@ -41,9 +43,15 @@ def test_the_poll_reads_the_version_and_the_viewers_seat(alice, bob, charlie):
     seen = timezone.now()
     Seat.objects.filter(game=game, user=alice).update(last_seen_at=seen)
 
-    assert board_reads.poll(game.pk, alice.pk) == (game.version, game.status, True, seen)
-    assert board_reads.poll(game.pk, bob.pk) == (game.version, game.status, True, None)
-    assert board_reads.poll(game.pk, charlie.pk) == (game.version, game.status, False, None)
-    assert board_reads.poll(game.pk, None) == (game.version, game.status, False, None)
+    Seat.objects.filter(game=game, user=bob).update(draft_stamp="ab12")
+    Game.objects.filter(pk=game.pk).update(stamp=3)
+
+    def row(seated, seen_at, draft_stamp=""):
+        return PollRow(game.version, game.status, 3, seated, seen_at, draft_stamp)
+
+    assert board_reads.poll(game.pk, alice.pk) == row(True, seen)
+    assert board_reads.poll(game.pk, bob.pk) == row(True, None, "ab12")
+    assert board_reads.poll(game.pk, charlie.pk) == row(False, None)
+    assert board_reads.poll(game.pk, None) == row(False, None)
     assert board_reads.poll(game.pk + 1000, alice.pk) is None
     assert Game.objects.filter(pk=game.pk).exists()

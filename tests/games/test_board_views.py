@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.board_views import poll_token_of
 from games.guildhall import Options, apply, decision, legal_actions, to_json
 from games.guildhall.builder import build
 from games.guildhall.cards import VP_CARD_KIND, VP_KINDS, parse_card
@@ -35,7 +36,7 @@ def move_url(game: Game) -> str:
 
 def poll_url(game: Game, token: str | None = None) -> str:
     if token is None:
-        token = f"{game.version}-{game.status}"
+        token = poll_token_of(game, None)  # a Guildhall game: nobody has private records
     return f"{reverse('games:board_poll', args=[game.pk])}?v={token}"
 
 
@@ -527,7 +528,7 @@ class TestPoll:
 
     def test_it_sends_the_new_board_when_the_game_changed(self, client, alice, bob, game):
         client.force_login(bob)
-        token = f"{game.version}-{game.status}"
+        token = poll_token_of(game, None)
         post_move(client_for(alice), game, {"kind": "done"})
 
         response = client.get(poll_url(game, token), headers={"HX-Request": "true"})

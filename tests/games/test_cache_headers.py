@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from accounts.tokens import do_create_token
 from games import services
+from games.board_views import poll_token_of
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
 
@@ -56,7 +57,7 @@ class TestBoard:
     def test_the_poll_unchanged_and_changed(self, alice_client, game):
         url = reverse("games:board_poll", args=[game.pk])
 
-        unchanged = alice_client.get(f"{url}?v={game.version}-{game.status}")
+        unchanged = alice_client.get(f"{url}?v={poll_token_of(game, None)}")
         changed = alice_client.get(f"{url}?v=old", headers={"HX-Request": "true"})
 
         assert unchanged.status_code == 204 and changed.status_code == 200

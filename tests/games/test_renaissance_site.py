@@ -12,6 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.board_views import poll_token_of
+from games.management.commands.verify_games import check_game
 from games.models import Game, Invitation, Seat
 from games.notifications.models import Notification
 from games.renaissance.kind import RENAISSANCE
@@ -336,3 +338,80 @@ class TestReopenedChoice:
             game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
         )
         assert stranger.status_code == 403 and stranger.json()["code"] == "not_your_turn"
+
+
+class TestUncountable:
+    """How many parts a pending choice has (picks, removals, changes of mind) reaches nobody
+    else: not the version, not the record numbers, not the poll (issue: "22-23 peggy has
+    chosen" told a seat still choosing that a removal was pending)."""
+
+    def _seen_by_bob(self, game: Game, bob) -> list:
+
+        game = Game.objects.get(pk=game.pk)
+        page = client_for(bob).get(reverse("games:board", args=[game.pk])).content.decode()
+        log = client_for(bob).get(reverse("games:log", args=[game.pk])).content.decode()
+        api = json.dumps(Api(bob).get(game_url(game.pk)).json(), sort_keys=True)
+        moves = json.dumps(Api(bob).get(game_url(game.pk, "moves")).json(), sort_keys=True)
+        seat = Seat.objects.get(game=game, user=bob).number
+        counts = [game.version, game.moves.count(), poll_token_of(game, seat)]
+        return [*(_normal(x, game) for x in (page, log, api, moves)), counts]
+
+    @pytest.mark.parametrize("step", ["action", "discard"])
+    def test_the_parts_of_a_pending_choice_cannot_be_counted(self, alice, bob, step, monkeypatch):
+        monkeypatch.setattr(services.secrets, "randbits", lambda bits: 77)
+        seen = []
+        for parts in (1, 4):
+            game = start_game(alice, bob, kind="renaissance")
+            users = {0: alice, 1: bob}
+            if step == "discard":
+                game = _until_discard_step(game, users, random.Random(6))
+            else:
+                while Game.objects.get(pk=game.pk).status == Game.Status.SETUP:
+                    game = Game.objects.get(pk=game.pk)
+                    number = deciding(game)[0]
+                    action = RENAISSANCE.choose(services.game_state(game), number, random.Random(6))
+                    services.do_submit_action(game.pk, users[number], action, game.version)
+            game = Game.objects.get(pk=game.pk)
+            hand = services.game_state(game).players[0].hand
+            if step == "action":
+                # Alice changes her mind parts - 1 times, then passes.
+                options = RENAISSANCE.legal_actions(services.game_state(game), 0)
+                changes = [a for a in options if a["kind"] in ("barter", "teach", "hire")]
+                sequence = [*changes[: parts - 1], {"kind": "pass"}]
+            else:
+                # Alice picks and takes back a card parts - 1 times, then submits.
+                toggles = [{"kind": "discard", "card": hand[0]}, {"kind": "keep", "card": hand[0]}]
+                sequence = [toggles[i % 2] for i in range(parts - 1)] + [{"kind": "done"}]
+            for action in sequence:
+                version = Game.objects.get(pk=game.pk).version
+                services.do_submit_action(game.pk, alice, action, version)
+            assert deciding(Game.objects.get(pk=game.pk)) == [1]
+            seen.append(self._seen_by_bob(game, bob))
+            # Bob closes the step: Alice's parts become records, and the record replays.
+            last = RENAISSANCE.legal_actions(services.game_state(game), 1)
+            closing = next(a for a in last if a["kind"] in ("pass", "done"))
+            services.do_submit_action(game.pk, bob, closing, game.version)
+            game = Game.objects.get(pk=game.pk)
+            assert game.drafts == [] and check_game(game) is None
+            assert game.moves.filter(seat=0).count() >= parts
+            Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
+            Seat.objects.filter(game=game).update(deciding=False, deciding_since=None)
+        assert seen[0] == seen[1]
+
+    def test_undo_takes_back_a_private_part_without_a_record(self, alice, bob):
+        game = start_game(alice, bob, kind="renaissance")
+        game = _until_discard_step(game, {0: alice, 1: bob}, random.Random(7))
+        card = services.game_state(game).players[0].hand[0]
+        services.do_submit_action(game.pk, alice, {"kind": "discard", "card": card}, game.version)
+        picked = Game.objects.get(pk=game.pk)
+        assert picked.version == game.version and len(picked.drafts) == 1
+        assert services.game_state(picked).players[0].picks == [card]
+
+        services.do_undo(game.pk, alice, picked.version)
+
+        undone = Game.objects.get(pk=game.pk)
+        assert undone.version == game.version and undone.drafts == []
+        assert undone.moves.count() == game.moves.count()
+        assert services.game_state(undone).players[0].picks == []
+        assert undone.snapshot == game.snapshot
+        assert check_game(undone) is None

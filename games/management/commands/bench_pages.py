@@ -45,6 +45,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
+from games.board_views import poll_token_of
 from games.core import registry
 from games.models import Game
 from games.perf import data as bench_data
@@ -277,6 +278,7 @@ class Command(BaseCommand):
 
     def targets(self, data: bench_data.BenchData, session: str, language: str) -> dict:
         game = data.game
+        seat = game.seats.get(user=data.viewer).number
         # Every page the same way: the session of the viewer, over "HTTPS" (the proxy's
         # header), so that the difference to the bare view is the page's own work.
         page = {
@@ -292,7 +294,7 @@ class Command(BaseCommand):
             "partial": load.Target("board partial (htmx)", f"/games/{game.pk}/", htmx),
             "poll": load.Target(
                 "unchanged poll (204)",
-                f"/games/{game.pk}/poll/?v={game.version}-{game.status}",
+                f"/games/{game.pk}/poll/?v={poll_token_of(game, seat)}",
                 htmx,
                 expect=204,
             ),

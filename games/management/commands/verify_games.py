@@ -24,6 +24,8 @@ def check_game(game: Game) -> str | None:
     records = [m.record() for m in moves]
     if len(records) != game.version:
         return f"version {game.version} but {len(records)} moves"
+    # The private records not yet public follow the moves (the snapshot includes them).
+    records += [{"player": d["player"], "action": d["action"]} for d in game.drafts]
     try:
         kind = registry.get(game.kind)
     except registry.UnknownGame:
