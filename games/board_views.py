@@ -314,6 +314,7 @@ def _render_fresh(
     # The viewer's own private records as this snapshot holds them (the seat's row may be
     # newer): the page's key and poll name what was rendered.
     drafts = "" if seat is None else services.draft_stamp(game.drafts, seat)
+    token = poll_token(game.version, game.stamp, game.status, drafts)
     active = game.status in Game.ACTIVE
     seat_users = _seat_users(seats, now, active)
     options_label = kind.options_label(game.engine_options())
@@ -337,11 +338,11 @@ def _render_fresh(
         # The newest page of the log; older pages come from games:log.
         **history.context(game, state, seat),
         "move_url": reverse("games:board_move", args=[game_id]),
+        # Names the board as rendered for this viewer (it changes with each of their own
+        # private records too, which leave the version as it was).
+        "board_token": token,
         "poll_url": (
-            f"{reverse('games:board_poll', args=[game_id])}?v="
-            f"{poll_token(game.version, game.stamp, game.status, drafts)}"
-            if active
-            else None
+            f"{reverse('games:board_poll', args=[game_id])}?v={token}" if active else None
         ),
         "poll_seconds": POLL_SECONDS,
         # A finished game's scores over its turns, from spectator views only.

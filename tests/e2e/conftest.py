@@ -124,6 +124,29 @@ def log_in(page, base_url: str, next_path: str, username: str = "alice") -> None
     page.wait_for_url(f"**{next_path}")
 
 
+def board_token(page) -> str:
+    """What the page's board shows: it changes with every move the viewer sees and with each
+    of the viewer's own private records (which leave the game's version as it was)."""
+    return page.get_attribute("#board", "data-token")
+
+
+def wait_for_board(page, game, seat: int | None) -> None:
+    """Until the page shows ``game`` as it is stored now, as ``seat`` sees it (by its poll,
+    or after its own tap)."""
+    from games.board_views import poll_token_of
+    from games.models import Game
+
+    game = Game.objects.get(pk=game.pk)
+    page.wait_for_selector(f'#board[data-token="{poll_token_of(game, seat)}"]')
+
+
+def tap_and_wait(page, button) -> None:
+    """Click ``button`` of the board and wait until the board it brings back is swapped in."""
+    before = board_token(page)
+    button.click()
+    page.wait_for_selector(f'#board:not([data-token="{before}"])')
+
+
 @pytest.fixture
 def csp_watch():
     """csp_watch(page) -> CspWatch: call before the page's first navigation."""
@@ -136,6 +159,11 @@ def _fast_poll(monkeypatch):
     from games import board_views
 
     monkeypatch.setattr(board_views, "POLL_SECONDS", 1)
+
+
+@pytest.fixture(autouse=True)
+def _moves_at_machine_speed(moves_at_machine_speed):
+    """A browser driven by a test moves faster than any person (tests/conftest.py)."""
 
 
 @pytest.fixture(autouse=True)

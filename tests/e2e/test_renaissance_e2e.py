@@ -10,7 +10,7 @@ import random
 from games.models import Game
 from games.renaissance.kind import RENAISSANCE
 from games.services import game_state
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import log_in, tap_and_wait
 
 MOST_DECISIONS = 600
 
@@ -42,8 +42,7 @@ def test_a_one_player_game_from_the_lobby_to_its_end(
         if not shot and action["kind"] in ("hire", "barter", "teach", "recruit"):
             page.screenshot(path=str(screenshots / "renaissance-action.png"), full_page=True)
             shot = True
-        button.click()
-        page.wait_for_selector(f'#board[data-version="{game.version + 1}"]')
+        tap_and_wait(page, button)
         assert page.locator(".board-error").count() == 0, page.inner_text(".board-error")
     else:
         raise AssertionError("the game did not end")

@@ -5,7 +5,7 @@ and two play a whole game to its end.
 Each person has a page of their own; the computer player of the engine (reading only that
 seat's view of the state) says which button they tap, and the test checks that their board
 offers it. Between taps the pages follow the others' moves by their poll alone (1 s here),
-as a waiting player's phone does: a page never acts before it shows the game's version.
+as a waiting player's phone does: a page never acts before it shows the game as stored.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from games import services
 from games.models import Game
 from games.renaissance import present
 from games.renaissance.kind import RENAISSANCE
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import log_in, tap_and_wait, wait_for_board
 from tests.games.helpers import start_game
 
 CLOSING = ("hire", "barter", "teach", "recruit", "pass")
@@ -58,13 +58,11 @@ class Table:
         """``seat``'s person taps the button of ``action``, once their page shows the game
         as it is now."""
         page = self.pages[seat]
-        version = self.game.version
-        page.wait_for_selector(f'#board[data-version="{version}"]')  # by its poll
+        wait_for_board(page, self.game, seat)  # by its poll
         value = present.action_json(action)
         button = page.locator(f"#board-form button[name=action][value='{value}']")
         assert button.count() == 1, f"seat {seat}'s board does not offer {value}"
-        button.click()
-        page.wait_for_selector(f'#board[data-version="{version + 1}"]')
+        tap_and_wait(page, button)
         assert page.locator(".board-error").count() == 0, page.inner_text(".board-error")
         self.last = seat
         self.taps += 1
@@ -124,7 +122,7 @@ def change_a_choice(table: Table, state, first: dict, screenshots) -> tuple[dict
     bob.screenshot(path=str(screenshots / "renaissance-changed-choice.png"), full_page=True)
     # Alice's phone, by its poll: Bob has chosen; what, it does not say.
     alice = table.pages[0]
-    alice.wait_for_selector(f'#board[data-version="{table.game.version}"]')
+    wait_for_board(alice, table.game, 0)
     assert "has chosen" in alice.inner_text("#rn-p1-h >> xpath=ancestor::section")
     if "card" in second:
         assert f"card {second['card']}" not in alice.inner_text("#board")
@@ -140,7 +138,7 @@ def change_a_choice(table: Table, state, first: dict, screenshots) -> tuple[dict
     assert now.revealed["submissions"][1]["action"] == second
     view = RENAISSANCE.view(now, 0)
     row = present.board_context(view)["revealed"]["rows"][1]
-    alice.wait_for_selector(f'#board[data-version="{table.game.version}"]')
+    wait_for_board(alice, table.game, 0)
     assert f"Bob: {row['text']}" in " ".join(alice.inner_text(".rn-revealed").split())
     return first, second
 
@@ -163,8 +161,8 @@ def test_two_people_play_a_whole_game_on_phones(live_server, phone, deal, alice,
     else:
         raise AssertionError("the game did not end")
     assert stages == {"foundation", "action", "rm", "recruit", "discard", "over"}
-    for page in table.pages:
-        page.wait_for_selector(f'#board[data-version="{table.game.version}"]')
+    for seat, page in enumerate(table.pages):
+        wait_for_board(page, table.game, seat)
         assert "Finished" in page.inner_text(".board-meta")
         assert page.locator(".result").count() == 1
     winner = next(row for row in table.game.seats.order_by("number") if row.rank == 1)
