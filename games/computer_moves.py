@@ -53,8 +53,11 @@ def play_computer_turn(game_id: int, version: int) -> bool:
         return False
     kind = game.game_kind
     state = kind.from_json(game.snapshot)
+    # Private records (parts of a pending choice) leave the version as it was: the task
+    # also knows how many there were when it thought.
+    drafts = len(game.drafts)
     # Seeded by the game, the version and the seat: a retried task thinks the same.
-    rand = random.Random(f"{game.pk}:{version}:{seat.number}:{game.seed}")
+    rand = random.Random(f"{game.pk}:{version}:{drafts}:{seat.number}:{game.seed}")
     level = seat.computer_level if seat.computer_level in kind.computer_levels else "normal"
     action = kind.choose_at(level, state, seat.number, rand, budget_ms=settings.COMPUTER_BUDGET_MS)
     try:
@@ -62,6 +65,9 @@ def play_computer_turn(game_id: int, version: int) -> bool:
     except (services.StaleVersion, PermissionDenied, services.GameNotActive):
         return False  # someone else's task, a concession or a cancel got there first
     except IllegalAction:
+        now = Game.objects.filter(pk=game_id).values_list("version", "drafts").first()
+        if now is not None and (now[0], len(now[1])) != (version, drafts):
+            return False  # a twin task made its part of the choice first
         log.exception("The %s computer of game %s chose an illegal action", level, game_id)
         raise
     return True

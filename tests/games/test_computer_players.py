@@ -309,3 +309,33 @@ class TestSimultaneousGames:
         assert game.status == Game.Status.FINISHED
         mine = Seat.objects.get(game=game, user=alice).number
         assert Move.objects.filter(game=game).exclude(seat=mine).exists()
+
+    def test_a_twin_task_that_made_the_same_part_of_a_choice_first_does_nothing(
+        self, alice, monkeypatch
+    ):
+        """Two deliveries of one task think from the same position: the first makes a part
+        of a pending choice (a private record, which leaves the version as it was), and the
+        second's same action, refused by the game, is a stale task, not an error."""
+        from games.renaissance.kind import RENAISSANCE
+
+        # Made without running the on-commit hooks: no task runs by itself.
+        invitation = services.do_create_invitation(
+            alice, kind="renaissance", players=2, computers=["normal"]
+        )
+        game = Game.objects.get(pk=invitation.game_id)
+        think = RENAISSANCE.choose_at
+        twins = []
+
+        def thinking_while_the_twin_runs(*args, **kwargs):
+            action = think(*args, **kwargs)
+            if not twins:
+                twins.append(None)  # the twin thinks alike, then runs to its end first
+                twins[0] = computer_moves.play_computer_turn(game.pk, game.version)
+            return action
+
+        monkeypatch.setattr(RENAISSANCE, "choose_at", thinking_while_the_twin_runs)
+
+        assert computer_moves.play_computer_turn(game.pk, game.version) is False
+
+        game.refresh_from_db()
+        assert twins == [True] and len(game.drafts) == 1 and game.version == 0
