@@ -113,11 +113,14 @@ def create_invitation(request: HttpRequest) -> HttpResponse:
     form = InvitationForm(
         request.POST or None, creator=request.user, game=game, against_computer=against
     )
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             invitation = services.do_create_invitation(request.user, **form.invitation())
         except ValidationError as error:
             form.add_error(None, error)
+            if isinstance(error, services.Limited):
+                status = 429
         else:
             if invitation.game_id is not None:  # no seat left for others: it starts at once
                 return redirect("games:board", game_id=invitation.game_id)
@@ -126,7 +129,7 @@ def create_invitation(request: HttpRequest) -> HttpResponse:
             )
             return redirect("games:lobby")
     context = {"form": form, "game": game, "other_games": len(games) > 1}
-    return render(request, "games/invitation_form.html", context)
+    return render(request, "games/invitation_form.html", context, status=status)
 
 
 def _answer(request: HttpRequest, invitation_id: int, do) -> HttpResponse:

@@ -1,6 +1,7 @@
-"""The Celery app. Run the worker and the scheduler as their own processes:
+"""The Celery app. Run the workers and the scheduler as their own processes (docs/Procfile):
 
-celery -A guildhall_site worker
+celery -A guildhall_site worker --queues celery      # emails, pushes, time-outs, sweeps
+celery -A guildhall_site worker --queues computer    # the computer players' moves
 celery -A guildhall_site beat
 """
 

@@ -253,6 +253,15 @@ PAGE_CACHE_SECONDS = envint("PAGE_CACHE_SECONDS", 600)
 # How long a computer player that searches ("strong") thinks per decision, in milliseconds of
 # one core, in the worker (games/computer_moves.py).
 COMPUTER_BUDGET_MS = envint("COMPUTER_BUDGET_MS", 1000)
+# What one player may start (games.services.do_create_invitation, from the lobby or the API):
+# new invitations an hour; and against the computer, whose moves cost a worker's time, new
+# games an hour and games under way at once.
+INVITATIONS_PER_HOUR = envint("INVITATIONS_PER_HOUR", 30)
+COMPUTER_GAMES_PER_HOUR = envint("COMPUTER_GAMES_PER_HOUR", 20)
+COMPUTER_GAMES_ACTIVE = envint("COMPUTER_GAMES_ACTIVE", 10)
+# Invitation emails (and pushes to each device) one player gets from one other in a day: the
+# ones after these are not sent (the invitations stay in the lobby).
+INVITATION_EMAILS_PER_DAY = envint("INVITATION_EMAILS_PER_DAY", 3)
 PAGE_CACHE_BUILD = envstr("PAGE_CACHE_BUILD", "")
 
 # Celery (guildhall_site/celery.py; tasks in games/tasks.py and games/notifications/tasks.py; see
@@ -297,6 +306,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_IGNORE_RESULT = True
 # Task modules besides each app's tasks.py (which the worker finds by itself).
 CELERY_IMPORTS = ("games.timeouts", "games.computer_moves")
+# Computer players' moves have a queue of their own, served by workers of their own
+# (docs/Procfile: "computer"), so that emails, pushes and time-outs (the default queue,
+# "celery") never wait behind a crowd of games against the computer.
+COMPUTER_QUEUE = "computer"
+CELERY_TASK_ROUTES = {"games.play_computer_turn": {"queue": COMPUTER_QUEUE}}
 # One beat process schedules these. A sweep that waited longer than its period is dropped:
 # the next one does the same work.
 CELERY_BEAT_SCHEDULE = {

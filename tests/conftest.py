@@ -126,6 +126,14 @@ def seats_in_order(monkeypatch):
 
 
 @pytest.fixture
+def moves_at_machine_speed(settings):
+    """Moves as fast as a test makes them: the board's form and the API share a limit on
+    moves per user (API_THROTTLE_RATES["actions"], 120 a minute), which no person meets and
+    a test playing a whole game through the board would."""
+    settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "actions": "100000/minute"}
+
+
+@pytest.fixture
 def run_hooks(django_capture_on_commit_callbacks):
     """Run the on-commit hooks (the notifications, and so the tasks, inline) as each service
     commits: ``run_hooks(services.submit, ...)``."""

@@ -30,7 +30,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games import parsing
 from games.api.parsers import check_body_size
 from games.core import IllegalAction
-from games.services import NotYourTurn, StaleVersion
+from games.services import Limited, NotYourTurn, StaleVersion
 
 # Errors ------------------------------------------------------------------------------------
 
@@ -83,6 +83,11 @@ def exception_handler(exc, context):
         )
     if isinstance(exc, IllegalAction):
         return _response("illegal_action", exc.message, 400, rule=exc.rule)
+    if isinstance(exc, Limited):
+        # Too many new invitations this hour (the lobby's limit too): as a throttle says it.
+        response = _response("throttled", " ".join(exc.messages), 429, retry_after=exc.retry_after)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, DjangoValidationError):
         return _response("invalid", " ".join(exc.messages), 400)
     if isinstance(exc, NotYourTurn):
@@ -100,17 +105,8 @@ def exception_handler(exc, context):
         fields = {name: _messages(value) for name, value in fields.items()}
         response.data = {"code": "invalid", "message": _first_message(detail), "fields": fields}
     elif isinstance(exc, exceptions.Throttled):
-        wait = math.ceil(exc.wait or 1)
-        response.data = {
-            "code": "throttled",
-            "message": ngettext(
-                "Too many requests: try again in %(n)d second.",
-                "Too many requests: try again in %(n)d seconds.",
-                wait,
-            )
-            % {"n": wait},
-            "retry_after": wait,
-        }
+        wait, message = retry_after(exc.wait)
+        response.data = {"code": "throttled", "message": message, "retry_after": wait}
         response["Retry-After"] = str(wait)
     else:
         code = exc.default_code if isinstance(exc, exceptions.APIException) else "error"
@@ -137,6 +133,18 @@ def server_error(request, *args, **kwargs) -> HttpResponse:
 
 
 # Throttles ---------------------------------------------------------------------------------
+
+
+def retry_after(wait: float | None) -> tuple[int, str]:
+    """Whole seconds to wait (at least one) and the message that says so: a throttle's
+    answer, in the API and on the pages that share its throttles."""
+    seconds = math.ceil(wait or 1)
+    message = ngettext(
+        "Too many requests: try again in %(n)d second.",
+        "Too many requests: try again in %(n)d seconds.",
+        seconds,
+    ) % {"n": seconds}
+    return seconds, message
 
 
 class ApiThrottle(SimpleRateThrottle):

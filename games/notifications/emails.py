@@ -266,6 +266,23 @@ def _check_invitation(row, now):
         return Skip("not invited")
     if invitation.responses.filter(user=row.user).exists():
         return Skip("already answered")
+    # At most a few a day from one player to another (per device for a push): a hundred
+    # invitations must not become a hundred emails.
+    heard = (
+        Notification.objects.filter(
+            kind=Kind.INVITATION,
+            user_id=row.user_id,
+            channel=row.channel,
+            subscription_id=row.subscription_id,
+            status=Notification.Status.SENT,
+            sent_at__gt=now - timedelta(days=1),
+            invitation__creator_id=invitation.creator_id,
+        )
+        .exclude(pk=row.pk)
+        .count()
+    )
+    if heard >= settings.INVITATION_EMAILS_PER_DAY:
+        return Skip("enough invitations from this player today")
     return {"invitation": invitation}
 
 

@@ -12,20 +12,17 @@ the next page (``site/app.js``) posts the old endpoint and the new subscription 
 
 from __future__ import annotations
 
-import math
-
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from games import parsing
-from games.api.common import LoginThrottle
+from games.api.common import LoginThrottle, retry_after
 from games.notifications import push
 from games.notifications.forms import PushPreferencesForm
 from games.notifications.models import PushSubscription
@@ -96,12 +93,7 @@ def renew(request: HttpRequest) -> HttpResponse:
     request that is no renewal."""
     throttle = RenewThrottle()
     if not throttle.allow_request(request, None):
-        wait = math.ceil(throttle.wait() or 1)
-        message = ngettext(
-            "Too many requests: try again in %(n)d second.",
-            "Too many requests: try again in %(n)d seconds.",
-            wait,
-        ) % {"n": wait}
+        wait, message = retry_after(throttle.wait())
         response = _error(message, status=429)
         response["Retry-After"] = str(wait)
         return response

@@ -52,6 +52,10 @@ def worker_calls(monkeypatch):
     app.conf.task_always_eager = eager
 
 
+def queues(command: list[str]) -> list[str]:
+    return command[command.index("--queues") + 1].split(",")
+
+
 class TestRundemo:
     @pytest.fixture(autouse=True)
     def _debug(self, settings, monkeypatch):
@@ -68,10 +72,16 @@ class TestRundemo:
         settings.REDIS_URL = None
         call_command("rundemo", verbosity=0)
 
-        [command, stopped] = worker_calls
-        assert command[1:5] == ["-m", "celery", "--app", "guildhall_site"]
-        assert "worker" in command and "--beat" in command
-        assert stopped == "terminated"  # when the server stops
+        [main, computer, *stopped] = worker_calls
+        for command in (main, computer):
+            assert command[1:6] == ["-m", "celery", "--app", "guildhall_site", "worker"]
+        # Beat in one of them; the computer's moves in a worker of their own, so that an
+        # email never waits behind a game against the strong computer.
+        assert "--beat" in main and "--beat" not in computer
+        assert queues(main) == ["celery"] and queues(computer) == ["computer"]
+        routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+        assert routed <= {*queues(main), *queues(computer)}
+        assert stopped == ["terminated", "terminated"]  # when the server stops
         assert os.environ["CELERY_BROKER_URL"] == "filesystem://"
         assert app.conf.task_always_eager is False
 

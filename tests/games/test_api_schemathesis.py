@@ -56,7 +56,10 @@ def world(db, in_test_transaction, settings, alice, bob, charlie) -> dict:
         "actions": "1000000/minute",
         "login": "1000000/minute",
         "tokens": "1000000/minute",
+        "push_renew": "1000000/minute",
     }
+    settings.INVITATIONS_PER_HOUR = settings.COMPUTER_GAMES_PER_HOUR = 1_000_000
+    settings.COMPUTER_GAMES_ACTIVE = 1_000_000
     game = start_game(alice, bob)
     rand = random.Random(11)
     for _ in range(20):

@@ -598,6 +598,7 @@ def _weighted(actions: list[dict], rand: random.Random) -> dict:
     return rand.choices(actions, weights)[0]
 
 
+@pytest.mark.usefixtures("moves_at_machine_speed")
 class TestAWholeGame:
     @pytest.mark.parametrize("seed", [1])
     def test_a_game_is_played_to_its_end_through_the_board(self, alice, bob, game, seed):

@@ -6,8 +6,11 @@ Skipped where there is no Redis; under CI=true a missing Redis stops the run bef
 
 import random
 import time
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
+import redis
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings as django_settings
 
@@ -34,9 +37,13 @@ smtp_down = mailserver.smtp_down
 Kind = Notification.Kind
 
 
-@pytest.fixture
-def worker(settings):
-    """A worker thread consuming from Redis; tasks are really queued, not run inline."""
+QUEUES = ["celery", django_settings.COMPUTER_QUEUE]
+
+
+@contextmanager
+def running_worker(settings, queues: list[str]):
+    """A worker thread consuming ``queues`` from Redis; tasks are really queued, not run
+    inline."""
     saved = {
         "task_always_eager": app.conf.task_always_eager,
         "broker_url": app.conf.broker_url,
@@ -48,12 +55,26 @@ def worker(settings):
         broker_url=settings.REDIS_URL,
         broker_transport_options={},
     )
-    with app.connection_for_write() as connection:
-        app.control.purge(connection=connection)
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=20):
-        yield app
-    app.close()
-    app.conf.update(saved)
+    broker().delete(*QUEUES)  # what other tests left
+    try:
+        with start_worker(
+            app, pool="solo", perform_ping_check=False, shutdown_timeout=20, queues=queues
+        ):
+            yield app
+    finally:
+        app.close()
+        app.conf.update(saved)
+
+
+def broker() -> redis.Redis:
+    return redis.Redis.from_url(django_settings.REDIS_URL)
+
+
+@pytest.fixture
+def worker(settings):
+    """A worker serving both queues (the default one and the computer players')."""
+    with running_worker(settings, QUEUES) as running:
+        yield running
 
 
 def wait_until(condition, timeout: float = 20):
@@ -149,3 +170,35 @@ class TestComputerPlayers:
         computers = Move.objects.filter(game=game).exclude(seat=mine.number)
         assert computers.count() >= 4
         assert {m.seat for m in computers} == {0, 1, 2} - {mine.number}
+
+
+class TestQueues:
+    def test_emails_never_wait_behind_the_computers_moves(self, settings, alice, bob, smtp):
+        """The computer players' moves have a queue of their own: a crowd of them waiting
+        (200 games against the strong computer once delayed emails by three minutes) leaves
+        the default queue's worker free for the emails."""
+        game = start_game(alice, bob)
+        smtp.clear()
+        with running_worker(settings, ["celery"]):
+            for _ in range(50):
+                games.computer_moves.play_computer_turn.delay(game.pk, game.version)
+            services.do_create_invitation(alice, invitees=[bob])
+
+            [invitation] = smtp.wait_for(1, timeout=10)
+
+        assert invitation["To"] == bob.email
+        # Not one computer move was taken by the default queue's worker, nor queued there.
+        assert broker().llen(settings.COMPUTER_QUEUE) == 50
+        assert broker().llen("celery") == 0
+        broker().delete(settings.COMPUTER_QUEUE)
+
+    def test_the_workers_of_the_procfile_serve_every_queue(self):
+        procfile = Path(django_settings.BASE_DIR, "docs", "Procfile").read_text()
+        served = set()
+        for line in procfile.splitlines():
+            words = line.split()
+            if "worker" in words and "--queues" in words:
+                served |= set(words[words.index("--queues") + 1].split(","))
+        routed = {route["queue"] for route in django_settings.CELERY_TASK_ROUTES.values()}
+
+        assert routed | {"celery"} <= served

@@ -55,7 +55,7 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             # Known passwords on a public site would be an open door.
             raise CommandError("rundemo is for development only: it needs DEBUG=true")
-        worker = None
+        workers: list[subprocess.Popen] = []
         if not os.environ.get("SITE_URL"):
             # The links of emails, in this process and in the children (the reloader's
             # server, the worker), which read it from the environment.
@@ -65,15 +65,16 @@ class Command(BaseCommand):
         if os.environ.get(autoreload.DJANGO_AUTORELOAD_ENV) != "true":
             self.set_up(addrport, verbosity=options["verbosity"])
             if not no_worker:
-                worker = self.start_worker()
+                workers = self.start_workers()
                 # A plain "kill" must stop the worker too: turn SIGTERM into the Ctrl-C that
                 # runs the clean-up below.
                 signal.signal(signal.SIGTERM, signal.default_int_handler)
         try:
             call_command("runserver", addrport, use_reloader=not noreload)
         finally:
-            if worker is not None:
+            for worker in workers:
                 worker.terminate()
+            for worker in workers:
                 worker.wait(20)
 
     def set_up(self, addrport: str, verbosity: int) -> None:
@@ -89,8 +90,11 @@ class Command(BaseCommand):
             )
         )
 
-    def start_worker(self) -> subprocess.Popen:
-        """One Celery worker with beat embedded (-B), as a child process.
+    def start_workers(self) -> list[subprocess.Popen]:
+        """Two Celery workers, as child processes: one for the default queue with beat
+        embedded (-B: emails, pushes, time-outs, the sweeps), one for the computer players'
+        moves (their own queue, settings.COMPUTER_QUEUE), so that a game against the strong
+        computer never holds up an email.
 
         Without REDIS_URL the broker is kombu's filesystem transport: each message is a file
         in .celery/messages, put there by the web server and taken by the worker. That needs
@@ -111,20 +115,32 @@ class Command(BaseCommand):
         celery_app.conf.task_always_eager = False
         schedule = Path(settings.FILESYSTEM_BROKER_DIR) / "beat-schedule"
         schedule.parent.mkdir(parents=True, exist_ok=True)
-        command = [
-            sys.executable,
-            "-m",
-            "celery",
-            "--app",
-            "guildhall_site",
-            "worker",
-            "--beat",
-            "--schedule",
-            str(schedule),
-            "--pool",
-            "solo",  # one task at a time: SQLite takes one writer at a time anyway
-            "--loglevel",
-            "INFO",
+        celery = [sys.executable, "-m", "celery", "--app", "guildhall_site", "worker"]
+        # One task at a time each: SQLite takes one writer at a time anyway.
+        common = ["--pool", "solo", "--loglevel", "INFO"]
+        commands = [
+            [
+                *celery,
+                "--queues",
+                "celery",
+                "--hostname",
+                "demo@%h",
+                "--beat",
+                "--schedule",
+                str(schedule),
+                *common,
+            ],
+            [
+                *celery,
+                "--queues",
+                settings.COMPUTER_QUEUE,
+                "--hostname",
+                "demo-computer@%h",
+                *common,
+            ],
         ]
-        self.stdout.write("Starting a Celery worker with beat: " + " ".join(command[2:]))
-        return subprocess.Popen(command, env=os.environ.copy(), cwd=settings.BASE_DIR)
+        workers = []
+        for command in commands:
+            self.stdout.write("Starting a Celery worker: " + " ".join(command[2:]))
+            workers.append(subprocess.Popen(command, env=os.environ.copy(), cwd=settings.BASE_DIR))
+        return workers
