@@ -483,7 +483,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "games.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.common.exception_handler",

@@ -2,10 +2,12 @@
 for, with a message) and nothing changed."""
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.clocks import Vacation
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import frozen, start_game, user_to_move
@@ -127,3 +129,108 @@ class TestNulCharacters:
 
         assert response.status_code == 400
         assert response.json()["code"] == "invalid"
+
+
+class TestTextNoAnswerCanHold:
+    """A lone surrogate ("\\ud800": JSON may spell one, UTF-8 cannot) echoed in a validation
+    message made DRF's renderer raise UnicodeEncodeError (500); a NUL reached PostgreSQL.
+    Refused as the body is read, in every string and key, by every endpoint (issue 31)."""
+
+    @pytest.mark.parametrize(
+        ("method", "path", "body"),
+        [
+            ("patch", "/api/v1/me/preferences/", '{"language": "\\ud800"}'),
+            ("patch", "/api/v1/me/preferences/", '{"time_zone": "Europe/\\udfff"}'),
+            ("post", "/api/v1/invitations/", '{"game": "\\ud800", "players": 2}'),
+            ("post", "/api/v1/invitations/", '{"game": "guildhall", "players": 2, "\\ud800": 1}'),
+            (
+                "post",
+                "/api/v1/invitations/",
+                '{"game": "guildhall", "players": 2, "options": {"\\ud800": true}}',
+            ),
+            ("post", "/api/v1/invitations/", '{"game": "guildhall\\u0000", "players": 2}'),
+            ("post", "/api/v1/auth/token/", '{"username": "\\ud800", "password": "x", "name": "x"}'),
+        ],
+    )
+    def test_the_api_refuses_them_with_a_message(self, alice, method, path, body):
+        client = Api(alice, check=False).client
+
+        response = getattr(client, method)(path, body, content_type="application/json")
+
+        assert response.status_code == 400
+        assert response.json()["code"] == "parse_error"
+        assert "surrogate" in response.json()["message"] or "NUL" in response.json()["message"]
+        alice.refresh_from_db()
+        assert alice.language == "" and alice.time_zone == "UTC"
+
+    def test_every_api_operation_with_a_body_refuses_them(self, alice, game):
+        """Each operation of the served schema that takes a body, given one whose every
+        property (and one key) is such text: a 4xx in JSON, never a 500."""
+        client = Api(alice, check=False).client
+        schema = client.get("/api/schema/?format=json").json()
+        invitation = services.do_create_invitation(alice, players=3)
+        ids = {"game_id": game.pk, "invitation_id": invitation.pk, "key": "x"}
+        tried = 0
+        for path, operations in schema["paths"].items():
+            for method, operation in operations.items():
+                content = operation.get("requestBody", {}).get("content", {})
+                if "application/json" not in content:
+                    continue
+                properties = _properties(schema, content["application/json"]["schema"])
+                for text in ("\ud800", "a\x00b"):
+                    body = {name: text for name in properties} | {"\udc00": text}
+                    raw = json.dumps(body)  # ASCII: every one of them escaped
+                    url = path.format(**ids)
+                    response = getattr(client, method)(url, raw, content_type="application/json")
+                    assert 400 <= response.status_code < 500, (method, path, text)
+                    assert response.json()["code"], (method, path)
+                    tried += 1
+        assert tried >= 8
+
+    def test_the_renderer_would_escape_one_rather_than_fail(self):
+        from rest_framework.settings import api_settings
+
+        [renderer] = [cls() for cls in api_settings.DEFAULT_RENDERER_CLASSES]
+
+        rendered = renderer.render({"message": "\ud800 is not a valid choice"})
+
+        assert json.loads(rendered) == {"message": "\ud800 is not a valid choice"}
+        assert renderer.render({"name": "Jürgen"}) == '{"name":"Jürgen"}'.encode()
+
+
+def _properties(schema: dict, node: dict) -> list[str]:
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        node = schema["components"]["schemas"][name]
+    return list(node.get("properties", {}))
+
+
+class TestTheLanguageOfTheApi:
+    def test_the_docs_list_exactly_the_languages_it_takes(self, alice):
+        # docs/api.md once listed "fr", which the API refuses.
+        from pathlib import Path
+
+        from django.conf import settings
+
+        docs = Path(settings.BASE_DIR, "docs", "api.md").read_text()
+        [line] = [row for row in docs.splitlines() if "/api/v1/me/preferences/" in row]
+        listed = set(re.search(r"`language` \(([^,)]*)", line).group(1).split("/"))
+        api = Api(alice, check=False)
+
+        takes = {
+            f'`"{code}"`'
+            for code in ["en", "de", "fr", "it", ""]
+            if api.patch("/api/v1/me/preferences/", {"language": code}).status_code == 200
+        }
+
+        assert listed == takes == {'`"en"`', '`"de"`', '`""`'}
+
+    def test_an_empty_language_is_the_browsers(self, alice, client):
+        Api(alice).patch("/api/v1/me/preferences/", {"language": "de"})
+        Api(alice).patch("/api/v1/me/preferences/", {"language": ""})
+        client.force_login(alice)
+
+        page = client.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+        english = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+        assert 'lang="de"' in page and 'lang="en"' in english

@@ -10,11 +10,13 @@ guest. A view that raises makes the test client raise, so a 5xx fails with its t
 
 from __future__ import annotations
 
+import json
 import string
 from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import settings as settings_
 from hypothesis import strategies as st
 
 from accounts.forms import ProfileForm
@@ -28,11 +30,13 @@ HUGE = ["9" * 30, str(2**63), str(2**64 + 1), "-" + "9" * 30]
 ODD_DIGITS = ["²", "٣", "１２", "⁹⁹", "1e9", "0x10", " 7", "+7", "7 ", "1_000"]
 ODD_TEXT = ["", "\x00", "a\x00b", "a" * 5000, "💥", "null", "true", "[]", "{}", "-1", "0"]
 DEEP_JSON = ['{"kind":' * 5000 + "1" + "}" * 5000, "[" * 5000 + "]" * 5000, '{"kind": NaN}']
+# JSON that spells what no answer or database can hold: a lone surrogate, a NUL.
+UNUSABLE_JSON = ['{"kind": "\\ud800"}', '{"\\udc00": 1}', '{"kind": "a\\u0000"}']
 # Written into the query or body as they are: not percent-encodings of anything.
-RAW = ["%", "%ff%fe", "%zz", "%00", "%C0%80"]
+RAW = ["%", "%ff%fe", "%zz", "%00", "%C0%80", "%ED%A0%80"]
 
 value = st.one_of(
-    st.sampled_from(HUGE + ODD_DIGITS + ODD_TEXT + DEEP_JSON + RAW),
+    st.sampled_from(HUGE + ODD_DIGITS + ODD_TEXT + DEEP_JSON + UNUSABLE_JSON + RAW),
     st.text(max_size=40),
     st.text(alphabet=string.digits, min_size=1, max_size=25),
     st.integers(min_value=-(2**70), max_value=2**70).map(str),
@@ -71,6 +75,9 @@ PAGES = [
     ("GET", "/accounts/confirm-email/{t}/", []),
     ("GET", "/api/v1/games/{g}/moves/", ["after", "page", "page_size"]),
     ("GET", "/api/v1/games/", ["my_turn", "status", "page"]),
+    ("POST", "/push/preferences/", ["push_turn", "push_finished", "push_invitation"]),
+    ("GET", "/push/devices/", []),
+    ("POST", "/push/devices/{g}/remove/", []),
 ]
 
 
@@ -142,3 +149,67 @@ def client_factory():
     from django.test import Client
 
     return Client
+
+
+# The views that read a JSON body of their own (not the API's, which schemathesis covers).
+JSON_PAGES = ["/push/subscribe/", "/push/renew/"]
+
+json_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.text(max_size=30),
+    st.sampled_from(["https://fcm.googleapis.com/x", "https://127.1:8444/a", "\x00"]),
+)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner),
+    max_leaves=12,
+)
+# Bodies as they are sent: hostile JSON text, or a generated value (often almost a
+# subscription) written as JSON.
+json_body = st.one_of(
+    st.sampled_from(
+        DEEP_JSON
+        + UNUSABLE_JSON
+        + ODD_TEXT
+        + [
+            '{"old_endpoint": ' + "[" * 2000 + "]" * 2000 + "}",
+            '{"endpoint": "https://fcm.googleapis.com/\\u0000", "keys": {}}',
+            '{"endpoint": "https://fcm.googleapis.com/\\ud800", "keys": {}}',
+            '{"old_endpoint": "\\ud800", "subscription": {"endpoint": 5}}',
+        ]
+    ),
+    json_value.map(json.dumps),
+    st.fixed_dictionaries(
+        {"endpoint": json_value, "keys": json_value, "old_endpoint": json_value}
+    ).map(json.dumps),
+)
+
+
+@pytest.mark.django_db
+def test_no_json_view_answers_a_server_error(site, client_factory, settings):
+    from games.notifications.management.commands.generate_vapid_keys import new_key_pair
+
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = new_key_pair()
+    settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "push_renew": "100000/hour"}
+
+    @settings_(
+        max_examples=300,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(
+        path=st.sampled_from(JSON_PAGES),
+        body=json_body,
+        who=st.sampled_from(["visitor", "alice", "guest"]),
+    )
+    def check(path, body, who):
+        client = client_factory()
+        if who != "visitor":
+            client.force_login(site["people"][who])
+        response = client.post(path, body, content_type="application/json")
+        assert response.status_code < 500, (path, body[:200], who)
+
+    check()
