@@ -149,7 +149,11 @@ class TestTextNoAnswerCanHold:
                 '{"game": "guildhall", "players": 2, "options": {"\\ud800": true}}',
             ),
             ("post", "/api/v1/invitations/", '{"game": "guildhall\\u0000", "players": 2}'),
-            ("post", "/api/v1/auth/token/", '{"username": "\\ud800", "password": "x", "name": "x"}'),
+            (
+                "post",
+                "/api/v1/auth/token/",
+                '{"username": "\\ud800", "password": "x", "name": "x"}',
+            ),
         ],
     )
     def test_the_api_refuses_them_with_a_message(self, alice, method, path, body):
