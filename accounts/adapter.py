@@ -1,6 +1,7 @@
 from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -23,7 +24,11 @@ class AccountAdapter(DefaultAccountAdapter):
         look = skeleton(username)
         if look in {skeleton(name) for name in app_settings.USERNAME_BLACKLIST}:
             raise self.validation_error("username_blacklisted")
-        if not shallow and User.objects.filter(username_skeleton=look).exists():
+        # Nor like another account's display name (a guest who saves the account may take
+        # the name it shows already).
+        me = getattr(getattr(self.request, "user", None), "pk", None)
+        lookalike = Q(username_skeleton=look) | (Q(display_name_skeleton=look) & ~Q(pk=me))
+        if not shallow and User.objects.filter(lookalike).exists():
             raise forms.ValidationError(
                 _("This username looks too much like one already taken: please choose another.")
             )

@@ -1,12 +1,15 @@
+from allauth.account import app_settings
 from allauth.account.adapter import get_adapter
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.models import EmailAddress
 from django import forms
 from django.contrib.auth import password_validation
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts import time_zones
+from accounts import time_zones, usernames
 from accounts.models import User
+from accounts.services import COMPUTER_PREFIX, GUEST_PREFIX
 
 
 class TimeZoneSelect(forms.Select):
@@ -69,6 +72,36 @@ class ProfileForm(forms.ModelForm):
             # A guest has no address to send to; they get these once they save their account.
             for name in self.EMAIL_FIELDS:
                 del self.fields[name]
+
+    def clean_display_name(self) -> str:
+        """The username rules (accounts.usernames), for a name others will see: stored NFKC,
+        never looking like another account's username or display name, nor a computer
+        player's, a guest's or a reserved name. A name kept as it was passes as it is (one
+        chosen before these rules, the API's preferences go through this form too)."""
+        name = usernames.normalise_display_name(self.cleaned_data["display_name"])
+        kept = usernames.normalise_display_name(self.initial.get("display_name") or "")
+        if not name or name == kept:
+            return name
+        if usernames.hidden_characters(name):
+            raise forms.ValidationError(
+                _("A display name may not hold invisible or control characters.")
+            )
+        if usernames.reserved_word(name):
+            raise forms.ValidationError(
+                _("Only computer players have “computer” in their names: please choose another.")
+            )
+        look = usernames.skeleton(name)
+        reserved = {usernames.skeleton(word) for word in app_settings.USERNAME_BLACKLIST}
+        prefixes = [usernames.skeleton(p) for p in (GUEST_PREFIX, COMPUTER_PREFIX)]
+        if look in reserved or look.startswith(tuple(prefixes)):
+            raise forms.ValidationError(_("This name is reserved: please choose another."))
+        others = User.objects.exclude(pk=self.instance.pk)
+        taken = others.filter(Q(username_skeleton=look) | Q(display_name_skeleton=look))
+        if taken.exists():
+            raise forms.ValidationError(
+                _("This name looks too much like another player's: please choose another.")
+            )
+        return name
 
     def clean_time_zone(self) -> str:
         # Lenient, like the API (which comes through this form): "Berlin" is Europe/Berlin.

@@ -92,15 +92,26 @@ class User(AbstractUser):
     # The username as it looks (accounts.usernames.skeleton): two accounts whose names look
     # alike may not both exist; kept up to date by save().
     username_skeleton = models.CharField(max_length=150, db_index=True, editable=False, default="")
+    # The display name as it looks, likewise (empty without one): no display name may look
+    # like another account's username or display name (accounts.forms.ProfileForm).
+    display_name_skeleton = models.CharField(
+        max_length=150, db_index=True, editable=False, default=""
+    )
     # A computer player's account (games.computer_players): the strength it plays at ("easy",
     # "normal", "strong"); empty for people. Such an account is inactive: it never logs in.
     computer_level = models.CharField(max_length=16, blank=True, default="", editable=False)
 
     def save(self, *args, **kwargs):
         self.username_skeleton = skeleton(self.username)
+        # (Cut to the column: NFKC may make a stored name longer, "ﷺ" 18 letters.)
+        self.display_name_skeleton = skeleton(self.display_name)[:150]
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "username" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        if update_fields is not None:
+            extra = {"username": "username_skeleton", "display_name": "display_name_skeleton"}
+            kwargs["update_fields"] = {
+                *update_fields,
+                *(extra[name] for name in update_fields if name in extra),
+            }
         super().save(*args, **kwargs)
 
     @property
@@ -111,6 +122,17 @@ class User(AbstractUser):
     def name(self) -> str:
         """The name other players see."""
         return self.display_name or self.username
+
+    @property
+    def name_with_username(self) -> str:
+        """The name others see, with the username beside it where the two are not the same
+        name ("Ada L. (ada_l)"; "Alice" for alice): where someone is told who it is (an
+        invitation, a list of players), the username, which no one else can have, says."""
+        if not self.display_name or self.is_computer:
+            return self.name
+        if skeleton(self.display_name) == self.username_skeleton:
+            return self.display_name
+        return f"{self.display_name} ({self.username})"
 
     @property
     def effective_turn_emails(self) -> str:

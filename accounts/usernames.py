@@ -22,10 +22,45 @@ def normalise(username: str) -> str:
     return unicodedata.normalize("NFKC", username)
 
 
+# Display names ---------------------------------------------------------------------------------
+#
+# A display name is what boards, logs and emails show: it follows the username rules (stored
+# NFKC, compared by skeleton with every other username and display name: accounts.forms), and
+# may not pass for a computer player ("Ada (computer, strong)": games.computer_players), a
+# guest or a computer account's username, or a reserved name.
+
+# Characters that show nothing or turn text around (format and control characters: bidi
+# overrides, zero-width joiners...), private-use and unassigned ones.
+_HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn"}
+# A word no person's name has: the mark of a computer player.
+RESERVED_WORDS = ("computer",)
+
+
+def normalise_display_name(name: str) -> str:
+    """NFKC, with runs of white space made one space and none at the ends."""
+    return " ".join(normalise(name).split())
+
+
+def hidden_characters(name: str) -> bool:
+    return any(unicodedata.category(c) in _HIDDEN for c in name)
+
+
+def reserved_word(name: str) -> str | None:
+    """The reserved word ``name`` holds as a word of its own, however spelled."""
+    words = "".join(c if c.isalnum() else " " for c in skeleton(name)).split()
+    return next((w for w in RESERVED_WORDS if skeleton(w) in words), None)
+
+
 def skeleton(username: str) -> str:
     table = _representatives()
-    folded = normalise(username).casefold()
-    return "".join(table.get(c, c) for c in folded).casefold()
+    out = []
+    for char in normalise(username):
+        if not char.isascii():
+            # As written first: a capital that looks like a Latin one is that letter
+            # (Cyrillic "В" is "B", though its lower case "в" looks like no "b").
+            char = table.get(char, char)
+        out += (table.get(c, c) for c in char.casefold())
+    return "".join(out).casefold()
 
 
 def _preference(char: str) -> tuple[int, str]:

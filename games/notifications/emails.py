@@ -379,12 +379,15 @@ def _context(row: Notification, found: dict) -> dict:
         invitation = found["invitation"]
         kind = registry.get(invitation.kind)
         c |= {
-            "creator": invitation.creator.name,
+            # Who invites, unmistakably: a display name with its username where they differ.
+            "creator": invitation.creator.name_with_username,
             "players": invitation.players,
             "game_name": kind.name,
             "options_label": kind.options_label(invitation.engine_options()),
             "move_days": invitation.move_days,
-            "others": [u.name for u in invitation.invitees.all() if u.pk != row.user_id],
+            "others": [
+                u.name_with_username for u in invitation.invitees.all() if u.pk != row.user_id
+            ],
             "url": site_url(reverse("games:lobby")),
         }
     if "rows" in found:

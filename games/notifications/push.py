@@ -170,7 +170,8 @@ def _payload(row: Notification, found: dict) -> dict:
         game_name = registry.get(invitation.kind).name
         return {
             "title": _("Invitation to %(game)s") % {"game": game_name},
-            "body": _("%(name)s invites you to a game.") % {"name": invitation.creator.name},
+            "body": _("%(name)s invites you to a game.")
+            % {"name": invitation.creator.name_with_username},
             "url": emails.site_url(reverse("games:lobby")),
             "tag": f"invitation-{invitation.pk}",
         }

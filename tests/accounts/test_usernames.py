@@ -21,6 +21,8 @@ class TestSkeleton:
             ("bill", "bi11"),  # digit one for l
             ("admin", "ａｄｍｉｎ"),
             ("strasse", "STRASSE"),
+            ("bob", "Воb"),  # Cyrillic capital В: its lower case "в" looks like no "b"
+            ("support", "ЅUPPORT"),  # Cyrillic capital Ѕ
         ],
     )
     def test_look_alikes_share_it(self, one, other):
