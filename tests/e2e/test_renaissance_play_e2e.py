@@ -93,9 +93,21 @@ def test_three_people_play_rounds_on_phones_one_changing_a_choice(
             changed = change_a_choice(table, state, action, screenshots)
             continue
         table.tap(seat, action)
+        if action["kind"] == "foundation":
+            foundation_drawn_for_its_owner_alone(table, seat)
     assert changed is not None, "Bob never had two choices to change between"
     assert table.taps > 40
     table.pages[1].screenshot(path=str(screenshots / "renaissance-3p-bob.png"), full_page=True)
+
+
+def foundation_drawn_for_its_owner_alone(table: Table, seat: int) -> None:
+    """The foundation chosen so far is drawn in its owner's pyramid, in no other page."""
+    decision = RENAISSANCE.view(table.state(), seat)["decision"]
+    if decision and decision["kind"] == "foundation":  # not revealed yet
+        mine = table.pages[seat].locator(".rn-me .rn-place.lv1.pending.foundation")
+        assert mine.count() == len(decision["order"]) > 0
+    for page in table.pages:
+        assert page.locator(".rn-other .rn-place.pending").count() == 0
 
 
 def _may_change(state, action: dict) -> bool:
