@@ -311,8 +311,10 @@ CELERY_IMPORTS = ("games.timeouts", "games.computer_moves")
 # "celery") never wait behind a crowd of games against the computer.
 COMPUTER_QUEUE = "computer"
 CELERY_TASK_ROUTES = {"games.play_computer_turn": {"queue": COMPUTER_QUEUE}}
-# One beat process schedules these. A sweep that waited longer than its period is dropped:
-# the next one does the same work.
+# One beat process schedules these: a second one (an orphaned embedded beat, a beat started
+# twice) waits for the lock the first one holds (guildhall_site/beat.py). A sweep that waited
+# longer than its period is dropped: the next one does the same work.
+CELERY_BEAT_SCHEDULER = "guildhall_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE = {
     "computer-turns-left-behind": {
         "task": "games.sweep_computer_turns",
