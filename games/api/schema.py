@@ -24,11 +24,6 @@ def ref(name: str) -> dict:
     return {"$ref": REF + name}
 
 
-def nullable(name: str) -> dict:
-    # OpenAPI 3.0 ignores siblings of $ref, so a nullable reference goes through allOf.
-    return {"nullable": True, "allOf": [ref(name)]}
-
-
 def components() -> dict[str, dict]:
     """Every game's components, and the choice among them of an action and of a view."""
     games = registry.all_games()
