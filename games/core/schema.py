@@ -190,3 +190,35 @@ def components(*roots: Any, prefix: str = "") -> dict[str, dict]:
     for root in roots:
         schemas.of(root)
     return schemas.components
+
+
+def action_name(prefix: str, kind: str) -> str:
+    """The component of a game's action kind: ("Renaissance", "place_rm") ->
+    "RenaissanceActionPlaceRm"."""
+    return prefix + "Action" + "".join(part.capitalize() for part in kind.split("_"))
+
+
+def action_component(
+    schemas: Schemas,
+    kind: str,
+    fields: Sequence[str],
+    field_types: dict[str, Any],
+    *,
+    optional: set[str] | frozenset[str] = frozenset(),
+    description: str,
+    example: dict,
+) -> dict:
+    """The schema of one action kind: ``kind`` and exactly its ``fields`` (typed by
+    ``field_types``), all required but the ``optional`` ones."""
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {
+            "kind": schemas.of(Literal[kind]),
+            **{name: schemas.of(field_types[name]) for name in fields},
+        },
+        "required": ["kind", *(name for name in fields if name not in optional)],
+        # The engines take exact fields: an extra one is refused (malformed_action).
+        "additionalProperties": False,
+        "example": example,
+    }

@@ -6,9 +6,10 @@ can sit beside them.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from games.core.schema import Schemas, ref
+from games.core.schema import Schemas, action_component, ref
+from games.core.schema import action_name as core_action_name
 
 from .engine import ACTION_FIELDS, DECISION_ACTIONS, OPTIONAL_FIELDS, SETUP_CHOICE_ACTIONS
 from .view_types import CardId, ChapterNumber, Level, Profession, Seat, View, VpId
@@ -85,24 +86,19 @@ _SUBMIT_EXAMPLES = {
 
 def action_name(kind: str) -> str:
     """The component of an action kind: "pick_chapter" -> "GuildhallActionPickChapter"."""
-    return PREFIX + "Action" + "".join(part.capitalize() for part in kind.split("_"))
+    return core_action_name(PREFIX, kind)
 
 
 def _action_component(schemas: Schemas, kind: str) -> dict:
-    fields = ACTION_FIELDS[kind]
-    optional = OPTIONAL_FIELDS.get(kind, set())
-    return {
-        "type": "object",
-        "description": ACTION_TEXT[kind],
-        "properties": {
-            "kind": schemas.of(Literal[kind]),
-            **{name: schemas.of(FIELD_TYPES[name]) for name in fields},
-        },
-        "required": ["kind", *(name for name in fields if name not in optional)],
-        # The engine takes exact fields: an extra one is refused (malformed_action).
-        "additionalProperties": False,
-        "example": ACTION_EXAMPLES[kind],
-    }
+    return action_component(
+        schemas,
+        kind,
+        list(ACTION_FIELDS[kind]),
+        FIELD_TYPES,
+        optional=OPTIONAL_FIELDS.get(kind, set()),
+        description=ACTION_TEXT[kind],
+        example=ACTION_EXAMPLES[kind],
+    )
 
 
 def _action_union() -> dict:

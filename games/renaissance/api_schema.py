@@ -6,9 +6,10 @@ beside them.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from games.core.schema import Schemas, ref
+from games.core.schema import Schemas, action_component, ref
+from games.core.schema import action_name as core_action_name
 
 from .legal import ACTION_FIELDS, ANSWERS, OPTIONAL
 from .view_types import DeckCardId, Icon, KnightFrom, Level, Pos, Source, View, Worker
@@ -89,23 +90,19 @@ def kinds() -> dict[str, dict[str, type]]:
 
 def action_name(kind: str) -> str:
     """The component of an action kind: "place_rm" -> "RenaissanceActionPlaceRm"."""
-    return PREFIX + "Action" + "".join(part.capitalize() for part in kind.split("_"))
+    return core_action_name(PREFIX, kind)
 
 
 def _action_component(schemas: Schemas, kind: str, fields: dict[str, type]) -> dict:
-    optional = OPTIONAL.get(kind, set())
-    return {
-        "type": "object",
-        "description": ACTION_TEXT[kind],
-        "properties": {
-            "kind": schemas.of(Literal[kind]),
-            **{name: schemas.of(FIELD_TYPES[name]) for name in fields},
-        },
-        "required": ["kind", *(name for name in fields if name not in optional)],
-        # The engine takes exact fields: an extra one is refused (malformed_action).
-        "additionalProperties": False,
-        "example": ACTION_EXAMPLES[kind],
-    }
+    return action_component(
+        schemas,
+        kind,
+        list(fields),
+        FIELD_TYPES,
+        optional=OPTIONAL.get(kind, set()),
+        description=ACTION_TEXT[kind],
+        example=ACTION_EXAMPLES[kind],
+    )
 
 
 def _action_union() -> dict:
