@@ -236,6 +236,13 @@ def _until_discard_step(game: Game, users: dict, rand: random.Random) -> Game:
     raise AssertionError("no discard step")
 
 
+def send(api: Api, game: Game, action: dict, version: int | None = None):
+    """``action`` through the API, on ``version`` (by default the game's current one)."""
+    if version is None:
+        version = Game.objects.get(pk=game.pk).version
+    return api.post(game_url(game.pk, "actions"), {"version": version, "action": action})
+
+
 class TestReopenedChoice:
     """A seat that said "done" and then changes its discards is waited for again."""
 
@@ -251,30 +258,13 @@ class TestReopenedChoice:
             ann, ben = Api(alice), Api(bob)
             began = Seat.objects.get(game=game, number=0).deciding_since
             clock.shift(timedelta(hours=5))
-            assert (
-                ann.post(
-                    game_url(game.pk, "actions"),
-                    {"version": game.version, "action": {"kind": "done"}},
-                ).status_code
-                == 201
-            )
+            assert send(ann, game, {"kind": "done"}, game.version).status_code == 201
             card = services.game_state(Game.objects.get(pk=game.pk)).players[0].hand[0]
-            version = Game.objects.get(pk=game.pk).version
-            sent = ann.post(
-                game_url(game.pk, "actions"),
-                {"version": version, "action": {"kind": "discard", "card": card}},
-            )
-            assert sent.status_code == 201
+            assert send(ann, game, {"kind": "discard", "card": card}).status_code == 201
             mine = ann.get(game_url(game.pk, "actions")).json()
             assert mine["my_turn"] and mine["owes_choice"]
             # Ben's "done" does not close the step: Ann still owes hers.
-            version = Game.objects.get(pk=game.pk).version
-            assert (
-                ben.post(
-                    game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
-                ).status_code
-                == 201
-            )
+            assert send(ben, game, {"kind": "done"}).status_code == 201
             game = Game.objects.get(pk=game.pk)
             assert services.game_state(game).stage == "discard"
             assert deciding(game) == [0]
@@ -292,23 +282,13 @@ class TestReopenedChoice:
         game = _until_discard_step(game, {0: alice, 1: bob}, random.Random(2))
         ann, ben = Api(alice), Api(bob)
         version = game.version
-        assert (
-            ann.post(
-                game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
-            ).status_code
-            == 201
-        )
+        assert send(ann, game, {"kind": "done"}, version).status_code == 201
         # Ann, having submitted, is offered to change her discards, but does not owe any.
         offer = ann.get(game_url(game.pk, "actions")).json()
         assert offer["actions"] and not offer["owes_choice"]
         reopen = next(a for a in offer["actions"] if a["kind"] == "discard")
         version = Game.objects.get(pk=game.pk).version
-        assert (
-            ben.post(
-                game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
-            ).status_code
-            == 201
-        )
+        assert send(ben, game, {"kind": "done"}, version).status_code == 201
         late = ann.post(
             game_url(game.pk, "actions"), {"version": offer["version"], "action": reopen}
         )
@@ -323,12 +303,7 @@ class TestReopenedChoice:
         game = _until_discard_step(game, {0: alice, 1: bob}, random.Random(3))
         ann = Api(alice)
         version = game.version
-        assert (
-            ann.post(
-                game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
-            ).status_code
-            == 201
-        )
+        assert send(ann, game, {"kind": "done"}, version).status_code == 201
         version = Game.objects.get(pk=game.pk).version
         again = ann.post(
             game_url(game.pk, "actions"), {"version": version, "action": {"kind": "done"}}
