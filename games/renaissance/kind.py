@@ -15,7 +15,7 @@ from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop, ngettext
 from games.core.protocol import SeatUser
 
-from . import api_schema, bot, engine, log, positions, present, random_player, views
+from . import api_schema, bot, engine, log, positions, present, random_player, search, views
 from .state import State
 
 
@@ -134,9 +134,8 @@ class RenaissanceMan(GameKind):
     def choose(self, state: State, seat: int, rand: random.Random) -> dict:
         return bot.choose(state, seat, rand)
 
-    # No search bot yet (it needs an imagined-deal function): the random-legal player and
-    # the heuristic one.
-    computer_levels = ("easy", "normal")
+    # The random-legal player, the heuristic one, and the search (docs/computer-players.md).
+    computer_levels = ("easy", "normal", "strong")
 
     def choose_at(
         self,
@@ -148,11 +147,19 @@ class RenaissanceMan(GameKind):
         budget_ms: int | None = None,
         iterations: int | None = None,
     ) -> dict:
+        """easy: random with a lean toward building; normal: ``choose``; strong: ISMCTS,
+        for ``budget_ms`` (default ``search.DEFAULT_BUDGET_MS``) a step or, for tests and
+        the arena, exactly ``iterations`` (then the same ``rand`` state gives the same
+        action)."""
         if level not in self.computer_levels:
             raise ValueError(f"unknown computer level {level!r}")
+        if seat not in engine.deciders(state):
+            raise ValueError(f"seat {seat} is not deciding")
         if level == "easy":
             return random_player.choose(state, seat, rand)
-        return bot.choose(state, seat, rand)
+        if level == "normal":
+            return bot.choose(state, seat, rand)
+        return search.choose(state, seat, rand, budget_ms=budget_ms, iterations=iterations)
 
     # What people see
 

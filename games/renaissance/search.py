@@ -1,0 +1,288 @@
+"""The "strong" computer player: ISMCTS (``games.core.ismcts``) over Renaissance Man.
+
+The hooks below are all the search knows of the game. Every iteration imagines what the
+seat cannot see anew (``determinize``: the deck, the discard pile, the others' hands, every
+face-down face, and what the others chose in this simultaneous step), so it never works on
+the real cards or another seat's real choice. In a step of simultaneous choices the
+searching seat moves first, then the others, who choose in an imagined world without
+seeing its choice either: their current submissions are imagined with the play-out policy
+before the search's seat chooses. Play-outs run a few steps ahead (``progress`` counts
+the engine's steps) and the position reached is scored by ``rewards``.
+
+Everything goes through the engine's legal actions: a removal is searched wherever the
+engine offers one. Only taking back one's own choice ("reset", "keep") is left out, so
+that every submission of the search ends.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+from games.core import ismcts
+
+from . import engine, pyramid, views
+from .cards import MERCHANT, WILD
+from .determinize import SIMULTANEOUS, TAKE_BACK, complete, determinize
+from .legal import majority, virtual_cells
+from .pyramid import LEVEL
+from .state import State
+
+DEFAULT_BUDGET_MS = 1000
+
+# The tree and play-outs go this many of the engine's steps past the root (an action
+# phase, a new Renaissance Man's placement, a Recruit winner's choice, the discard step).
+CONFIG = ismcts.SearchConfig(
+    exploration=0.7, horizon=3, max_rollout_steps=300, first_share=0.6, later_share=0.15
+)
+
+# How much a position is worth, in cards of the structure (the score), by hand. (Weights
+# fitted by logistic regression to predict the winner of games of the normal player
+# played worse: they value what goes with winning under its play, such as many tokens,
+# not what makes a seat win.)
+EVAL_SCALE = 1.2  # this many cards ahead of the best other seat: reward 0.70
+PENDING_RM = 0.9  # a new Renaissance Man waiting to be placed
+RM_TOKEN = 0.2  # a quarter of a Renaissance Man, a little less: it still needs a TEACH
+STORED = (0.3, 0.12, 0.05, 0.1)  # a Stored Actions token: coin (HIRE) most
+# Access: the actions the uncovered workers give. HIRE is how a structure grows: the
+# first level that gives it is worth most; without any access at all a structure is stuck
+# until a removal frees a worker.
+HIRE_FIRST, HIRE_MORE = 0.5, 0.15
+ACCESS = (0.0, 0.15, 0.05, 0.1)  # TEACH, BARTER, RECRUIT from some level (HIRE above)
+STUCK = 1.2
+FITTING_CARD = 0.35  # a hand card that fits an open position, while HIRE can place it
+WINNING_AREA = 0.4  # a Recruit area the seat wins with a card that fits its structure
+OPEN_PLACE = 0.1  # an open position, times how likely a card fits it (1/16 .. 1)
+
+# Play-outs: build first (hire, place), then the other actions; never a removal, unless
+# nothing else is offered.
+_ROLLOUT_WEIGHTS = {
+    "hire": 40.0,
+    "place": 40.0,
+    "place_rm": 1.0,
+    "take": 1.0,
+    "teach": 4.0,
+    "barter": 1.5,
+    "recruit": 2.0,
+    "pass": 0.3,
+    "remove": 0.0,
+    "discard": 0.7,
+    "done": 3.0,
+    "foundation": 1.0,
+}
+
+
+# Scoring ------------------------------------------------------------------------------------
+
+
+def rewards(st: State) -> list[float]:
+    """Every seat's reward in [0, 1]: 1 for a winner once the game is over, else the
+    logistic of how far its ``worth`` is ahead of the best other seat's."""
+    n = len(st.players)
+    if st.stage == "over":
+        return [1.0 if row["rank"] == 1 else 0.0 for row in sorted(st.result, key=_seat)]
+    worths = [worth(st, q) for q in range(n)]
+    if n == 1:
+        return [1.0 / (1.0 + math.exp(-(worths[0] - 10.0) / EVAL_SCALE))]
+    out = []
+    for q in range(n):
+        best_other = max(w for r, w in enumerate(worths) if r != q)
+        out.append(1.0 / (1.0 + math.exp(-(worths[q] - best_other) / EVAL_SCALE)))
+    return out
+
+
+def _seat(row: dict) -> int:
+    return row["seat"]
+
+
+def worth(st: State, q: int) -> float:
+    """Seat ``q``'s position in cards: its structure, and what it has toward more cards
+    (a pending Renaissance Man, tokens, the actions its workers give, hand cards that fit,
+    Recruit areas it wins, open positions)."""
+    p = st.players[q]
+    cells = virtual_cells(p)  # after the seat's pending removals
+    down = p.down
+    value = float(pyramid.count(cells))
+    if st.stage == "rm" and p.picks:
+        value += PENDING_RM
+    value += RM_TOKEN * len(p.rm_tokens)
+    value += sum(STORED[t] for t in p.stored)
+    levels = [0, 0, 0, 0]  # per action type, the levels that give it
+    for level in range(1, 5):
+        for t in range(4):
+            if pyramid.gives(cells, down, level, t):
+                levels[t] += 1
+    hires = levels[MERCHANT]
+    if hires:
+        value += HIRE_FIRST + HIRE_MORE * (hires - 1)
+    value += sum(ACCESS[t] for t in range(4) if levels[t])
+    if not any(levels) and not p.stored:
+        value -= STUCK
+    can_hire = hires > 0 or MERCHANT in p.stored
+    places = pyramid.open_positions(cells)
+    fitting = 0
+    for card in p.hand:
+        if any(pyramid.fits(cells, down, card, i) for i in places):
+            fitting += 1
+    value += FITTING_CARD * min(fitting, len(places)) * (1.0 if can_hire else 0.3)
+    for i in places:
+        value += OPEN_PLACE * _fill_chance(cells, down, i) * (1 + LEVEL[i]) / 3
+    for area in range(4):
+        card = st.recruit[area]
+        if card is not None and st.knights[area][q] and majority(st, area) == q:
+            fits = any(pyramid.fits(cells, down, card, i) for i in places)
+            value += WINNING_AREA if fits else WINNING_AREA / 4
+    return value
+
+
+def _fill_chance(cells: list, down, i: int) -> float:
+    """How likely an unseen card fits open position ``i``: 1/16 for two typed corners,
+    1/4 with one wild, 1 with two (each ordered need pair is on 6 of the 96 cards)."""
+    left, right = pyramid.BELOW[i]
+    wild = (pyramid.offers(cells[left], down)[1] == WILD) + (
+        pyramid.offers(cells[right], down)[0] == WILD
+    )
+    return (1 / 16, 1 / 4, 1.0)[wild]
+
+
+# The hooks ----------------------------------------------------------------------------------
+
+
+def progress(st: State) -> int:
+    """The engine's step counter: it grows at every new step of the game."""
+    return st.step
+
+
+def rollout_policy(st: State, actions: list[dict], rand: random.Random) -> dict:
+    weights = [_ROLLOUT_WEIGHTS.get(a["kind"], 1.0) for a in actions]
+    if not any(weights):
+        return actions[rand.randrange(len(actions))]
+    return rand.choices(actions, weights)[0]
+
+
+def _imagined(st: State, q: int, actions: list[dict], rand: random.Random) -> dict:
+    return rollout_policy(st, actions, rand)
+
+
+def _frees(st: State, q: int, removal: dict) -> bool:
+    """Whether a removal can help: it uncovers a worker giving an action (a type at a
+    level) that the structure does not give now, or frees a place for the card a Recruit
+    winner places. The search leaves the others out: each one is a whole new subtree, and
+    a removal that frees nothing only loses a card."""
+    p = st.players[q]
+    cells = virtual_cells(p)
+    after = cells[:]
+    after[pyramid.index(removal["level"], removal["pos"])] = None
+    down = p.down
+    for level in range(1, 5):
+        for t in range(4):
+            if pyramid.gives(after, down, level, t) and not pyramid.gives(cells, down, level, t):
+                return True
+    if st.stage == "recruit" and st.area < 4 and st.recruit[st.area] is not None:
+        card = st.recruit[st.area]
+        return len(pyramid.fitting(after, down, card)) > len(pyramid.fitting(cells, down, card))
+    return False
+
+
+def _key(action: dict) -> tuple:
+    # Renaissance Man's actions are flat: kind plus a few int or str fields.
+    return tuple(sorted(action.items()))
+
+
+def _info_key(st: State, seat: int) -> str:
+    return json.dumps(views.view(st, seat), sort_keys=True, separators=(",", ":"))
+
+
+def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
+    """The game as ``seat`` searches it: in a simultaneous step it chooses first, the
+    others after it, in seat order, in a world where they had chosen without seeing its
+    choice."""
+
+    def to_move(st: State) -> int | None:
+        waiting = engine.deciders(st)
+        if not waiting:
+            return None
+        return seat if seat in waiting else min(waiting)
+
+    def legal(st: State) -> list[dict]:
+        q = to_move(st)
+        actions = [
+            a
+            for a in engine.legal_actions(st, q)
+            if a["kind"] not in TAKE_BACK and (a["kind"] != "remove" or _frees(st, q, a))
+        ]
+        if st.stage == "discard":
+            # One order of discards: a card is discarded after the lower ones only, so the
+            # tree holds each set of discards once.
+            p = st.players[q]
+            hand = set(p.hand)
+            last = max((c for c in p.picks if c in hand), default=-1)
+            actions = [a for a in actions if a["kind"] != "discard" or a["card"] > last]
+        return actions
+
+    def act(st: State, action: dict) -> object:
+        return engine.apply(st, to_move(st), action)
+
+    def imagine(st: State, me: int, rand: random.Random) -> State:
+        s = determinize(st, me, rand, _imagined)
+        if s.stage in SIMULTANEOUS:
+            # The others' current submissions, made before the seat's and blind to it.
+            for q in sorted(engine.deciders(s)):
+                if q != me:
+                    complete(s, q, rand, _imagined)
+        return s
+
+    def opens_turn(st: State) -> bool:
+        # The first part of the seat's submission in this step (a new Renaissance Man's
+        # drawn card is not a part: it is what the step is about).
+        p = st.players[to_move(st)]
+        picks = p.picks[1:] if st.stage == "rm" else p.picks
+        return not picks and not p.removals and p.choice is None
+
+    return ismcts.SearchGame(
+        to_move=to_move,
+        legal_actions=legal,
+        apply=act,
+        evaluate=rewards,
+        imagine=imagine,
+        rollout_policy=rollout_policy,
+        progress=progress,
+        action_key=_key,
+        opens_turn=opens_turn,
+        info_key=_info_key,
+        clone=State.clone,
+    )
+
+
+def search(
+    st: State,
+    seat: int,
+    rand: random.Random,
+    *,
+    budget_ms: int | None = None,
+    iterations: int | None = None,
+    config: ismcts.SearchConfig | None = None,
+) -> ismcts.SearchResult[dict]:
+    """The strong player's search for ``seat`` (a seat deciding now): ``iterations`` of it
+    when given (deterministic), else ``budget_ms`` (default 1000 ms) for the whole step."""
+    if iterations is None and budget_ms is None:
+        budget_ms = DEFAULT_BUDGET_MS
+    config = config or CONFIG
+    return ismcts.search(
+        game_for(seat), st, seat, rand, budget_ms=budget_ms, iterations=iterations, config=config
+    )
+
+
+def choose(
+    st: State,
+    seat: int,
+    rand: random.Random,
+    *,
+    budget_ms: int | None = None,
+    iterations: int | None = None,
+) -> dict:
+    return search(st, seat, rand, budget_ms=budget_ms, iterations=iterations).action
+
+
+__all__ = ["CONFIG", "DEFAULT_BUDGET_MS", "choose", "game_for", "rewards", "search", "worth"]
