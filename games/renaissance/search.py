@@ -23,7 +23,7 @@ import random
 from games.core import ismcts
 
 from . import engine, pyramid, views
-from .cards import MERCHANT, WILD
+from .cards import MERCHANT, RM, TYPE, WILD
 from .determinize import SIMULTANEOUS, TAKE_BACK, complete, determinize
 from .legal import majority, virtual_cells
 from .pyramid import LEVEL
@@ -172,13 +172,16 @@ def _frees(st: State, q: int, removal: dict) -> bool:
     a removal that frees nothing only loses a card."""
     p = st.players[q]
     cells = virtual_cells(p)
+    i = pyramid.index(removal["level"], removal["pos"])
     after = cells[:]
-    after[pyramid.index(removal["level"], removal["pos"])] = None
+    after[i] = None
     down = p.down
-    for level in range(1, 5):
-        for t in range(4):
-            if pyramid.gives(after, down, level, t) and not pyramid.gives(cells, down, level, t):
-                return True
+    for j in pyramid.BELOW[i]:  # only the cards it rests on can be uncovered
+        card = after[j]
+        if card is None or card in down or TYPE[card] == RM or pyramid.covered(after, j):
+            continue
+        if not pyramid.gives(cells, down, LEVEL[j], TYPE[card]):
+            return True
     if st.stage == "recruit" and st.area < 4 and st.recruit[st.area] is not None:
         card = st.recruit[st.area]
         return len(pyramid.fitting(after, down, card)) > len(pyramid.fitting(cells, down, card))
