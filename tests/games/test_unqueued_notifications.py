@@ -161,8 +161,10 @@ class TestGames:
 
 def _forget_connections() -> None:
     # The producers of eager tasks hold a connection to the broker of the settings: without
-    # this, a task "queued" below would go there, not to the broker of the test.
-    app.close()
+    # this, a task "queued" below would go there, not to the broker of the test. (Not
+    # app.close(): it also deregisters the app, and a shared task imported later, such as
+    # games.play_computer_turn, then never registers with it.)
+    app._pool = None
     app.amqp._producer_pool = None
 
 
