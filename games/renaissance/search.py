@@ -165,26 +165,31 @@ def _imagined(st: State, q: int, actions: list[dict], rand: random.Random) -> di
     return rollout_policy(st, actions, rand)
 
 
-def _frees(st: State, q: int, removal: dict) -> bool:
-    """Whether a removal can help: it uncovers a worker giving an action (a type at a
-    level) that the structure does not give now, or frees a place for the card a Recruit
-    winner places. The search leaves the others out: each one is a whole new subtree, and
-    a removal that frees nothing only loses a card."""
+def _helps(st: State, q: int, removal: dict) -> bool:
+    """Whether a removal can help: the structure gives no action and the seat holds no
+    token (stuck) and the removal uncovers a worker that gives one, or it frees a place
+    for the card a Recruit winner places. The search leaves the others out: each one is a
+    whole new subtree (dragging down the mean of every decision that offers it), and a
+    card given up for an action the seat can do without is a card lost."""
     p = st.players[q]
     cells = virtual_cells(p)
     i = pyramid.index(removal["level"], removal["pos"])
     after = cells[:]
     after[i] = None
     down = p.down
-    for j in pyramid.BELOW[i]:  # only the cards it rests on can be uncovered
-        card = after[j]
-        if card is None or card in down or TYPE[card] == RM or pyramid.covered(after, j):
-            continue
-        if not pyramid.gives(cells, down, LEVEL[j], TYPE[card]):
-            return True
     if st.stage == "recruit" and st.area < 4 and st.recruit[st.area] is not None:
         card = st.recruit[st.area]
-        return len(pyramid.fitting(after, down, card)) > len(pyramid.fitting(cells, down, card))
+        if len(pyramid.fitting(after, down, card)) > len(pyramid.fitting(cells, down, card)):
+            return True
+    if p.stored or any(
+        pyramid.gives(cells, down, level, t) for level in range(1, 5) for t in range(4)
+    ):
+        return False
+    for j in pyramid.BELOW[i]:  # only the cards it rests on can be uncovered
+        card = after[j]
+        if card is not None and card not in down and TYPE[card] != RM:
+            if not pyramid.covered(after, j):
+                return True
     return False
 
 
@@ -213,7 +218,7 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
         actions = [
             a
             for a in engine.legal_actions(st, q)
-            if a["kind"] not in TAKE_BACK and (a["kind"] != "remove" or _frees(st, q, a))
+            if a["kind"] not in TAKE_BACK and (a["kind"] != "remove" or _helps(st, q, a))
         ]
         if st.stage == "discard":
             # One order of discards: a card is discarded after the lower ones only, so the
