@@ -189,7 +189,8 @@ class Guildhall(GameKind):
     ) -> dict:
         """easy: random with a lean toward progress; normal: ``choose``; strong: ISMCTS,
         for ``budget_ms`` (default ``search.DEFAULT_BUDGET_MS``) or, for tests and the
-        arena, exactly ``iterations`` (then the same ``rand`` state gives the same action)."""
+        arena, exactly ``iterations`` (then the same ``rand`` state gives the same action):
+        a turn's budget, of which this decision takes its share (``search.CONFIG``)."""
         if level not in self.computer_levels:
             raise ValueError(f"unknown computer level {level!r}")
         if seat not in engine.deciders(state):
