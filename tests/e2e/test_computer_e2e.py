@@ -17,16 +17,24 @@ from tests.e2e.conftest import log_in
 MOST_DECISIONS = 800
 
 
-def wait_for_version_after(page, version: int, timeout_s: float = 30) -> None:
-    """Until the board shows a newer version (the person's move and the computer's answers).
-    Polled from here: the site's CSP forbids the string evaluation of wait_for_function."""
+def wait_for_answer(page, game: Game, me: int, version: int, timeout_s: float = 60) -> None:
+    """Until the computer has answered the person's move made on ``version`` (the game waits
+    for the person again, or is over) and the board shows the game as it is then. The
+    board's poll may show a version between the two while the computer still thinks, on a
+    busy machine. Polled from here: the site's CSP forbids the string evaluation of
+    wait_for_function."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
+        game.refresh_from_db()
+        answered = game.version > version and (
+            game.status == Game.Status.FINISHED
+            or Seat.objects.get(game=game, number=me).deciding
+        )
         shown = page.get_attribute("#board", "data-version")
-        if shown is not None and int(shown) > version:
+        if answered and shown is not None and int(shown) == game.version:
             return
         page.wait_for_timeout(50)
-    raise AssertionError(f"the board stayed at version {version}")
+    raise AssertionError(f"no answer to the move made on version {version}")
 
 
 def test_a_game_against_the_strong_computer_from_the_lobby_to_its_end(
@@ -62,7 +70,7 @@ def test_a_game_against_the_strong_computer_from_the_lobby_to_its_end(
         button = page.locator(f"#board-form button[name=action][value='{value}']")
         assert button.count() == 1, f"the board does not offer {value}"
         button.click()
-        wait_for_version_after(page, game.version)
+        wait_for_answer(page, game, me, game.version)
         assert page.locator(".board-error").count() == 0, page.inner_text(".board-error")
     else:
         raise AssertionError("the game did not end")
