@@ -26,8 +26,9 @@ class SeatInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     list_display = ("pk", "kind", "status", "version", "updated")
     list_filter = ("kind", "status")
-    # The seed and the snapshot hold hidden information: not even staff pages show them.
-    exclude = ("seed", "snapshot")
+    # The seed, the snapshot and the private records not yet public hold hidden
+    # information: not even staff pages show them.
+    exclude = ("seed", "snapshot", "drafts", "stamp")
     readonly_fields = ("kind", "options", "names", "status", "version", "move_days", "finished")
     inlines = [SeatInline]
 
