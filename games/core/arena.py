@@ -160,17 +160,18 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def times(values: list[float], key: str = "decisions") -> dict:
-    """How many, the median, p99 and max, rounded."""
+def times(values: list[float], key: str = "decisions", percentile: int = 99) -> dict:
+    """How many, the median, the ``percentile`` (as "p99", "p90", ...) and max, rounded."""
+    name = f"p{percentile}"
     if not values:
-        return {key: 0, "median": 0.0, "p99": 0.0, "max": 0.0}
-    p99 = values[0]
+        return {key: 0, "median": 0.0, name: 0.0, "max": 0.0}
+    high = values[0]
     if len(values) > 1:
-        p99 = statistics.quantiles(values, n=100, method="inclusive")[98]
+        high = statistics.quantiles(values, n=100, method="inclusive")[percentile - 1]
     return {
         key: len(values),
         "median": round(statistics.median(values), 3),
-        "p99": round(p99, 3),
+        name: round(high, 3),
         "max": round(max(values), 3),
     }
 
@@ -208,25 +209,10 @@ def bench_strong(
         "games": len(games),
         "budget_ms_per_turn": setup.budget_ms,
         "a_wins": sum(g["winner"] == "a" for g in games),
-        "s_per_turn": _spread(turns, "turns"),
-        "s_per_decision": _spread(decisions, "decisions"),
+        "s_per_turn": times(turns, "turns", percentile=90),
+        "s_per_decision": times(decisions, "decisions", percentile=90),
         f"{length}_per_game": round(statistics.mean(g["length"] for g in games), 1),
         "seconds": round(seconds, 1),
     }
     out(json.dumps(result, indent=2))
     return result
-
-
-def _spread(values: list[float], key: str) -> dict:
-    """How many (with more than one legal action, for decisions), median, p90, max."""
-    if not values:
-        return {key: 0, "median": 0.0, "p90": 0.0, "max": 0.0}
-    p90 = values[0]
-    if len(values) > 1:
-        p90 = statistics.quantiles(values, n=10, method="inclusive")[8]
-    return {
-        key: len(values),
-        "median": round(statistics.median(values), 3),
-        "p90": round(p90, 3),
-        "max": round(max(values), 3),
-    }
