@@ -5,6 +5,7 @@ the game's question; a malformed action is refused the same way whatever the sta
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
+from typing import Any
 
 from .errors import IllegalAction
 from .i18n import gettext as _
@@ -17,7 +18,7 @@ def check_shape(
     action: object,
     fields: Mapping[str, Mapping[str, type]],
     optional: Mapping[str, Set[str]] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """``action`` if it has the shape ``fields`` gives its kind (field name -> type;
     ``optional`` names fields that may be left out), else IllegalAction
     ("malformed_action" or "unknown_action") saying what is wrong."""

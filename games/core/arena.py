@@ -24,7 +24,7 @@ from .bench import one_core
 from .protocol import GameKind
 
 # A level's choice: (state, seat, rand, setup) -> action.
-Chooser = Callable[[Any, int, random.Random, "Setup"], dict]
+Chooser = Callable[[Any, int, random.Random, "Setup"], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class Setup:
     options: Mapping[str, Any] = field(default_factory=dict)  # the game's, as JSON
 
 
-def play(contest: Contest, setup: Setup, index: int) -> dict:
+def play(contest: Contest, setup: Setup, index: int) -> dict[str, Any]:
     """One game. The thinking time per decision counts only decisions with more than one
     legal action (a forced move costs nothing at any level); a turn's counts them all."""
     kind = contest.kind
@@ -84,7 +84,9 @@ def play(contest: Contest, setup: Setup, index: int) -> dict:
         kind.apply(st, seat, action)
     winner = None
     if kind.phase(st) == "over":
-        first = {row["seat"] for row in kind.result(st) if row["rank"] == 1}
+        result = kind.result(st)
+        assert result is not None  # a game over has its result
+        first = {row["seat"] for row in result if row["rank"] == 1}
         if first == {a_seat}:
             winner = "a"
         elif a_seat not in first:
@@ -104,8 +106,11 @@ def play(contest: Contest, setup: Setup, index: int) -> dict:
 
 
 def run(
-    play_game: Callable[[Setup, int], dict], setup: Setup, jobs: int = 1, length: str = "turns"
-) -> dict:
+    play_game: Callable[[Setup, int], dict[str, Any]],
+    setup: Setup,
+    jobs: int = 1,
+    length: str = "turns",
+) -> dict[str, Any]:
     """Every game of ``setup``, summed up (``play_game`` must be picklable for ``jobs`` >
     1; ``length`` names what ``Contest.length`` counts)."""
     started = time.perf_counter()
@@ -118,7 +123,9 @@ def run(
     return summary(setup, games, time.perf_counter() - started, length)
 
 
-def summary(setup: Setup, games: list[dict], seconds: float, length: str = "turns") -> dict:
+def summary(
+    setup: Setup, games: list[dict[str, Any]], seconds: float, length: str = "turns"
+) -> dict[str, Any]:
     n = len(games)
     a_wins = sum(g["winner"] == "a" for g in games)
     b_wins = sum(g["winner"] == "b" for g in games)
@@ -160,7 +167,7 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def times(values: list[float], key: str = "decisions", percentile: int = 99) -> dict:
+def times(values: list[float], key: str = "decisions", percentile: int = 99) -> dict[str, Any]:
     """How many, the median, the ``percentile`` (as "p99", "p90", ...) and max, rounded."""
     name = f"p{percentile}"
     if not values:
@@ -177,23 +184,23 @@ def times(values: list[float], key: str = "decisions", percentile: int = 99) -> 
 
 
 def main(
-    play_game: Callable[[Setup, int], dict],
+    play_game: Callable[[Setup, int], dict[str, Any]],
     setup: Setup,
     jobs: int,
     length: str = "turns",
     out: Callable[[str], object] = print,
-) -> dict:
+) -> dict[str, Any]:
     result = run(play_game, setup, jobs, length)
     out(json.dumps(result, indent=2))
     return result
 
 
 def bench_strong(
-    play_game: Callable[[Setup, int], dict],
+    play_game: Callable[[Setup, int], dict[str, Any]],
     setup: Setup,
     length: str = "turns",
     out: Callable[[str], object] = print,
-) -> dict:
+) -> dict[str, Any]:
     """The thinking time of ``setup.a`` (the strong computer, with the site's budget) on
     one core, game after game: seconds per turn and per decision, median, p90 and max."""
     with one_core():

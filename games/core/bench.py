@@ -9,6 +9,14 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any, Protocol, TypeVar
+
+
+class Clonable(Protocol):
+    def clone(self) -> object: ...
+
+
+S = TypeVar("S", bound=Clonable)  # a game's state
 
 
 @contextmanager
@@ -25,7 +33,7 @@ def one_core() -> Iterator[None]:
             os.sched_setaffinity(0, cores)
 
 
-def clone_us(samples: Sequence, reps: int = 20) -> float:
+def clone_us(samples: Sequence[Clonable], reps: int = 20) -> float:
     """Microseconds to ``clone()`` one of ``samples``, on average."""
     start = time.perf_counter()
     for _ in range(reps):
@@ -40,9 +48,9 @@ def figures(
     engine_seconds: float,
     wall_seconds: float,
     games: int,
-    samples: Sequence,
-    to_json: Callable[[object], dict],
-) -> dict:
+    samples: Sequence[S],
+    to_json: Callable[[S], dict[str, Any]],
+) -> dict[str, Any]:
     """One row of a bench: ``samples`` are states taken along the way."""
     sizes = [len(json.dumps(to_json(s), separators=(",", ":"))) for s in samples]
     return {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class IllegalAction(ValueError):
     """An action that is not legal now. The state is unchanged.
@@ -15,7 +17,7 @@ class IllegalAction(ValueError):
         self.rule = rule
         self.message = message
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "message": self.message}
 
 

@@ -225,7 +225,7 @@ def search(
     share = config.first_share if opening else config.later_share
     keeping = config.reuse and game.info_key is not None and game.clone is not None
     kept = None
-    if keeping and not opening:
+    if keeping and not opening and game.info_key is not None:  # (keeping: it is not None)
         kept = TURN_TREES.take((seat, game.info_key(state, seat)))
     # A kept tree's visits count toward this decision's share: they were spent on it.
     root, pace, reused = _Node(seat), None, 0
@@ -248,6 +248,7 @@ def search(
             _iterate(game, state, seat, rand, root, limit, config)
             done += 1
     else:
+        assert budget_ms is not None  # checked above: one of the two budgets is given
         ms = budget_ms * share - (reused / pace if pace else 0.0)
         start = now = time.perf_counter()
         deadline = start + ms / 1000
@@ -297,6 +298,7 @@ def _all_alike(
     game: SearchGame[S, A], state: S, seat: int, actions: list[A], rand: random.Random
 ) -> bool:
     """Whether every action leads to the same position, in each of two imagined worlds."""
+    assert game.state_key is not None  # the caller checked
     for _world in range(2):
         seed = rand.getrandbits(64)
         first = None
@@ -325,6 +327,7 @@ def _keep_for_next(
     tree itself grew on imagined worlds alone."""
     if node is None or not node.children:
         return
+    assert game.clone is not None and game.info_key is not None  # ``keeping``
     s = game.clone(state)
     game.apply(s, action)
     while game.to_move(s) == seat:

@@ -8,6 +8,9 @@ restoring the state before that step. Replaying the record rebuilds the state ex
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from .errors import IllegalAction
 from .i18n import gettext as _
 from .protocol import GameKind, Options, State
@@ -18,13 +21,18 @@ RESIGN = "resign"
 
 class Match:
     def __init__(
-        self, game: GameKind, options: Options, names: list[str], seed: int, record=()
+        self,
+        game: GameKind,
+        options: Options,
+        names: list[str],
+        seed: int,
+        record: Iterable[Mapping[str, Any]] = (),
     ) -> None:
         self.game = game
         self.options = options
         self.names = list(names)
         self.seed = seed  # secret
-        self.record: list[dict] = []  # {"player": seat, "action": {...}}, undo included
+        self.record: list[dict[str, Any]] = []  # {"player": seat, "action": {...}}, undo included
         self.state: State = game.new_state(options, self.names, seed)
         # The states before each step that may still be undone, the latest last; None when
         # resumed from a snapshot (rebuilt from the record when an undo needs it).
@@ -40,7 +48,7 @@ class Match:
         names: list[str],
         seed: int,
         state: State,
-        record: list[dict] | None = None,
+        record: list[dict[str, Any]] | None = None,
     ) -> Match:
         """A match at a stored snapshot of its state, without replaying. Only an undo needs
         the ``record`` (to rebuild the states before the last steps); without it, new
@@ -55,7 +63,7 @@ class Match:
         m._before = None
         return m
 
-    def apply(self, action: dict, seat: int) -> list[dict]:
+    def apply(self, action: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         """Apply (and record) ``seat``'s action; IllegalAction leaves everything as it was."""
         game = self.game
         game.check_shape(action)
@@ -75,7 +83,7 @@ class Match:
         self.record.append({"player": seat, "action": action})
         return events
 
-    def _undo(self, seat: int) -> list[dict]:
+    def _undo(self, seat: int) -> list[dict[str, Any]]:
         if not self.game.can_undo(self.state, seat):
             raise IllegalAction(
                 "undo_not_allowed",
@@ -88,6 +96,7 @@ class Match:
             self._before = Match(
                 self.game, self.options, self.names, self.seed, self.record
             )._before
+            assert self._before is not None  # a match built from its record keeps them
         self.state = self._before.pop()
         self.record.append({"player": seat, "action": {"kind": UNDO}})
         return [{"type": UNDO, "player": seat}]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .errors import OptionError
 from .i18n import gettext as _
@@ -77,9 +78,11 @@ class OptionSpec:
             choices=tuple((value, _shown(label)) for value, label in self.choices),
         )
 
-    def json_schema(self) -> dict:
+    def json_schema(self) -> dict[str, Any]:
         """This option as an OpenAPI (3.0) schema."""
-        schema: dict = {"description": self.label + (f": {self.help}" if self.help else "")}
+        schema: dict[str, Any] = {
+            "description": self.label + (f": {self.help}" if self.help else "")
+        }
         if self.kind == "bool":
             schema["type"] = "boolean"
         elif self.kind == "choice":
@@ -93,9 +96,9 @@ class OptionSpec:
         schema["default"] = self.default
         return schema
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """For the API's catalog."""
-        out: dict = {
+        out: dict[str, Any] = {
             "name": self.name,
             "type": self.kind,
             "label": self.label,
@@ -115,7 +118,7 @@ def _shown(text: str) -> str:
     return _(text) if text else text
 
 
-def parse_options(specs: Sequence[OptionSpec], data: object) -> dict:
+def parse_options(specs: Sequence[OptionSpec], data: object) -> dict[str, Any]:
     """Every option of ``specs``, from ``data`` (a JSON object) or its default.
 
     An unknown name or a bad value raises OptionError naming the option.

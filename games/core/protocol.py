@@ -74,7 +74,7 @@ class GameKind(ABC):
 
     # Options ---------------------------------------------------------------------------------
 
-    def parse_options(self, data: Mapping | None, players: int) -> Options:
+    def parse_options(self, data: Mapping[str, Any] | None, players: int) -> Options:
         """The options of a new game of ``players`` from JSON (defaults filled in);
         OptionError names a bad one. By default a dict of every option."""
         self.check_players(players)
@@ -92,11 +92,11 @@ class GameKind(ABC):
             )
         return players
 
-    def options_json(self, options: Options) -> dict:
+    def options_json(self, options: Options) -> dict[str, Any]:
         """Options as stored with a game (``load_options`` reads them back)."""
         return dict(options)
 
-    def load_options(self, data: dict) -> Options:
+    def load_options(self, data: dict[str, Any]) -> Options:
         return dict(data)
 
     def options_label(self, options: Options) -> str:
@@ -111,10 +111,10 @@ class GameKind(ABC):
         (everything random in the game comes from it)."""
 
     @abstractmethod
-    def to_json(self, state: State) -> dict: ...
+    def to_json(self, state: State) -> dict[str, Any]: ...
 
     @abstractmethod
-    def from_json(self, data: dict) -> State:
+    def from_json(self, data: dict[str, Any]) -> State:
         """Read a stored state back, checking it (ValueError if it is broken)."""
 
     def clone(self, state: State) -> State:
@@ -138,23 +138,23 @@ class GameKind(ABC):
         return 0
 
     @abstractmethod
-    def legal_actions(self, state: State, seat: int) -> list[dict]:
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """What ``seat`` may do now (empty if nothing)."""
 
     @abstractmethod
-    def check_shape(self, action: object) -> dict:
+    def check_shape(self, action: object) -> dict[str, Any]:
         """``action`` if it is a well-formed action of this game (whatever the state),
         else IllegalAction("malformed_action" or "unknown_action", ...): usually
         ``core.actions.check_shape`` with the game's fields (undo and resign included)."""
 
     @abstractmethod
-    def apply(self, state: State, seat: int, action: dict) -> list[dict]:
+    def apply(self, state: State, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply ``seat``'s action and return the events it caused (which may hold
         secrets: only ``describe`` turns them into words). On IllegalAction nothing
         changed."""
 
     @abstractmethod
-    def resign(self, state: State, seat: int) -> list[dict]:
+    def resign(self, state: State, seat: int) -> list[dict[str, Any]]:
         """``seat`` concedes (at any moment): it will rank last."""
 
     def can_undo(self, state: State, seat: int) -> bool:
@@ -176,7 +176,7 @@ class GameKind(ABC):
         """Every seat's rank and score once the game is over, else None."""
 
     @abstractmethod
-    def choose(self, state: State, seat: int, rand: random.Random) -> dict:
+    def choose(self, state: State, seat: int, rand: random.Random) -> dict[str, Any]:
         """A computer's action for ``seat``: one of its legal actions, chosen without
         reading anything the seat cannot see. The "normal" computer player: it plays for
         seats that ran out of time or were abandoned, so it must stay cheap."""
@@ -194,7 +194,7 @@ class GameKind(ABC):
         *,
         budget_ms: int | None = None,
         iterations: int | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """A computer's action for ``seat`` at ``level`` (one of ``computer_levels``), in
         about ``budget_ms`` of thinking where the level searches (None: its default), or
         exactly ``iterations`` of it (tests, arenas). Like ``choose``, it never reads what
@@ -205,28 +205,30 @@ class GameKind(ABC):
     # What people see -------------------------------------------------------------------------
 
     @abstractmethod
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` (None: a spectator) may know, as JSON. It includes
         ``phase``, ``viewer``, ``legal_actions`` (the viewer's) and ``can_undo``, and may
         include ``decision`` (what is being decided, as the viewer may know it), which the
         API's legal-actions answer repeats."""
 
     @abstractmethod
-    def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
+    def describe(self, state: State, events: list[dict[str, Any]], viewer: int | None) -> list[str]:
         """The move log: a line per event that ``viewer`` may read."""
 
-    def log_heading(self, state: State, event: dict) -> str | None:
+    def log_heading(self, state: State, event: dict[str, Any]) -> str | None:
         """The heading of the part of the game ``event`` begins (a turn, a round's phase),
         public to everyone, or None: the log groups its lines under these headings. If
         ``describe`` also gives the heading as a line, the log drops that line."""
         return None
 
     @abstractmethod
-    def prompt(self, view: dict) -> str | None:
+    def prompt(self, view: dict[str, Any]) -> str | None:
         """What the viewer of ``view`` must decide, in a sentence (None if nothing)."""
 
     @abstractmethod
-    def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
+    def board_context(
+        self, view: dict[str, Any], seat_users: dict[int, SeatUser]
+    ) -> dict[str, Any]:
         """What ``board_template`` shows, built from the view alone. ``stage_label`` names
         where the game is ("Turn 12", "Round 3") for the page's header."""
 
@@ -234,12 +236,12 @@ class GameKind(ABC):
         """The game's original rules in ``language`` if it has them, else in English."""
         return self.rules_urls.get(language, self.rules_url)
 
-    def rules_context(self) -> dict:
+    def rules_context(self) -> dict[str, Any]:
         """What ``rules_template`` shows beside its own words, taken from the engine (each
         ability's text, each card's cost), so that a rule is worded in one place."""
         return {}
 
-    def scores(self, view: dict) -> dict[int, int]:
+    def scores(self, view: dict[str, Any]) -> dict[int, int]:
         """Each seat's score as the viewer of ``view`` knows it (for the emails' standings)."""
         return {}
 
@@ -247,7 +249,7 @@ class GameKind(ABC):
         """A few words beside a seat's score in the result (a tie-break), or ""."""
         return ""
 
-    def hand_summary(self, view: dict) -> list[str] | None:
+    def hand_summary(self, view: dict[str, Any]) -> list[str] | None:
         """The viewer's own hand in ``view``, a few words per card, for the replay of a
         finished game with every hand shown (``games.replay.hands``); None when the game
         has no hand to list."""
@@ -255,7 +257,7 @@ class GameKind(ABC):
 
     # The API ---------------------------------------------------------------------------------
 
-    def api_components(self) -> dict[str, dict]:
+    def api_components(self) -> dict[str, dict[str, Any]]:
         """OpenAPI schemas of this game's JSON, by component name: at least
         ``view_component`` and ``action_component``."""
         return {}
@@ -268,7 +270,7 @@ class GameKind(ABC):
     def action_component(self) -> str:
         return self.id.capitalize() + "Action"
 
-    def action_examples(self) -> dict[str, dict]:
+    def action_examples(self) -> dict[str, dict[str, Any]]:
         """A few actions for the API's documentation, by title."""
         return {}
 

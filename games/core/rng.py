@@ -7,6 +7,10 @@ Shared by the games that want it (Guildhall and Renaissance Man).
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+T = TypeVar("T")
+
 MASK = (1 << 64) - 1
 
 
@@ -42,7 +46,7 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, value % n
 
 
-def shuffle(state: int, items: list) -> int:
+def shuffle(state: int, items: list[T]) -> int:
     """Fisher-Yates in place; returns the new generator state."""
     for i in range(len(items) - 1, 0, -1):
         state, j = below(state, i + 1)

@@ -24,6 +24,7 @@ from typing import (
     Any,
     Literal,
     NotRequired,
+    Protocol,
     Required,
     Union,
     get_args,
@@ -73,7 +74,7 @@ def ref(name: str) -> dict[str, str]:
     return {"$ref": REF + name}
 
 
-def _with(schema: dict, extra: dict) -> dict:
+def _with(schema: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     if not extra:
         return schema
     if "$ref" in schema:  # OpenAPI 3.0 ignores the siblings of a $ref: wrap it
@@ -85,7 +86,7 @@ def _with(schema: dict, extra: dict) -> dict:
 NULL = {"enum": [None]}
 
 
-def _nullable(schema: dict) -> dict:
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` or null, in the form strict OpenAPI 3.0.3 validators (openapi-core) read:
     ``nullable`` only admits null beside a ``type`` of the same schema object, so an enum
     lists null too, and a reference or a choice takes null as one more choice."""
@@ -97,7 +98,7 @@ def _nullable(schema: dict) -> dict:
     return _with(schema, {"nullable": True})
 
 
-def _description(cls: type) -> str | None:
+def _description(cls: object) -> str | None:
     """The docstring, its paragraphs unwrapped (line breaks are the source's, not text)."""
     if not cls.__doc__:
         return None
@@ -105,15 +106,22 @@ def _description(cls: type) -> str | None:
     return "\n\n".join(" ".join(p.split()) for p in paragraphs)
 
 
+class _TypedDictClass(Protocol):
+    """A TypedDict class (``is_typeddict``): what a component is made of."""
+
+    __name__: str
+    __required_keys__: frozenset[str]
+
+
 class Schemas:
     """Converts hints to schemas, collecting the components of the TypedDicts met."""
 
     def __init__(self, prefix: str = "") -> None:
         self.prefix = prefix
-        self.components: dict[str, dict] = {}
-        self._classes: dict[str, type] = {}
+        self.components: dict[str, dict[str, Any]] = {}
+        self._classes: dict[str, _TypedDictClass] = {}
 
-    def of(self, hint: Any) -> dict:
+    def of(self, hint: Any) -> dict[str, Any]:
         """The schema of a value of type ``hint``."""
         origin, args = get_origin(hint), get_args(hint)
         if origin is Annotated:
@@ -155,7 +163,7 @@ class Schemas:
             return {"type": _SIMPLE[hint]}
         raise TypeError(f"no OpenAPI schema for {hint!r}")
 
-    def _component(self, cls: type) -> dict:
+    def _component(self, cls: _TypedDictClass) -> dict[str, Any]:
         name = self.prefix + cls.__name__
         seen = self._classes.setdefault(name, cls)
         if seen is not cls:
@@ -165,7 +173,7 @@ class Schemas:
             self.components[name] = self._object(cls)
         return ref(name)
 
-    def _object(self, cls: type) -> dict:
+    def _object(self, cls: _TypedDictClass) -> dict[str, Any]:
         properties, required = {}, []
         for key, hint in get_type_hints(cls, include_extras=True).items():
             properties[key] = self.of(hint)
@@ -183,7 +191,7 @@ class Schemas:
         return out
 
 
-def components(*roots: Any, prefix: str = "") -> dict[str, dict]:
+def components(*roots: Any, prefix: str = "") -> dict[str, dict[str, Any]]:
     """Every component reachable from the ``roots`` (TypedDicts, or hints holding them),
     named ``prefix`` + class name."""
     schemas = Schemas(prefix)
@@ -206,8 +214,8 @@ def action_component(
     *,
     optional: set[str] | frozenset[str] = frozenset(),
     description: str,
-    example: dict,
-) -> dict:
+    example: dict[str, Any],
+) -> dict[str, Any]:
     """The schema of one action kind: ``kind`` and exactly its ``fields`` (typed by
     ``field_types``), all required but the ``optional`` ones."""
     return {
