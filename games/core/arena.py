@@ -18,7 +18,7 @@ import statistics
 import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from .bench import one_core
 from .protocol import GameKind
@@ -52,6 +52,16 @@ class Setup:
     iterations: int | None = None  # the strong player's, instead of a time budget
     max_length: int = 400  # turns or rounds (``Contest.length``)
     options: Mapping[str, Any] = field(default_factory=dict)  # the game's, as JSON
+
+
+class SetupFields(TypedDict, total=False):
+    """The fields of ``Setup`` that a game's ``make_setup`` passes on as they are."""
+
+    players: int
+    games: int
+    seed: int
+    budget_ms: int | None
+    iterations: int | None
 
 
 def play(contest: Contest, setup: Setup, index: int) -> dict[str, Any]:

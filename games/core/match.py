@@ -9,7 +9,7 @@ restoring the state before that step. Replaying the record rebuilds the state ex
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Self
 
 from .errors import IllegalAction
 from .i18n import gettext as _
@@ -49,7 +49,7 @@ class Match:
         seed: int,
         state: State,
         record: list[dict[str, Any]] | None = None,
-    ) -> Match:
+    ) -> Self:
         """A match at a stored snapshot of its state, without replaying. Only an undo needs
         the ``record`` (to rebuild the states before the last steps); without it, new
         entries are appended to an empty record."""

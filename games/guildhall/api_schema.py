@@ -50,7 +50,7 @@ FIELD_TYPES: dict[str, Any] = {
     "chapter": ChapterNumber,
 }
 
-ACTION_EXAMPLES: dict[str, dict] = {
+ACTION_EXAMPLES: dict[str, dict[str, Any]] = {
     "play": {"kind": "play", "card": 37},
     "discard_draw": {"kind": "discard_draw"},
     "buy": {"kind": "buy", "vp": 21},
@@ -89,7 +89,7 @@ def action_name(kind: str) -> str:
     return core_action_name(PREFIX, kind)
 
 
-def _action_component(schemas: Schemas, kind: str) -> dict:
+def _action_component(schemas: Schemas, kind: str) -> dict[str, Any]:
     return action_component(
         schemas,
         kind,
@@ -101,7 +101,7 @@ def _action_component(schemas: Schemas, kind: str) -> dict:
     )
 
 
-def _action_union() -> dict:
+def _action_union() -> dict[str, Any]:
     answers = "\n".join(
         f"- `{decision}`: {', '.join(f'`{a}`' for a in actions)}"
         for decision, actions in DECISION_ACTIONS.items()
@@ -129,7 +129,7 @@ def _action_union() -> dict:
     }
 
 
-def api_components() -> dict[str, dict]:
+def api_components() -> dict[str, dict[str, Any]]:
     """Every OpenAPI component of Guildhall: the view (GuildhallView) and what it holds,
     the action (GuildhallAction) and one component per action kind."""
     schemas = Schemas(PREFIX)
@@ -138,6 +138,6 @@ def api_components() -> dict[str, dict]:
     return {**schemas.components, PREFIX + "Action": _action_union(), **actions}
 
 
-def action_examples() -> dict[str, dict]:
+def action_examples() -> dict[str, dict[str, Any]]:
     """Example actions for the submit endpoint, by title."""
     return {title: dict(ACTION_EXAMPLES[kind]) for title, kind in _SUBMIT_EXAMPLES.items()}

@@ -7,9 +7,11 @@ their confidence, and thinking time per decision and per turn.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any, Unpack
 
 from games.core import arena
-from games.core.arena import Setup, wilson
+from games.core.arena import Setup, SetupFields, wilson
 
 from . import bot, easy, random_player, search
 from .game import GUILDHALL
@@ -18,7 +20,7 @@ from .state import State
 LEVELS = ("random", "easy", "normal", "strong")
 
 
-def _strong(st: State, seat: int, rand: random.Random, setup: Setup) -> dict:
+def _strong(st: State, seat: int, rand: random.Random, setup: Setup) -> dict[str, Any]:
     return search.choose(st, seat, rand, budget_ms=setup.budget_ms, iterations=setup.iterations)
 
 
@@ -42,22 +44,22 @@ def make_setup(
     rules: str = "yucata",
     setup: str = "sequential",  # or "simultaneous": every seat sets up at once
     max_turns: int = 400,  # a game still going then counts as a tie
-    **fields,
+    **fields: Unpack[SetupFields],
 ) -> Setup:
     """A run's setup with Guildhall's options (``fields``: players, games, seed,
     budget_ms, iterations)."""
     return Setup(a, b, max_length=max_turns, options={"rules": rules, "setup": setup}, **fields)
 
 
-def play_game(setup: Setup, index: int) -> dict:
+def play_game(setup: Setup, index: int) -> dict[str, Any]:
     return arena.play(CONTEST, setup, index)
 
 
-def run(setup: Setup, jobs: int = 1) -> dict:
+def run(setup: Setup, jobs: int = 1) -> dict[str, Any]:
     return arena.run(play_game, setup, jobs)
 
 
-def main(setup: Setup, jobs: int, out=print) -> dict:
+def main(setup: Setup, jobs: int, out: Callable[[str], object] = print) -> dict[str, Any]:
     return arena.main(play_game, setup, jobs, out=out)
 
 

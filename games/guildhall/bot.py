@@ -9,6 +9,7 @@ average score. Used when a player's time runs out and for abandoned seats.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .cards import PROF, VP_COST
 from .determinize import determinize
@@ -96,11 +97,14 @@ def _finish_setup_step(st: State, seat: int, rand: random.Random, limit: int = 2
         apply(st, action, q)
 
 
-def choose(st: State, rand: random.Random, samples: int = 3, *, seat: int | None = None) -> dict:
+def choose(
+    st: State, rand: random.Random, samples: int = 3, *, seat: int | None = None
+) -> dict[str, Any]:
     """``seat``'s action (by default the deciding seat's; in a simultaneous setup, any seat
     still choosing)."""
     if seat is None:
         seat = decision_player(st)
+        assert seat is not None  # the game is not over
     actions = legal_actions(st, seat)
     if len(actions) == 1:
         return actions[0]

@@ -16,6 +16,9 @@ the VP deck. The result is checked like any loaded position.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from . import rng
 from .cards import (
     CARD_COUNT,
@@ -34,7 +37,7 @@ from .state import State
 
 def build(
     *,
-    players: list[dict],
+    players: list[dict[str, Any]],
     options: Options | None = None,
     names: list[str] | None = None,
     current: int = 0,
@@ -62,7 +65,7 @@ def build(
     names = names or ["Ann", "Bob", "Cid", "Dee"][:n]
     taken: set[int] = set()
 
-    def cards(texts) -> list[int]:
+    def cards(texts: Iterable[str | int]) -> list[int]:
         out = []
         for text in texts:
             c = text if isinstance(text, int) else parse_card(text, taken)
@@ -85,7 +88,7 @@ def build(
 
     vp_free = vp_cards_for(n)
 
-    def vps(kinds) -> list[int]:
+    def vps(kinds: Iterable[str]) -> list[int]:
         out = []
         for kind in kinds:
             k = VP_KIND_INDEX[kind]

@@ -131,7 +131,16 @@ def card_json(card: int, fantasy: bool = False) -> Card:
 class VPKind:
     __slots__ = ("key", "points", "cost", "extra_actions", "ability", "copies", "small_copies")
 
-    def __init__(self, key, points, cost, extra_actions, ability, copies, small_copies):
+    def __init__(
+        self,
+        key: str,
+        points: int,
+        cost: int,
+        extra_actions: int,
+        ability: str | None,
+        copies: int,
+        small_copies: int,
+    ) -> None:
         self.key = key
         self.points = points
         self.cost = cost  # completed chapters to pay

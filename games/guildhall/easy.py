@@ -9,6 +9,7 @@ redrawing), so that it is a weak but plausible opponent rather than a wanderer.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .engine import legal_actions
 from .state import State
@@ -26,7 +27,7 @@ _WEIGHTS = {
 }
 
 
-def choose(st: State, rand: random.Random, *, seat: int | None = None) -> dict:
+def choose(st: State, rand: random.Random, *, seat: int | None = None) -> dict[str, Any]:
     """``seat``'s action (by default the deciding seat's). In a simultaneous setup, a
     card tapped back ("keep") is rare: the easy player mostly goes forward."""
     actions = legal_actions(st, seat)
@@ -34,7 +35,7 @@ def choose(st: State, rand: random.Random, *, seat: int | None = None) -> dict:
     return rand.choices(actions, weights)[0]
 
 
-def _weight(action: dict) -> float:
+def _weight(action: dict[str, Any]) -> float:
     if action["kind"] == "use":
         # A higher level of an ability does more.
         return 3.0 + (action.get("level") or 0)

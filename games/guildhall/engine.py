@@ -11,6 +11,7 @@ ending a turn, the chapter limit) run in ``_advance`` between decisions.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from games.core.actions import check_shape as core_check_shape
 from games.core.i18n import gettext as _
@@ -35,7 +36,7 @@ from .moves import discard_card, draw, has_identity, place, refill_center
 from .options import Options
 from .professions import LEVELS
 from .professions import PLANS as PROFESSION_PLANS
-from .selection import Plan
+from .selection import Picks, Plan, Slot
 from .state import State
 from .step import Step
 from .vp_abilities import PLANS as VP_PLANS
@@ -142,14 +143,14 @@ def new_game(options: Options, names: list[str], seed: int) -> State:
 # Decisions ---------------------------------------------------------------------------------
 
 
-def plan_for(fr: dict) -> Plan:
+def plan_for(fr: dict[str, Any]) -> Plan:
     key = fr["ability"]
     if key in VP_PLANS:
         return VP_PLANS[key]
     return PROFESSION_PLANS[(PROFESSION_INDEX[key], fr["level"])]
 
 
-def decision(st: State, seat: int | None = None) -> dict | None:
+def decision(st: State, seat: int | None = None) -> dict[str, Any] | None:
     """Who must decide what now, or None when the game is over.
 
     Holds hidden parts (picked hand cards, the cards being ordered): views decide what
@@ -159,7 +160,9 @@ def decision(st: State, seat: int | None = None) -> dict | None:
     if st.phase == "over":
         return None
     if st.simultaneous:
-        return _setup_choice_decision(st, decision_player(st) if seat is None else seat)
+        chooser = decision_player(st) if seat is None else seat
+        assert chooser is not None  # the game is not over
+        return _setup_choice_decision(st, chooser)
     if not st.frames:
         kind = "action" if st.actions_left > 0 else "end_turn"
         return {"kind": kind, "player": st.current, "actions_left": st.actions_left}
@@ -197,6 +200,7 @@ def decision(st: State, seat: int | None = None) -> dict | None:
             d["kind"] = "target"
             return d
         slot_i, k = plan.position(fr["picks"])
+        assert slot_i is not None  # a complete selection is resolved at once
         slot = plan.slots[slot_i]
         d["kind"] = "pick_chapter" if slot.kind == "chapter" else "pick"
         d["from"] = slot.label
@@ -212,7 +216,7 @@ def decision(st: State, seat: int | None = None) -> dict | None:
     raise AssertionError(f"no decision for frame {t}")
 
 
-def _setup_choice_decision(st: State, p: int) -> dict:
+def _setup_choice_decision(st: State, p: int) -> dict[str, Any]:
     """Seat ``p``'s decision in a simultaneous setup step: its own pending choice
     (``picks``, secret), whether it has chosen, and who is still choosing (public)."""
     picks = st.setup_picks[p]
@@ -238,7 +242,10 @@ def decision_player(st: State) -> int | None:
         return None
     if st.simultaneous:
         return st.setup_chosen.index(False)
-    return st.frames[-1]["player"] if st.frames else st.current
+    if st.frames:
+        player: int = st.frames[-1]["player"]
+        return player
+    return st.current
 
 
 def deciders(st: State) -> tuple[int, ...]:
@@ -249,7 +256,9 @@ def deciders(st: State) -> tuple[int, ...]:
         return ()
     if st.simultaneous:
         return tuple(q for q, chosen in enumerate(st.setup_chosen) if not chosen)
-    return (decision_player(st),)
+    p = decision_player(st)
+    assert p is not None  # the game is not over
+    return (p,)
 
 
 def acts_now(st: State, seat: int) -> bool:
@@ -267,7 +276,8 @@ def looking_through_pile(st: State) -> int | None:
     pile, even a hidden one), or None."""
     fr = st.frames[-1] if st.frames else None
     if fr and fr["type"] == "ability" and fr["ability"] == "historian":
-        return fr["player"]
+        player: int = fr["player"]
+        return player
     return None
 
 
@@ -284,13 +294,13 @@ class _Check:
 
     __slots__ = ()
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         raise NotImplementedError
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         raise NotImplementedError
 
-    def legal(self) -> list[dict]:
+    def legal(self) -> list[dict[str, Any]]:
         fault = self.fault
         return [a for a in self.candidates() if fault(a) is None]
 
@@ -299,7 +309,9 @@ def _check(st: State, seat: int | None = None) -> _Check:
     """The checker of the current decision (the game is not over); in a simultaneous setup
     step, ``seat``'s (by default the first seat still choosing)."""
     if st.simultaneous:
-        return _SetupChoice(st, decision_player(st) if seat is None else seat)
+        chooser = decision_player(st) if seat is None else seat
+        assert chooser is not None  # the game is not over
+        return _SetupChoice(st, chooser)
     if st.frames:
         fr = st.frames[-1]
         return _CHECKS[fr["type"]](st, fr)
@@ -308,7 +320,7 @@ def _check(st: State, seat: int | None = None) -> _Check:
     return _EndTurn()
 
 
-def legal_actions(st: State, seat: int | None = None) -> list[dict]:
+def legal_actions(st: State, seat: int | None = None) -> list[dict[str, Any]]:
     """Every legal action of the current decision: the deciding seat's, or ``seat``'s (none
     if it does not act now; in a simultaneous setup step every seat acts, by default the
     first still choosing). The order is part of the contract: seeded computer players pick
@@ -320,9 +332,10 @@ def legal_actions(st: State, seat: int | None = None) -> list[dict]:
     return _check(st, seat).legal()
 
 
-def _fault(st: State, action: dict, seat: int | None = None) -> IllegalAction | None:
+def _fault(st: State, action: dict[str, Any], seat: int | None = None) -> IllegalAction | None:
     """The rule a well-formed action breaks now (the game is not over), or None."""
     d = decision(st, seat)
+    assert d is not None  # the game is not over
     table = SETUP_CHOICE_ACTIONS if st.simultaneous else DECISION_ACTIONS
     wanted = table[d["kind"]]
     if action["kind"] not in wanted:
@@ -353,12 +366,12 @@ class _TurnAction(_Check):
         self.ps = st.players[st.current]
         self.owned = {IDENT[c] for c in self.ps.guildhall}
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         plays = [{"kind": "play", "card": c} for c in self.ps.hand]
         buys = [{"kind": "buy", "vp": v} for v in self.st.center if v is not None]
         return [*plays, {"kind": "discard_draw"}, *buys]
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         kind = action["kind"]
         if kind == "play":
             return self._play_fault(action["card"])
@@ -429,10 +442,10 @@ class _EndTurn(_Check):
 
     __slots__ = ()
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         return [{"kind": "end_turn"}]
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         return None
 
 
@@ -441,14 +454,14 @@ class _Discard(_Check):
 
     __slots__ = ("hand",)
 
-    def __init__(self, st: State, fr: dict) -> None:
+    def __init__(self, st: State, fr: dict[str, Any]) -> None:
         self.hand = st.players[fr["player"]].hand
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         discards = [{"kind": "discard", "card": c} for c in self.hand]
         return [*discards, {"kind": "done"}]
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         if action["kind"] == "discard" and action["card"] not in self.hand:
             return _not_in_hand()
         return None
@@ -459,7 +472,7 @@ class _SetupPlace(_Check):
 
     __slots__ = ("ps", "owned", "stuck")
 
-    def __init__(self, st: State, fr: dict) -> None:
+    def __init__(self, st: State, fr: dict[str, Any]) -> None:
         self.ps = ps = st.players[fr["player"]]
         self.owned = {IDENT[c] for c in ps.guildhall}
         fresh = {IDENT[c] for c in ps.hand} - self.owned
@@ -467,10 +480,10 @@ class _SetupPlace(_Check):
         # copies of each card, but a dead end is never offered.
         self.stuck = len(fresh) < GUILDHALL_SETUP - len(ps.guildhall)
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         return [{"kind": "place", "card": c} for c in self.ps.hand]
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         card = action["card"]
         if card not in self.ps.hand:
             return _not_in_hand()
@@ -502,7 +515,7 @@ class _SetupChoice(_Check):
         self.placing = st.stage == "place"
         self.owned = {IDENT[c] for c in ps.guildhall}
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         picked = set(self.picks)
         kind = "place" if self.placing else "discard"
         out = [{"kind": kind, "card": c} for c in self.hand if c not in picked]
@@ -511,7 +524,7 @@ class _SetupChoice(_Check):
             out.append({"kind": "done"})
         return out
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         kind = action["kind"]
         if kind == "done":
             if self.chosen:
@@ -558,11 +571,12 @@ class _Level(_Check):
 
     __slots__ = ("st", "fr")
 
-    def __init__(self, st: State, fr: dict) -> None:
+    def __init__(self, st: State, fr: dict[str, Any]) -> None:
         self.st = st
         self.fr = fr
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
+        uses: list[dict[str, Any]]
         if "vp" in self.fr:
             uses = [{"kind": "use"}]
         else:
@@ -570,7 +584,7 @@ class _Level(_Check):
             uses = [{"kind": "use", "level": level} for level in levels]
         return [*uses, {"kind": "skip"}]
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         if action["kind"] == "skip":
             return None  # no effect is always a choice
         if "vp" in self.fr:
@@ -581,7 +595,7 @@ class _Level(_Check):
         """Whether any use is legal: otherwise the card has no effect and nothing is asked."""
         return any(a["kind"] == "use" and self.fault(a) is None for a in self.candidates())
 
-    def _vp_fault(self, action: dict) -> IllegalAction | None:
+    def _vp_fault(self, action: dict[str, Any]) -> IllegalAction | None:
         if "level" in action:
             return IllegalAction("malformed_action", _("A VP card ability has no level"))
         if not VP_PLANS[self.fr["ability"]].usable(self.st, self.fr["player"]):
@@ -627,18 +641,21 @@ class _Selection(_Check):
 
     __slots__ = ("st", "plan", "p", "target", "picks", "slot", "offered", "offered_set")
 
-    def __init__(self, st: State, fr: dict) -> None:
+    def __init__(self, st: State, fr: dict[str, Any]) -> None:
         self.st = st
         self.plan = plan = plan_for(fr)
-        self.p, self.target, self.picks = fr["player"], fr["target"], fr["picks"]
-        self.slot = None  # choosing the target
+        self.p: int = fr["player"]
+        self.target: int | None = fr["target"]
+        self.picks: Picks = fr["picks"]
+        self.slot: Slot | None = None  # choosing the target
         if not plan.target or self.target is not None:
             slot_i, _ = plan.position(self.picks)
+            assert slot_i is not None  # a complete selection is resolved at once
             self.slot = plan.slots[slot_i]
             self.offered = self.slot.source(st, self.p, self.target, self.picks)
             self.offered_set = set(self.offered)
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         if self.slot is None:
             return [{"kind": "target", "player": q} for q in range(len(self.st.players))]
         if self.slot.kind == "chapter":
@@ -657,7 +674,7 @@ class _Selection(_Check):
         picks.append({"kind": "done"})
         return picks
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         kind = action["kind"]
         if kind == "target":
             return self._target_fault(action["player"])
@@ -668,6 +685,7 @@ class _Selection(_Check):
         return self._chapter_fault(action["player"], action["profession"])
 
     def _chapter_owner(self) -> int | None:
+        assert self.slot is not None  # a pick, not the target
         return self.p if self.slot.label == "chapter_in_own_guildhall" else self.target
 
     def _target_fault(self, q: int) -> IllegalAction | None:
@@ -688,6 +706,7 @@ class _Selection(_Check):
 
     def _pick_fault(self, value: int) -> IllegalAction | None:
         if value not in self.offered_set:
+            assert self.slot is not None  # a pick, not the target
             return IllegalAction("not_a_choice", _(_PICK_FAULT[self.slot.label]))
         if not self._feasible(self.target, self.picks + [value]):
             return IllegalAction(self.plan.rule, _(self.plan.message))
@@ -700,7 +719,7 @@ class _Selection(_Check):
             return IllegalAction(self.plan.rule, _(self.plan.message))
         return fault
 
-    def _feasible(self, target: int | None, picks: list) -> bool:
+    def _feasible(self, target: int | None, picks: Picks) -> bool:
         return self.plan.feasible(self.st, self.p, target, picks)
 
 
@@ -710,13 +729,13 @@ class _CompletedChapter(_Check):
     __slots__ = ("count",)
     kind = ""  # the action kind that names the chapter
 
-    def __init__(self, st: State, fr: dict) -> None:
+    def __init__(self, st: State, fr: dict[str, Any]) -> None:
         self.count = len(st.players[fr["player"]].completed)
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         return [{"kind": self.kind, "chapter": i} for i in range(self.count)]
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         if not 0 <= action["chapter"] < self.count:
             return IllegalAction(
                 "no_such_chapter", _("You have no completed chapter with that number")
@@ -743,19 +762,19 @@ class _Order(_Check):
 
     __slots__ = ("cards",)
 
-    def __init__(self, st: State, fr: dict) -> None:
+    def __init__(self, st: State, fr: dict[str, Any]) -> None:
         self.cards = fr["cards"]
 
-    def candidates(self) -> list[dict]:
+    def candidates(self) -> list[dict[str, Any]]:
         return [{"kind": "order", "card": c} for c in self.cards]
 
-    def fault(self, action: dict) -> IllegalAction | None:
+    def fault(self, action: dict[str, Any]) -> IllegalAction | None:
         if action["card"] not in self.cards:
             return IllegalAction("not_a_choice", _("That card is not one of the cards to order"))
         return None
 
 
-_CHECKS: dict[str, Callable[[State, dict], _Check]] = {
+_CHECKS: dict[str, Callable[[State, dict[str, Any]], _Check]] = {
     "discard": _Discard,
     "setup_place": _SetupPlace,
     "level": _Level,
@@ -769,12 +788,12 @@ _CHECKS: dict[str, Callable[[State, dict], _Check]] = {
 # Applying an action ------------------------------------------------------------------------
 
 
-def check_shape(action: object) -> dict:
+def check_shape(action: object) -> dict[str, Any]:
     """A well-formed action object, or IllegalAction('malformed_action')."""
     return core_check_shape(action, ACTION_FIELDS, OPTIONAL_FIELDS)
 
 
-def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
+def apply(st: State, action: dict[str, Any], player: int | None = None) -> list[dict[str, Any]]:
     """Apply one action of the current decision; returns the events it caused.
 
     ``player``, when given, is the seat submitting it. On IllegalAction nothing changed.
@@ -789,6 +808,7 @@ def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
     if action["kind"] == "resign":
         return resign(st, player)
     decider = decision_player(st)
+    assert decider is not None  # the game is not over
     if st.simultaneous and player is not None:
         decider = player  # every seat chooses at once
     elif player is not None and player != decider:
@@ -822,7 +842,7 @@ def apply(st: State, action: dict, player: int | None = None) -> list[dict]:
     return step.events
 
 
-def resign(st: State, player: int | None) -> list[dict]:
+def resign(st: State, player: int | None) -> list[dict[str, Any]]:
     """A player concedes, at any moment, whoever is deciding. They will rank last.
 
     When one player is left in the game, that player wins at once; otherwise the game
@@ -857,7 +877,7 @@ def undo_player(st: State) -> int | None:
     return st.last_actor
 
 
-def _replace_top(st: State, fr: dict) -> None:
+def _replace_top(st: State, fr: dict[str, Any]) -> None:
     st.frames = st.frames[:-1] + [fr]
 
 
@@ -865,11 +885,11 @@ def _pop(st: State) -> None:
     st.frames = st.frames[:-1]
 
 
-def _push(st: State, fr: dict) -> None:
+def _push(st: State, fr: dict[str, Any]) -> None:
     st.frames = st.frames + [fr]
 
 
-def _take_action(st: State, action: dict, step: Step) -> None:
+def _take_action(st: State, action: dict[str, Any], step: Step) -> None:
     p = st.current
     ps = st.players[p]
     kind = action["kind"]
@@ -926,7 +946,7 @@ def _buy(st: State, p: int, vp: int, step: Step) -> None:
         _push(st, {"type": "pay", "player": p, "vp": vp, "need": need, "cards": []})
 
 
-def _apply_discard(st: State, fr: dict, action: dict, step: Step) -> None:
+def _apply_discard(st: State, fr: dict[str, Any], action: dict[str, Any], step: Step) -> None:
     p = fr["player"]
     ps = st.players[p]
     if action["kind"] == "discard":
@@ -937,7 +957,7 @@ def _apply_discard(st: State, fr: dict, action: dict, step: Step) -> None:
     draw(st, p, max(0, fr["draw_to"] - len(ps.hand)), step)
 
 
-def _apply_setup_place(st: State, fr: dict, action: dict, step: Step) -> None:
+def _apply_setup_place(st: State, fr: dict[str, Any], action: dict[str, Any], step: Step) -> None:
     p = fr["player"]
     ps = st.players[p]
     ps.remove_from_hand(action["card"])
@@ -953,7 +973,7 @@ def _open_setup_step(st: State, stage: str) -> None:
     st.setup_chosen = [False] * len(st.players)
 
 
-def _apply_setup_choice(st: State, p: int, action: dict, step: Step) -> None:
+def _apply_setup_choice(st: State, p: int, action: dict[str, Any], step: Step) -> None:
     """One seat's step of its secret setup choice; the last seat to choose resolves it."""
     kind = action["kind"]
     picks = st.setup_picks[p]
@@ -1003,7 +1023,7 @@ def _resolve_setup_step(st: State, step: Step) -> None:
     _finish_setup(st, step)
 
 
-def _apply_level(st: State, fr: dict, action: dict, step: Step) -> None:
+def _apply_level(st: State, fr: dict[str, Any], action: dict[str, Any], step: Step) -> None:
     _pop(st)
     if action["kind"] == "skip":
         step.emit("skip", player=fr["player"], ability=fr["ability"])
@@ -1011,7 +1031,7 @@ def _apply_level(st: State, fr: dict, action: dict, step: Step) -> None:
     _use(st, {"player": fr["player"], "ability": fr["ability"], "level": action.get("level")}, step)
 
 
-def _use(st: State, fr: dict, step: Step) -> None:
+def _use(st: State, fr: dict[str, Any], step: Step) -> None:
     """Start an ability at a level: resolve it at once or push its selection frame."""
     p = fr["player"]
     fr = {"type": "ability", "target": None, "picks": [], **fr}
@@ -1037,7 +1057,7 @@ def _resolve_if_complete(st: State, plan: Plan, step: Step) -> None:
         plan.resolve(st, fr["player"], fr["target"], fr["picks"], step)
 
 
-def _apply_ability(st: State, fr: dict, action: dict, step: Step) -> None:
+def _apply_ability(st: State, fr: dict[str, Any], action: dict[str, Any], step: Step) -> None:
     plan = plan_for(fr)
     kind = action["kind"]
     if kind == "target":
@@ -1054,7 +1074,7 @@ def _apply_ability(st: State, fr: dict, action: dict, step: Step) -> None:
     _resolve_if_complete(st, plan, step)
 
 
-def _apply_pay(st: State, fr: dict, action: dict, step: Step) -> None:
+def _apply_pay(st: State, fr: dict[str, Any], action: dict[str, Any], step: Step) -> None:
     ps = st.players[fr["player"]]
     i = action["chapter"]
     chapter = ps.completed[i]
@@ -1067,13 +1087,13 @@ def _apply_pay(st: State, fr: dict, action: dict, step: Step) -> None:
         _replace_top(st, {"type": "order", "player": fr["player"], "cards": cards, "why": "pay"})
 
 
-def _apply_order(st: State, fr: dict, action: dict, step: Step) -> None:
+def _apply_order(st: State, fr: dict[str, Any], action: dict[str, Any], step: Step) -> None:
     card = action["card"]
     discard_card(st, card, step, player=fr["player"], why=fr["why"])
     _replace_top(st, {**fr, "cards": [c for c in fr["cards"] if c != card]})
 
 
-def _apply_chapter_limit(st: State, fr: dict, action: dict, step: Step) -> None:
+def _apply_chapter_limit(st: State, fr: dict[str, Any], action: dict[str, Any], step: Step) -> None:
     p = fr["player"]
     ps = st.players[p]
     i = action["chapter"]
@@ -1176,7 +1196,7 @@ def _start_turn(st: State, p: int, step: Step) -> None:
         _push(st, {"type": "chapter_limit", "player": p})
 
 
-def _finish_buy(st: State, fr: dict, step: Step) -> None:
+def _finish_buy(st: State, fr: dict[str, Any], step: Step) -> None:
     p, vp = fr["player"], fr["vp"]
     if st.options.post_discard_vp_reveal:
         refill_center(st, fr["slot"], step)
@@ -1218,13 +1238,13 @@ def _finish_turn(st: State, step: Step) -> None:
     _start_turn(st, (st.current + 1) % len(st.players), step)
 
 
-def ranking(st: State, winner: int | None) -> list[dict]:
+def ranking(st: State, winner: int | None) -> list[dict[str, Any]]:
     """The winner first; the others by VP, then (Yucata) completed chapters, equal on
     both is an equal rank (classic: by VP alone); resigned seats last, the latest to
     resign highest among them."""
     yucata = st.options.yucata
 
-    def key(q: int) -> tuple:
+    def key(q: int) -> tuple[int, ...]:
         ps = st.players[q]
         return (ps.vp, len(ps.completed)) if yucata else (ps.vp,)
 
@@ -1241,6 +1261,6 @@ def ranking(st: State, winner: int | None) -> list[dict]:
     return rows
 
 
-def _result_row(st: State, q: int, rank: int) -> dict:
+def _result_row(st: State, q: int, rank: int) -> dict[str, Any]:
     ps = st.players[q]
     return {"seat": q, "rank": rank, "vp": ps.vp, "completed": len(ps.completed)}

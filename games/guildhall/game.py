@@ -8,12 +8,15 @@ the board's presenter (``present``).
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable, Mapping
 from pathlib import Path
+from typing import Any, cast
 
 from games.core import GameKind, OptionSpec, register
 from games.core.errors import OptionError
 from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop, ngettext
+from games.core.protocol import ResultRow, SeatUser
 
 from . import api_schema, bot, easy, engine, log, positions, present, search, views
 from .cards import full_name
@@ -95,7 +98,7 @@ class Guildhall(GameKind):
 
     # Options
 
-    def parse_options(self, data, players: int) -> Options:
+    def parse_options(self, data: Mapping[str, Any] | None, players: int) -> Options:
         chosen = super().parse_options(data, players)
         try:
             return Options(
@@ -108,10 +111,10 @@ class Guildhall(GameKind):
         except ValueError as error:  # pragma: no cover - the specs check the same
             raise OptionError("options", str(error)) from None
 
-    def options_json(self, options: Options) -> dict:
+    def options_json(self, options: Options) -> dict[str, Any]:
         return options.to_json()
 
-    def load_options(self, data: dict) -> Options:
+    def load_options(self, data: dict[str, Any]) -> Options:
         return Options.from_json(data)
 
     def options_label(self, options: Options) -> str:
@@ -129,10 +132,10 @@ class Guildhall(GameKind):
     def new_state(self, options: Options, names: list[str], seed: int) -> State:
         return engine.new_game(options, names, seed)
 
-    def to_json(self, state: State) -> dict:
+    def to_json(self, state: State) -> dict[str, Any]:
         return positions.to_json(state)
 
-    def from_json(self, data: dict) -> State:
+    def from_json(self, data: dict[str, Any]) -> State:
         return positions.from_json(data)
 
     def clone(self, state: State) -> State:
@@ -145,34 +148,35 @@ class Guildhall(GameKind):
         # Every seat still choosing in a simultaneous setup step, else the deciding seat.
         return frozenset(engine.deciders(state))
 
-    def step(self, state: State):
+    def step(self, state: State) -> Hashable:
         # Each step of a simultaneous setup is a round of choices of its own; otherwise one
         # seat decides at a time and its wait starts again when the decision comes to it.
         if state.simultaneous:
             return ("setup", state.stage)
         return 0
 
-    def legal_actions(self, state: State, seat: int) -> list[dict]:
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         return engine.legal_actions(state, seat)
 
-    def check_shape(self, action: object) -> dict:
+    def check_shape(self, action: object) -> dict[str, Any]:
         return engine.check_shape(action)
 
-    def apply(self, state: State, seat: int, action: dict) -> list[dict]:
+    def apply(self, state: State, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         return engine.apply(state, action, seat)
 
-    def resign(self, state: State, seat: int) -> list[dict]:
+    def resign(self, state: State, seat: int) -> list[dict[str, Any]]:
         return engine.resign(state, seat)
 
     def can_undo(self, state: State, seat: int) -> bool:
         return engine.undo_player(state) == seat
 
-    def result(self, state: State):
+    def result(self, state: State) -> list[ResultRow] | None:
         if state.result is None:
             return None
-        return [{**row, "score": row["vp"]} for row in state.result]
+        # The engine's ranking rows (seat, rank, vp, completed...) with the score.
+        return [cast(ResultRow, {**row, "score": row["vp"]}) for row in state.result]
 
-    def choose(self, state: State, seat: int, rand: random.Random) -> dict:
+    def choose(self, state: State, seat: int, rand: random.Random) -> dict[str, Any]:
         return bot.choose(state, rand, seat=seat)
 
     computer_levels = ("easy", "normal", "strong")
@@ -186,7 +190,7 @@ class Guildhall(GameKind):
         *,
         budget_ms: int | None = None,
         iterations: int | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """easy: random with a lean toward progress; normal: ``choose``; strong: ISMCTS,
         for ``budget_ms`` (default ``search.DEFAULT_BUDGET_MS``) or, for tests and the
         arena, exactly ``iterations`` (then the same ``rand`` state gives the same action):
@@ -203,24 +207,27 @@ class Guildhall(GameKind):
 
     # What people see
 
-    def view(self, state: State, seat: int | None) -> dict:
-        return views.view(state, seat)
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        # The site takes views as plain JSON: a View is that dict.
+        return cast(dict[str, Any], views.view(state, seat))
 
-    def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
+    def describe(self, state: State, events: list[dict[str, Any]], viewer: int | None) -> list[str]:
         return log.describe_all(state, events, viewer)
 
-    def log_heading(self, state: State, event: dict) -> str | None:
+    def log_heading(self, state: State, event: dict[str, Any]) -> str | None:
         if event.get("type") == "turn":
             return log.describe(state, event, None)
         return None
 
-    def prompt(self, view: dict) -> str | None:
+    def prompt(self, view: dict[str, Any]) -> str | None:
         return present.my_prompt(view)
 
-    def board_context(self, view: dict, seat_users) -> dict:
+    def board_context(
+        self, view: dict[str, Any], seat_users: dict[int, SeatUser]
+    ) -> dict[str, Any]:
         return present.Board(view, seat_users=seat_users).context()
 
-    def rules_context(self) -> dict:
+    def rules_context(self) -> dict[str, Any]:
         """The rules page's tables in the engine's words (the board's card help has the
         same): each profession's ability by level, each kind of VP card, the two name sets."""
         from . import card_help
@@ -247,20 +254,20 @@ class Guildhall(GameKind):
 
     # The API
 
-    def api_components(self) -> dict[str, dict]:
+    def api_components(self) -> dict[str, dict[str, Any]]:
         return api_schema.api_components()
 
-    def action_examples(self) -> dict[str, dict]:
+    def action_examples(self) -> dict[str, dict[str, Any]]:
         return api_schema.action_examples()
 
-    def scores(self, view: dict) -> dict[int, int]:
+    def scores(self, view: dict[str, Any]) -> dict[int, int]:
         return {p["seat"]: p["vp"] for p in view["players"]}
 
-    def result_detail(self, row) -> str:
-        n = row["completed"]
+    def result_detail(self, row: ResultRow) -> str:
+        n = cast(dict[str, Any], row)["completed"]  # a row of ``result``: the engine's own
         return ngettext("{n} completed chapter", "{n} completed chapters", n).format(n=n)
 
-    def hand_summary(self, view: dict) -> list[str] | None:
+    def hand_summary(self, view: dict[str, Any]) -> list[str] | None:
         me = next((p for p in view["players"] if p["seat"] == view["viewer"]), None)
         if me is None or "hand" not in me:
             return None

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterable
+
 from .cards import IDENT, PROF
 
 
-def dup_free_after(guildhall: list[int], remove, add) -> bool:
+def dup_free_after(guildhall: list[int], remove: Collection[int], add: Iterable[int]) -> bool:
     """Cards leave, then cards arrive (a swap is simultaneous, RULINGS 2)."""
     ids = {IDENT[c] for c in guildhall if c not in remove}
     for c in add:
@@ -16,11 +18,17 @@ def dup_free_after(guildhall: list[int], remove, add) -> bool:
     return True
 
 
-def swap_ok(mine: list[int], give, theirs: list[int], get) -> bool:
+def swap_ok(
+    mine: list[int], give: Collection[int], theirs: list[int], get: Collection[int]
+) -> bool:
     return dup_free_after(mine, give, get) and dup_free_after(theirs, get, give)
 
 
-def placement_ok(guildhall: list[int], cards, may_conflict=None) -> bool:
+def placement_ok(
+    guildhall: list[int],
+    cards: Iterable[int],
+    may_conflict: Callable[[int], bool] | None = None,
+) -> bool:
     """Cards placed one after another; a chapter completed on the way frees its colors.
 
     ``may_conflict(card)`` says whether a conflicting card may still be chosen (it is then
@@ -55,7 +63,9 @@ def professions_in(guildhall: list[int]) -> list[int]:
     return sorted({PROF[c] for c in guildhall})
 
 
-def swap_feasible(mine: list[int], theirs: list[int], give: int, get: int, picks: list) -> bool:
+def swap_feasible(
+    mine: list[int], theirs: list[int], give: int, get: int, picks: list[int]
+) -> bool:
     """Can a swap of ``give`` of my cards for ``get`` of theirs, begun with ``picks`` (mine
     first), still be completed without a duplicate on either side?
 

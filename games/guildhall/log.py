@@ -6,6 +6,9 @@ the only place they become text, and a secret is written only for its owner.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop, ngettext
 
@@ -22,16 +25,17 @@ from .cards import (
 from .state import State
 
 
-def describe(st: State, event: dict, viewer: int | None) -> str | None:
+def describe(st: State, event: dict[str, Any], viewer: int | None) -> str | None:
     """One line for ``viewer`` (a seat, or None for a spectator); None if nothing to say."""
     fantasy = st.options.fantasy
     yucata = st.options.yucata
     names = st.names
 
-    def who(seat: int) -> str:
+    def who(seat: int | None) -> str:
+        assert seat is not None  # an event told with a seat's name has one
         return names[seat]
 
-    def cards(ids) -> str:
+    def cards(ids: Iterable[int]) -> str:
         return ", ".join(card_name(c, fantasy) for c in ids)
 
     def prof(p: int) -> str:
@@ -173,7 +177,7 @@ def describe(st: State, event: dict, viewer: int | None) -> str | None:
     return None
 
 
-def _discard(event: dict, who: str, card: str) -> str:
+def _discard(event: dict[str, Any], who: str, card: str) -> str:
     """A card onto the discard pile, said by why it went there."""
     why = event.get("why")
     if why == "from_hand":
@@ -191,7 +195,7 @@ def _discard(event: dict, who: str, card: str) -> str:
     return _("{who} put {card} on the discard pile").format(who=who, card=card)
 
 
-def _place(event: dict, who, card: str) -> str:
+def _place(event: dict[str, Any], who: Callable[[int], str], card: str) -> str:
     """A card into a guildhall, said by where it came from."""
     p = who(event["player"])
     source = event["source"]
@@ -208,7 +212,7 @@ def _place(event: dict, who, card: str) -> str:
     return _("{who} placed {card}").format(who=p, card=card)
 
 
-def _setup_choice(st: State, event: dict, viewer: int | None) -> str | None:
+def _setup_choice(st: State, event: dict[str, Any], viewer: int | None) -> str | None:
     """A simultaneous setup: a pending choice is told to its owner only; the others read
     that a seat has chosen, or is choosing again (public: the views show who is still
     choosing). The choices are carried out, in seat order, by the events that follow
@@ -258,7 +262,7 @@ def _points(vp: int) -> int:
     return VP_KINDS[VP_CARD_KIND[vp]].points
 
 
-def describe_all(st: State, events: list[dict], viewer: int | None) -> list[str]:
+def describe_all(st: State, events: list[dict[str, Any]], viewer: int | None) -> list[str]:
     return [line for e in events if (line := describe(st, e, viewer))]
 
 

@@ -7,6 +7,9 @@ allowed while that step revealed nothing hidden (``engine.undo_player``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from games.core.match import RESIGN
 from games.core.match import Match as CoreMatch
 
@@ -17,26 +20,38 @@ from .state import State
 
 
 class Match(CoreMatch):
-    def __init__(self, options: Options, names: list[str], seed: int, moves=()) -> None:
+    def __init__(
+        self,
+        options: Options,
+        names: list[str],
+        seed: int,
+        moves: Iterable[Mapping[str, Any]] = (),
+    ) -> None:
         super().__init__(GUILDHALL, options, names, seed, moves)
 
+    # Bound to Guildhall, it takes no game: not the signature of the core's.
     @classmethod
-    def resume(
-        cls, options: Options, names: list[str], seed: int, moves: list[dict], state: State
+    def resume(  # type: ignore[override]
+        cls,
+        options: Options,
+        names: list[str],
+        seed: int,
+        moves: list[dict[str, Any]],
+        state: State,
     ) -> Match:
         """A match from a stored snapshot of its state, without replaying (an undo rebuilds
         the states before the last steps by replaying the record: rare, a few ms)."""
-        m = CoreMatch.resume(GUILDHALL, options, names, seed, state, moves)
-        m.__class__ = cls
-        return m
+        return super().resume(GUILDHALL, options, names, seed, state, moves)
 
     @property
-    def moves(self) -> list[dict]:
+    def moves(self) -> list[dict[str, Any]]:
         return self.record
 
-    def apply(self, action: dict, player: int | None = None) -> list[dict]:
+    def apply(self, action: dict[str, Any], player: int | None = None) -> list[dict[str, Any]]:
         """Apply (and record) one action, by default of the seat that decides now."""
         if player is None and not (isinstance(action, dict) and action.get("kind") == RESIGN):
             decider = decision_player(self.state)
             player = 0 if decider is None else decider
-        return super().apply(action, player)
+        # A resignation may leave the seat out: engine.resign refuses it ("Say which seat
+        # resigns"), so None goes on where the core expects a seat.
+        return super().apply(action, player)  # type: ignore[arg-type]

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:  # view_types imports this module
+    from . import view_types
 
 RULE_SETS = ("classic", "yucata")
 NAME_SETS = ("classic", "fantasy")
@@ -63,7 +67,7 @@ class Options:
     def simultaneous_setup(self) -> bool:
         return self.setup == "simultaneous"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The stored form. "setup" is left out when it is "sequential", as in every game
         stored before the option existed, so that their stored options and snapshots read
         and write back unchanged (``verify_games``)."""
@@ -72,12 +76,12 @@ class Options:
             del data["setup"]
         return data
 
-    def full_json(self) -> dict:
+    def full_json(self) -> view_types.Options:
         """Every option, "setup" included (the views')."""
-        return asdict(self)
+        return cast("view_types.Options", asdict(self))
 
     @classmethod
-    def from_json(cls, data: dict) -> Options:
+    def from_json(cls, data: dict[str, Any]) -> Options:
         if not isinstance(data, dict):
             raise ValueError("options must be an object")
         unknown = set(data) - {"players", "rules", "advanced", "names", "setup"}

@@ -6,6 +6,9 @@ test. Loading refuses a broken position with a PositionError that says what is w
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from .cards import CARD_COUNT, IDENT, PROF, VP_CARD_COUNT, vp_cards_for
 from .errors import PositionError
 from .options import Options
@@ -25,7 +28,7 @@ _FRAME_TYPES = {
 }
 
 
-def to_json(st: State) -> dict:
+def to_json(st: State) -> dict[str, Any]:
     data = {
         "format": FORMAT,
         "options": st.options.to_json(),
@@ -68,11 +71,11 @@ def to_json(st: State) -> dict:
     return data
 
 
-def _copy(fr: dict) -> dict:
+def _copy(fr: dict[str, Any]) -> dict[str, Any]:
     return {k: (v[:] if isinstance(v, list) else v) for k, v in fr.items()}
 
 
-def from_json(data: dict) -> State:
+def from_json(data: dict[str, Any]) -> State:
     """Read and check a position; PositionError names the first thing wrong."""
     try:
         st = _read(data)
@@ -84,13 +87,13 @@ def from_json(data: dict) -> State:
     return st
 
 
-def _ints(value, what: str) -> list[int]:
+def _ints(value: object, what: str) -> list[int]:
     if not isinstance(value, list) or any(type(x) is not int for x in value):
         raise PositionError(f"{what} must be a list of card ids")
     return value[:]
 
 
-def _read(data: dict) -> State:
+def _read(data: dict[str, Any]) -> State:
     if not isinstance(data, dict):
         raise PositionError("a position must be a JSON object")
     if data.get("format") != FORMAT:
@@ -229,7 +232,7 @@ def check(st: State) -> None:
 
     vp_where: dict[int, str] = {}
 
-    def put_vp(cards, place: str) -> None:
+    def put_vp(cards: Iterable[object], place: str) -> None:
         for v in cards:
             if type(v) is not int or not 0 <= v < VP_CARD_COUNT:
                 raise PositionError(f"{place}: {v!r} is not a VP card id")

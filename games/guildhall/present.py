@@ -8,9 +8,12 @@ no other hand, deck order or seed can reach the page. Used by the board page (th
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop, ngettext
+from games.core.protocol import SeatUser
 
 from . import card_help
 from .cards import (
@@ -59,7 +62,7 @@ WAITING_TEXT = {
 }
 
 
-def _action_json(action: dict) -> str:
+def _action_json(action: dict[str, Any]) -> str:
     # Compact and key-sorted: the same action always reads the same in the HTML.
     return json.dumps(action, separators=(",", ":"), sort_keys=True)
 
@@ -74,14 +77,14 @@ class Board:
     the decision panel (levels, players, chapters, Done...).
     """
 
-    def __init__(self, v: dict, *, seat_users: dict[int, dict] | None = None) -> None:
+    def __init__(self, v: dict[str, Any], *, seat_users: dict[int, SeatUser] | None = None) -> None:
         self.v = v
         self.viewer = v["viewer"]
         self.fantasy = v["options"]["names"] == "fantasy"
         self.decision = v["decision"]
         self.legal = v["legal_actions"]
         self.seat_users = seat_users or {}
-        self.names = {p["seat"]: p["name"] for p in v["players"]}
+        self.names: dict[int, str] = {p["seat"]: p["name"] for p in v["players"]}
         self.card_actions: dict[int, str] = {}
         self.vp_actions: dict[int, str] = {}
         self.shown_cards: set[int] = set()
@@ -96,7 +99,7 @@ class Board:
 
     # Cards
 
-    def card(self, c: dict, *, tappable: bool = True, **extra) -> dict:
+    def card(self, c: Mapping[str, Any], *, tappable: bool = True, **extra: Any) -> dict[str, Any]:
         if tappable:
             self.shown_cards.add(c["id"])
         return {
@@ -111,13 +114,13 @@ class Board:
             "twin": c["id"] in self.twins,
         }
 
-    def _card_label(self, c: dict) -> str:
+    def _card_label(self, c: Mapping[str, Any]) -> str:
         name = full_name(c["color"], c["name"])
         if c["id"] in self.twins:
             return _("{card} (its twin: swapping changes nothing)").format(card=name)
         return name
 
-    def vp_card(self, vp: dict | None) -> dict | None:
+    def vp_card(self, vp: dict[str, Any] | None) -> dict[str, Any] | None:
         if vp is None:
             return None
         short = VP_SHORT.get(vp["kind"], "")
@@ -136,7 +139,7 @@ class Board:
             return set()
         by_seat = {p["seat"]: p for p in self.v["players"]}
 
-        def ids(seat) -> set[int]:
+        def ids(seat: int | None) -> set[int]:
             return {
                 c["id"] for ch in by_seat.get(seat, {}).get("guildhall", ()) for c in ch["cards"]
             }
@@ -155,7 +158,7 @@ class Board:
 
     # Players
 
-    def player(self, p: dict) -> dict:
+    def player(self, p: dict[str, Any]) -> dict[str, Any]:
         seat = p["seat"]
         d = self.decision
         mine = seat == self.viewer
@@ -229,7 +232,7 @@ class Board:
 
     # The decision panel
 
-    def prompt(self) -> dict:
+    def prompt(self) -> dict[str, Any]:
         """What the viewer is asked, or what everyone is waiting for."""
         v, d = self.v, self.decision
         if v["phase"] == "over" or d is None:
@@ -254,7 +257,7 @@ class Board:
             detail = _effect_text(d.get("ability"), d.get("level"))
         return {"text": self._my_prompt(d), "detail": detail, "mine": True}
 
-    def _simultaneous_prompt(self, d: dict) -> dict:
+    def _simultaneous_prompt(self, d: dict[str, Any]) -> dict[str, Any]:
         """A simultaneous setup step: the viewer's own choice, and who is still choosing
         (never what the others chose)."""
         others = _names([self.names[q] for q in d["choosing"] if q != self.viewer])
@@ -278,7 +281,7 @@ class Board:
             )
         return {"text": text.format(names=others), "mine": False}
 
-    def _my_prompt(self, d: dict) -> str:
+    def _my_prompt(self, d: dict[str, Any]) -> str:
         kind = d["kind"]
         if d.get("simultaneous"):
             return _simultaneous_setup_prompt(d)
@@ -339,11 +342,12 @@ class Board:
             return _("You have more than 3 completed chapters: discard {n}.").format(n=d["excess"])
         return _("Your decision.")
 
-    def _pick_prompt(self, d: dict) -> str:
+    def _pick_prompt(self, d: dict[str, Any]) -> str:
         """Choosing cards or a chapter for an ability: a sentence per place they are in
         (the engine's slot labels)."""
         ability = self._ability_name(d)
-        target = self.names.get(d.get("target"), "")
+        target_seat: int | None = d.get("target")
+        target = "" if target_seat is None else self.names.get(target_seat, "")
         where = d["from"]
         n = d["remaining"]
         if d["kind"] == "pick_chapter":
@@ -388,7 +392,7 @@ class Board:
             )
         return text.format(ability=ability, target=target, n=n)
 
-    def _ability_name(self, d: dict) -> str:
+    def _ability_name(self, d: dict[str, Any]) -> str:
         ability = d.get("ability")
         if ability in PROFESSION_INDEX:
             name = profession_name(PROFESSION_INDEX[ability], self.fantasy)
@@ -398,7 +402,7 @@ class Board:
             return _("{profession} (level {level})").format(profession=name, level=level)
         return _("VP card")
 
-    def buttons(self) -> list[dict]:
+    def buttons(self) -> list[dict[str, Any]]:
         """The legal actions that are not on a card: levels, targets, chapters, Done..."""
         d = self.decision
         if d is None or d["player"] != self.viewer:
@@ -412,7 +416,7 @@ class Board:
             out.append({"label": label, "action": _action_json(a), "primary": primary})
         return out
 
-    def _button_label(self, d: dict, a: dict) -> str | None:
+    def _button_label(self, d: dict[str, Any], a: dict[str, Any]) -> str | None:
         kind = a["kind"]
         if kind == "discard_draw":
             return _("Discard and draw")
@@ -452,10 +456,10 @@ class Board:
             return _("Completed chapter {n}").format(n=i + 1)
         return None  # shown on a card, a VP card or a chapter
 
-    def result(self, players: list[dict]) -> list[dict] | None:
+    def result(self, players: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
         return _result_rows(self.v, players)
 
-    def context(self) -> dict:
+    def context(self) -> dict[str, Any]:
         v = self.v
         players = [self.player(p) for p in v["players"]]
         me = next((p for p in players if p["is_me"]), None)
@@ -508,11 +512,11 @@ class Board:
         }
 
 
-def _result_rows(v: dict, players: list[dict]) -> list[dict] | None:
+def _result_rows(v: dict[str, Any], players: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     """The result with each player's VP broken down (VP cards, tokens) and what decided a
     place between players of equal VP (the engine's ranking: the winner first, then VP,
     then on Yucata rules completed chapters; equal on all, an equal rank)."""
-    rows = v["result"]
+    rows: list[dict[str, Any]] | None = v["result"]
     if rows is None:
         return None
     by_seat = {p["seat"]: p for p in players}
@@ -553,7 +557,7 @@ def _result_rows(v: dict, players: list[dict]) -> list[dict] | None:
 
 def _effect_text(ability: str | None, level: int | None) -> str | None:
     """What an ability in progress does: a profession at a level, or a VP card's."""
-    if (ability, level) in EFFECT_TEXT:
+    if ability is not None and level is not None and (ability, level) in EFFECT_TEXT:
         return effect_text(ability, level)
     kind = next((k for k in VP_KINDS if k.key == ability), None)
     return vp_ability(kind) if kind else None
@@ -566,7 +570,7 @@ def _names(names: list[str]) -> str:
     return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
-def _simultaneous_setup_prompt(d: dict) -> str:
+def _simultaneous_setup_prompt(d: dict[str, Any]) -> str:
     """The viewer's setup choice, made at the same time as the others, in secret."""
     if d["kind"] == "setup_discard":
         return _(
@@ -583,7 +587,9 @@ def _simultaneous_setup_prompt(d: dict) -> str:
     ).format(n=n)
 
 
-def _unseen_table(unseen: list[dict] | None, fantasy: bool) -> list[dict] | None:
+def _unseen_table(
+    unseen: list[dict[str, Any]] | None, fantasy: bool
+) -> list[dict[str, Any]] | None:
     """Yucata's list of unseen cards as a table: a row per profession, a count per color."""
     if unseen is None:
         return None
@@ -600,11 +606,12 @@ def _unseen_table(unseen: list[dict] | None, fantasy: bool) -> list[dict] | None
     ]
 
 
-def my_prompt(v: dict) -> str | None:
+def my_prompt(v: dict[str, Any]) -> str | None:
     """What the viewer of ``v`` must decide, in a sentence; None when they do not decide."""
     d = v["decision"]
     if d is None or v["viewer"] is None or d["player"] != v["viewer"]:
         return None
     if d.get("simultaneous") and d["chosen"]:
         return None  # chosen: nothing to decide unless they change it
-    return Board(v).prompt()["text"]
+    text: str | None = Board(v).prompt()["text"]
+    return text

@@ -7,7 +7,9 @@ player's guildhall when the card is played (the played card is in the action are
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import permutations
+from typing import TYPE_CHECKING
 
 from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop
@@ -22,7 +24,11 @@ from .guildhall_math import (
     swap_ok,
 )
 from .moves import complete_all, discard_card, draw, has_identity, place, swap
-from .selection import ANY, Plan, Slot
+from .selection import ANY, Check, Picks, Plan, Quick, Resolve, Slot
+
+if TYPE_CHECKING:
+    from .state import State
+    from .step import Step
 
 # What each level does, in the rulebook's words (RULINGS 2), for pages and API clients;
 # English here, shown translated (``effect_text``).
@@ -64,38 +70,47 @@ LEVELS = {
 }
 
 
+def _target_cards(st: State, target: int | None) -> list[int]:
+    """The target's guildhall (a plan with target=True has a target)."""
+    assert target is not None
+    return st.players[target].guildhall
+
+
 # Sources of picks --------------------------------------------------------------------------
 
 
-def _own_guildhall(st, p, target, picks):
+def _own_guildhall(st: State, p: int, target: int | None, picks: Picks) -> list[int]:
     return [c for c in st.players[p].guildhall if c not in picks]
 
 
-def _target_guildhall(st, p, target, picks):
+def _target_guildhall(st: State, p: int, target: int | None, picks: Picks) -> list[int]:
+    assert target is not None  # a plan with target=True has one
     return [c for c in st.players[target].guildhall if c not in picks]
 
 
-def _hand(st, p, target, picks):
+def _hand(st: State, p: int, target: int | None, picks: Picks) -> list[int]:
     return [c for c in st.players[p].hand if c not in picks]
 
 
-def _discard_pile(st, p, target, picks):
+def _discard_pile(st: State, p: int, target: int | None, picks: Picks) -> list[int]:
     # Top first: the order a player reads a pile in.
     return [c for c in reversed(st.discard) if c not in picks]
 
 
-def _own_chapters(st, p, target, picks):
+def _own_chapters(st: State, p: int, target: int | None, picks: Picks) -> list[int]:
     return professions_in(st.players[p].guildhall)
 
 
-def _target_chapters(st, p, target, picks):
+def _target_chapters(st: State, p: int, target: int | None, picks: Picks) -> list[int]:
+    assert target is not None  # a plan with target=True has one
     return professions_in(st.players[target].guildhall)
 
 
 # Assassin ----------------------------------------------------------------------------------
 
 
-def _assassinate(st, p, target, picks, step):
+def _assassinate(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
+    assert target is not None  # a plan with target=True has one
     victim = st.players[target]
     for c in picks:  # in the order chosen: the last chosen ends on top
         victim.guildhall.remove(c)
@@ -108,7 +123,7 @@ def _assassin_plan(level: int) -> Plan:
             target=True,
             slots=(Slot("card", 1, _target_guildhall, "card_in_target_guildhall"),),
             resolve=_assassinate,
-            quick=lambda st, p, q: len(st.players[q].guildhall) >= 1,
+            quick=lambda st, p, q: len(_target_cards(st, q)) >= 1,
             rule="assassin",
             message=gettext_noop("The Assassin discards 1 card from another player's guildhall"),
         )
@@ -118,7 +133,7 @@ def _assassin_plan(level: int) -> Plan:
             slots=(Slot("card", 2, _target_guildhall, "card_in_target_guildhall"),),
             valid=lambda st, p, q, picks: len(picks) < 2 or PROF[picks[0]] != PROF[picks[1]],
             resolve=_assassinate,
-            quick=lambda st, p, q: len(professions_in(st.players[q].guildhall)) >= 2,
+            quick=lambda st, p, q: len(professions_in(_target_cards(st, q))) >= 2,
             rule="assassin_two_chapters",
             message=gettext_noop("The Assassin's 2 discards must come from 2 different chapters"),
         )
@@ -126,7 +141,7 @@ def _assassin_plan(level: int) -> Plan:
         target=True,
         slots=(Slot("card", 2, _target_guildhall, "card_in_target_guildhall"),),
         resolve=_assassinate,
-        quick=lambda st, p, q: len(st.players[q].guildhall) >= 2,
+        quick=lambda st, p, q: len(_target_cards(st, q)) >= 2,
         rule="assassin",
         message=gettext_noop("The Assassin discards 2 cards from another player's guildhall"),
     )
@@ -135,8 +150,8 @@ def _assassin_plan(level: int) -> Plan:
 # Farmer ------------------------------------------------------------------------------------
 
 
-def _farmer(tokens: int):
-    def resolve(st, p, target, picks, step):
+def _farmer(tokens: int) -> Plan:
+    def resolve(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
         st.players[p].tokens += tokens
         step.emit("tokens", player=p, count=tokens)
 
@@ -146,7 +161,7 @@ def _farmer(tokens: int):
 # Historian ---------------------------------------------------------------------------------
 
 
-def _historian_may_conflict(st):
+def _historian_may_conflict(st: State) -> Callable[[int], bool] | None:
     """Advanced: a card from the hidden part of the pile may knowingly conflict [002]."""
     if not st.options.advanced or not st.discard:
         return None
@@ -154,11 +169,11 @@ def _historian_may_conflict(st):
     return lambda c: c != top
 
 
-def _historian_valid(st, p, target, picks):
+def _historian_valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
     return placement_ok(st.players[p].guildhall, picks, _historian_may_conflict(st))
 
 
-def _historian_resolve(st, p, target, picks, step):
+def _historian_resolve(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
     ps = st.players[p]
     rejected = []
     for c in picks:
@@ -171,17 +186,17 @@ def _historian_resolve(st, p, target, picks, step):
         discard_card(st, c, step, player=p, why="conflict")
 
 
-def _historian_top_ok(st, p, target):
+def _historian_top_ok(st: State, p: int, target: int | None) -> bool:
     return bool(st.discard) and not has_identity(st.players[p].guildhall, st.discard[-1])
 
 
-def _historian_top(st, p, target, picks, step):
+def _historian_top(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
     card = st.discard.pop()
     place(st, p, card, step, source="discard_pile")
 
 
-def _historian_quick(count):
-    def quick(st, p, target):
+def _historian_quick(count: int) -> Quick:
+    def quick(st: State, p: int, target: int | None) -> bool:
         pile = st.discard
         if len(pile) < count:
             return False
@@ -233,20 +248,23 @@ def _historian_plan(level: int) -> Plan:
 # Trader ------------------------------------------------------------------------------------
 
 
-def _trader_swap(st, p, target, picks, step):
+def _trader_swap(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
+    assert target is not None  # a plan with target=True has one
     half = len(picks) // 2
     swap(st, p, target, picks[:half], picks[half:], step)
 
 
-def _swap_valid(st, p, target, picks):
+def _swap_valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
+    assert target is not None  # a plan with target=True has one
     half = len(picks) // 2
     return swap_ok(
         st.players[p].guildhall, picks[:half], st.players[target].guildhall, picks[half:]
     )
 
 
-def _trader_cards_quick(count):
-    def quick(st, p, target):
+def _trader_cards_quick(count: int) -> Quick:
+    def quick(st: State, p: int, target: int | None) -> bool:
+        assert target is not None  # a plan with target=True has one
         mine, theirs = st.players[p].guildhall, st.players[target].guildhall
         if len(mine) < count or len(theirs) < count:
             return False
@@ -264,7 +282,7 @@ def _trader_cards_quick(count):
     return quick
 
 
-def twin_for_a_pick(st, p, target, picks, x) -> bool:
+def twin_for_a_pick(st: State, p: int, target: int | None, picks: Picks, x: int) -> bool:
     """Whether picking ``x`` for a swap with ``target`` can only swap it with its identical
     twin, which is legal (RULINGS 2) but changes nothing: a card of the player's own
     guildhall whose twin the target holds (no other swap could take it there), or the
@@ -277,15 +295,17 @@ def twin_for_a_pick(st, p, target, picks, x) -> bool:
     return x in theirs and IDENT[x] in {IDENT[c] for c in picks if c in mine}
 
 
-def _chapter_swap_valid(st, p, target, picks):
+def _chapter_swap_valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
     if len(picks) < 2:
         return True
+    assert target is not None  # a plan with target=True has one
     mine, theirs = st.players[p].guildhall, st.players[target].guildhall
     give, get = chapter_cards(mine, picks[0]), chapter_cards(theirs, picks[1])
     return swap_ok(mine, give, theirs, get)
 
 
-def _chapter_swap(st, p, target, picks, step):
+def _chapter_swap(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
+    assert target is not None  # a plan with target=True has one
     mine, theirs = st.players[p].guildhall, st.players[target].guildhall
     swap(st, p, target, chapter_cards(mine, picks[0]), chapter_cards(theirs, picks[1]), step)
 
@@ -301,8 +321,8 @@ def _trader_plan(level: int) -> Plan:
             ),
             valid=_swap_valid,
             quick=_trader_cards_quick(count),
-            exact=lambda st, p, q, picks, n=count: swap_feasible(
-                st.players[p].guildhall, st.players[q].guildhall, n, n, picks
+            exact=lambda st, p, q, picks: swap_feasible(
+                st.players[p].guildhall, _target_cards(st, q), count, count, picks
             ),
             resolve=_trader_swap,
             rule="swap_duplicates",
@@ -326,7 +346,7 @@ def _trader_plan(level: int) -> Plan:
 # Dancer ------------------------------------------------------------------------------------
 
 
-def _dancer(st, p, target, picks, step):
+def _dancer(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
     dancers = st.players[p].level(DANCER)
     draw(st, p, dancers, step)
     st.actions_left += 1
@@ -336,23 +356,23 @@ def _dancer(st, p, target, picks, step):
 # Weaver ------------------------------------------------------------------------------------
 
 
-def _weaver_place_valid(st, p, target, picks):
+def _weaver_place_valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
     return placement_ok(st.players[p].guildhall, picks)
 
 
-def _weaver_place(st, p, target, picks, step):
+def _weaver_place(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
     for c in picks:
         st.players[p].remove_from_hand(c)
         place(st, p, c, step, source="hand")
 
 
-def _exchange(take_count: int):
+def _exchange(take_count: int) -> tuple[Check, Resolve]:
     """Hand cards into the guildhall, guildhall cards into the hand, at the same time."""
 
-    def valid(st, p, target, picks):
+    def valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
         return dup_free_after(st.players[p].guildhall, picks[:take_count], picks[take_count:])
 
-    def resolve(st, p, target, picks, step):
+    def resolve(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
         ps = st.players[p]
         take, give = picks[:take_count], picks[take_count:]
         for c in give:
@@ -406,7 +426,7 @@ def _weaver_plan(level: int) -> Plan:
     )
 
 
-def _weaver2_quick(st, p, target):
+def _weaver2_quick(st: State, p: int, target: int | None) -> bool:
     ps = st.players[p]
     if not ps.guildhall:
         return False

@@ -8,6 +8,7 @@ keeps every legal action possible while games reach 20 VP in a few dozen turns.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .engine import apply, legal_actions
 from .state import State
@@ -16,8 +17,12 @@ _WEIGHTS = {"buy": 50.0, "use": 4.0, "play": 2.0, "done": 3.0, "skip": 0.5}
 
 
 def choose(
-    st: State, rand: random.Random, actions: list[dict] | None = None, *, seat: int | None = None
-) -> dict:
+    st: State,
+    rand: random.Random,
+    actions: list[dict[str, Any]] | None = None,
+    *,
+    seat: int | None = None,
+) -> dict[str, Any]:
     """A weighted random action of ``actions``, by default the legal actions of ``seat``
     (by default the deciding seat; in a simultaneous setup, the first still choosing)."""
     if actions is None:

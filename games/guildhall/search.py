@@ -12,6 +12,7 @@ import dataclasses
 import json
 import math
 import random
+from typing import Any
 
 from games.core import ismcts
 
@@ -62,12 +63,12 @@ def progress(st: State) -> int:
     return st.turn
 
 
-def rollout_policy(st: State, actions: list[dict], rand: random.Random) -> dict:
+def rollout_policy(st: State, actions: list[dict[str, Any]], rand: random.Random) -> dict[str, Any]:
     weights = [_ROLLOUT_WEIGHTS.get(a["kind"], 1.0) for a in actions]
     return rand.choices(actions, weights)[0]
 
 
-def _key(action: dict) -> tuple:
+def _key(action: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     # Guildhall's actions are flat: kind plus at most two int or str fields.
     return tuple(sorted(action.items()))
 
@@ -81,7 +82,7 @@ def state_key(st: State) -> str:
     """The position with every card named by its identity (twins play alike: RULINGS 2)."""
     data = to_json(st)
 
-    def ids(cards: list) -> list:
+    def ids(cards: list[int | None]) -> list[int | None]:
         return [None if c is None else IDENT[c] for c in cards]
 
     for pile in ("deck", "discard", "center"):
@@ -98,7 +99,7 @@ def info_key(st: State, seat: int) -> str:
     return json.dumps(view(st, seat), sort_keys=True, separators=(",", ":"))
 
 
-GAME: ismcts.SearchGame[State, dict] = ismcts.SearchGame(
+GAME: ismcts.SearchGame[State, dict[str, Any]] = ismcts.SearchGame(
     to_move=decision_player,
     legal_actions=legal_actions,
     apply=apply,
@@ -114,7 +115,7 @@ GAME: ismcts.SearchGame[State, dict] = ismcts.SearchGame(
 )
 
 
-def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
+def game_for(seat: int) -> ismcts.SearchGame[State, dict[str, Any]]:
     """``GAME`` as ``seat`` searches it. In a simultaneous setup step, where every seat
     chooses at once, the searching seat is the one to move until it has chosen (then the
     others, in seat order, with the choices ``determinize`` imagined for them)."""
@@ -124,7 +125,7 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
             return seat
         return decision_player(st)
 
-    def legal(st: State) -> list[dict]:
+    def legal(st: State) -> list[dict[str, Any]]:
         # Forward only: taking a chosen card back ("keep") is for people who change their
         # mind. Offered to the search, it made the computer pick and take back the same
         # cards for hundreds of moves before it said "done".
@@ -133,7 +134,7 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
             actions = [a for a in actions if a["kind"] != "keep"]
         return actions
 
-    def act(st: State, action: dict) -> object:
+    def act(st: State, action: dict[str, Any]) -> object:
         return apply(st, action, to_move(st))
 
     def opens(st: State) -> bool:
@@ -151,7 +152,7 @@ def choose(
     *,
     budget_ms: int | None = None,
     iterations: int | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The strong player's action for ``seat`` (a seat deciding now): ``iterations`` of
     search when given (deterministic), else ``budget_ms`` (default 1000 ms), both a
     turn's budget (``CONFIG``)."""

@@ -18,8 +18,15 @@ if TYPE_CHECKING:
 
 ANY = None  # slot count: any number of picks, then "done"
 
+# The picks made so far: card ids, or professions for a "chapter" slot.
+Picks = list[int]
 # source(state, player, target, picks) -> candidate values for the next pick
-Source = Callable[["State", int, "int | None", list], list]
+Source = Callable[["State", int, "int | None", Picks], list[int]]
+# valid(state, player, target, picks), exact(...): see Plan
+Check = Callable[["State", int, "int | None", Picks], bool]
+Resolve = Callable[["State", int, "int | None", Picks, "Step"], None]
+# quick(state, player, target)
+Quick = Callable[["State", int, "int | None"], bool]
 
 
 class Slot:
@@ -40,16 +47,16 @@ class Plan:
         *,
         target: bool = False,
         slots: tuple[Slot, ...] = (),
-        valid: Callable | None = None,
+        valid: Check | None = None,
         ordered: bool = False,
         prefix_valid: bool = False,
-        resolve: Callable,
+        resolve: Resolve,
         rule: str,
         message: str,
-        quick: Callable | None = None,
-        exact: Callable | None = None,
-        worth_offering: Callable | None = None,
-        changes_nothing: Callable | None = None,
+        quick: Quick | None = None,
+        exact: Check | None = None,
+        worth_offering: Callable[[State, int], bool] | None = None,
+        changes_nothing: Callable[[State, int, int | None, Picks, int], bool] | None = None,
     ) -> None:
         self.target = target  # needs one other player
         self.slots = slots
@@ -58,7 +65,7 @@ class Plan:
         self._valid = valid
         self.ordered = ordered  # the order of picks inside a slot changes the result
         self.prefix_valid = prefix_valid
-        self.resolve: Callable[[State, int, int | None, list, Step], None] = resolve
+        self.resolve = resolve
         self.rule = rule  # the rule a rejected pick breaks, and how to say it
         self.message = message
         # quick(state, player, target) -> True/False, an exact shortcut for feasible(..., [])
@@ -73,10 +80,10 @@ class Plan:
         # guildhall (a card swapped for its identical twin): offered after the others.
         self.changes_nothing = changes_nothing
 
-    def valid(self, st: State, p: int, target: int | None, picks: list) -> bool:
+    def valid(self, st: State, p: int, target: int | None, picks: Picks) -> bool:
         return self._valid is None or self._valid(st, p, target, picks)
 
-    def position(self, picks: list) -> tuple[int | None, int]:
+    def position(self, picks: Picks) -> tuple[int | None, int]:
         """(slot index, picks already made in it) for the next pick; (None, 0) if complete."""
         n = len(picks)
         for i, slot in enumerate(self.slots):
@@ -85,21 +92,23 @@ class Plan:
             n -= slot.count
         return None, 0
 
-    def is_complete(self, picks: list) -> bool:
+    def is_complete(self, picks: Picks) -> bool:
         return self.position(picks)[0] is None
 
-    def feasible(self, st: State, p: int, target: int | None, picks: list) -> bool:
+    def feasible(self, st: State, p: int, target: int | None, picks: Picks) -> bool:
         if not picks and self.quick is not None:
             return self.quick(st, p, target)
         if self.exact is not None:
             return self.exact(st, p, target, picks)
         return self._search(st, p, target, picks, None)
 
-    def searched(self, st: State, p: int, target: int | None, picks: list) -> bool:
+    def searched(self, st: State, p: int, target: int | None, picks: Picks) -> bool:
         """The plain search, without shortcuts: tests compare the shortcuts against it."""
         return self._search(st, p, target, picks, None)
 
-    def _search(self, st: State, p: int, target: int | None, picks: list, floor) -> bool:
+    def _search(
+        self, st: State, p: int, target: int | None, picks: Picks, floor: int | None
+    ) -> bool:
         slot_i, k = self.position(picks)
         if slot_i is None or self.slots[slot_i].count is ANY or self.prefix_valid:
             if not self.valid(st, p, target, picks):
@@ -129,7 +138,7 @@ class Plan:
             return any(q != p and self.feasible(st, p, q, []) for q in range(n))
         return self.feasible(st, p, None, [])
 
-    def choices(self, st: State, p: int, target: int | None, picks: list) -> list:
+    def choices(self, st: State, p: int, target: int | None, picks: Picks) -> list[int]:
         """The picks offered now: those from which the effect can still be completed."""
         slot_i, _ = self.position(picks)
         if slot_i is None:
@@ -142,13 +151,16 @@ class Plan:
         ]
         return self.in_offer_order(st, p, target, picks, offered)
 
-    def in_offer_order(self, st: State, p: int, target: int | None, picks: list, xs: list) -> list:
+    def in_offer_order(
+        self, st: State, p: int, target: int | None, picks: Picks, xs: list[int]
+    ) -> list[int]:
         """``xs`` with the picks that change nothing after the others."""
-        if self.changes_nothing is None:
+        changes_nothing = self.changes_nothing
+        if changes_nothing is None:
             return xs
-        return sorted(xs, key=lambda x: self.changes_nothing(st, p, target, picks, x))
+        return sorted(xs, key=lambda x: changes_nothing(st, p, target, picks, x))
 
-    def can_finish(self, st: State, p: int, target: int | None, picks: list) -> bool:
+    def can_finish(self, st: State, p: int, target: int | None, picks: Picks) -> bool:
         slot_i, _ = self.position(picks)
         return (
             slot_i is not None

@@ -7,6 +7,8 @@ import random
 import re
 import statistics
 import time
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from games.core.bench import figures, one_core
 
@@ -15,12 +17,13 @@ from .errors import PositionError
 from .options import Options
 from .positions import check, from_json, to_json
 from .random_player import choose
+from .state import State
 from .views import view
 
 SECRET_KEYS = {"rng", "deck", "vp_deck", "seed"}
 
 
-def invariants(st, seat_names=None) -> list[str]:
+def invariants(st: State, seat_names: list[str] | None = None) -> list[str]:
     """Problems with a state, [] when it is sound (used by simulate --check and tests)."""
     problems = []
     try:
@@ -38,7 +41,7 @@ def invariants(st, seat_names=None) -> list[str]:
     return problems
 
 
-def leaks(st, v: dict, viewer) -> list[str]:
+def leaks(st: State, v: Mapping[str, Any], viewer: int | None) -> list[str]:
     """Hidden information found in a view: other hands, the deck, the seed."""
     found = []
     text = json.dumps(v)
@@ -89,9 +92,9 @@ def run(
     advanced: bool = False,
     max_turns: int = 400,
     check_every: int = 0,
-    out=print,
+    out: Callable[[str], object] = print,
     setup: str = "sequential",
-) -> dict:
+) -> dict[str, Any]:
     """``games`` random games; in a simultaneous setup the seats' choices interleave at
     random, a seat that has chosen sometimes changing its choice."""
     options = Options(players=players, rules=rules, advanced=advanced, setup=setup)
@@ -141,7 +144,7 @@ def run(
     return {**summary, "violation_list": violations}
 
 
-def _simultaneous_seat(st, rand: random.Random) -> int:
+def _simultaneous_seat(st: State, rand: random.Random) -> int:
     """A seat to act in a simultaneous setup step: mostly one still choosing, sometimes
     one that has chosen (which then changes its choice)."""
     if rand.random() < 0.15:
@@ -150,7 +153,7 @@ def _simultaneous_seat(st, rand: random.Random) -> int:
     return waiting[rand.randrange(len(waiting))]
 
 
-def _end_check(st) -> list[str]:
+def _end_check(st: State) -> list[str]:
     try:
         check(st)
     except PositionError as e:
@@ -158,13 +161,15 @@ def _end_check(st) -> list[str]:
     return []
 
 
-def bench(seconds: float = 5.0, seed: int = 1, out=print) -> dict:
+def bench(
+    seconds: float = 5.0, seed: int = 1, out: Callable[[str], object] = print
+) -> dict[str, Any]:
     """Decisions/s (listing + apply), games/s, state JSON size and clone time, one core."""
     with one_core():
         return _bench(seconds, seed, out)
 
 
-def _bench(seconds: float, seed: int, out) -> dict:
+def _bench(seconds: float, seed: int, out: Callable[[str], object]) -> dict[str, Any]:
     rand = random.Random(seed)
     results = {}
     for players in (2, 4):

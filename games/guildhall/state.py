@@ -8,6 +8,8 @@ replaced, which lets ``clone()`` share them.
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from .cards import IDENT, PROF, VP_POINTS
 from .options import Options
 
@@ -113,7 +115,7 @@ class State:
         self.vp_deck: list[int] = []  # secret order; top is the end
         self.center: list[int | None] = [None] * 5
         self.players = [PlayerState() for _ in range(options.players)]
-        self.phase = "setup"  # setup | play | over
+        self.phase: Literal["setup", "play", "over"] = "setup"
         self.current = 0  # the active player (the player setting up, during setup)
         # setup: "discard" | "place" (a simultaneous setup's step; a sequential setup stays
         # "discard" and uses frames); play: "start" | "actions" | "end"
@@ -121,10 +123,10 @@ class State:
         self.actions_left = 0
         self.played = 0  # bitmask of professions played from hand this turn
         self.turn = 0
-        self.frames: list[dict] = []  # decisions in progress, innermost last
+        self.frames: list[dict[str, Any]] = []  # decisions in progress, innermost last
         self.undo_steps = 0  # steps since hidden information was last revealed
         self.last_actor: int | None = None
-        self.result: list[dict] | None = None
+        self.result: list[dict[str, Any]] | None = None
         # Seats that conceded or were abandoned, in that order: they rank last. The site
         # lets the computer play on for them in games of 3 or 4.
         self.resigned: list[int] = []
@@ -167,7 +169,7 @@ class State:
 
         return to_json(self) == to_json(other)
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable (typeshed types it as a method)
 
     @property
     def is_over(self) -> bool:

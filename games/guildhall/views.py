@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import cast
+from typing import Any, cast
 
 from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
 from .engine import (
@@ -120,7 +120,7 @@ def view(st: State, viewer: int | None) -> View:
     return v
 
 
-def _decision_view(d: dict | None, deciding: bool) -> Decision | None:
+def _decision_view(d: dict[str, Any] | None, deciding: bool) -> Decision | None:
     if d is None:
         return None
     if deciding:

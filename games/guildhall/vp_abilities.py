@@ -2,21 +2,35 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.core.i18n import gettext_noop
 
 from .cards import IDENT
 from .guildhall_math import chapter_cards, dup_free_after, placement_ok, swap_feasible, swap_ok
 from .moves import complete_all, draw, has_identity, place, swap
-from .professions import _hand, _own_guildhall, _target_chapters, _target_guildhall
-from .selection import ANY, Plan, Slot
+from .professions import (
+    _hand,
+    _own_guildhall,
+    _target_cards,
+    _target_chapters,
+    _target_guildhall,
+)
+from .selection import ANY, Picks, Plan, Slot
+
+if TYPE_CHECKING:
+    from .state import State
+    from .step import Step
 
 
-def _steal_chapter_valid(st, p, target, picks):
+def _steal_chapter_valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
+    assert target is not None  # a plan with target=True has one
     cards = chapter_cards(st.players[target].guildhall, picks[0])
     return dup_free_after(st.players[p].guildhall, (), cards)
 
 
-def _steal_chapter(st, p, target, picks, step):
+def _steal_chapter(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
+    assert target is not None  # a plan with target=True has one
     them = st.players[target]
     cards = chapter_cards(them.guildhall, picks[0])
     them.guildhall = [c for c in them.guildhall if c not in cards]
@@ -25,33 +39,36 @@ def _steal_chapter(st, p, target, picks, step):
     complete_all(st, p, step)
 
 
-def _draw_six(st, p, target, picks, step):
+def _draw_six(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
     draw(st, p, 6, step)
 
 
-def _swap_one_for_two_valid(st, p, target, picks):
+def _swap_one_for_two_valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
+    assert target is not None  # a plan with target=True has one
     return swap_ok(st.players[p].guildhall, picks[:1], st.players[target].guildhall, picks[1:])
 
 
-def _swap_one_for_two(st, p, target, picks, step):
+def _swap_one_for_two(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
+    assert target is not None  # a plan with target=True has one
     swap(st, p, target, picks[:1], picks[1:], step)
 
 
-def _place_from_hand_valid(st, p, target, picks):
+def _place_from_hand_valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
     return placement_ok(st.players[p].guildhall, picks)
 
 
-def _place_from_hand(st, p, target, picks, step):
+def _place_from_hand(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
     for c in picks:
         st.players[p].remove_from_hand(c)
         place(st, p, c, step, source="hand")
 
 
-def _take_card_valid(st, p, target, picks):
+def _take_card_valid(st: State, p: int, target: int | None, picks: Picks) -> bool:
     return not has_identity(st.players[p].guildhall, picks[0])
 
 
-def _take_card(st, p, target, picks, step):
+def _take_card(st: State, p: int, target: int | None, picks: Picks, step: Step) -> None:
+    assert target is not None  # a plan with target=True has one
     st.players[target].guildhall.remove(picks[0])
     place(st, p, picks[0], step, source=f"guildhall:{target}")
 
@@ -74,7 +91,7 @@ PLANS: dict[str, Plan] = {
         ),
         valid=_swap_one_for_two_valid,
         exact=lambda st, p, q, picks: swap_feasible(
-            st.players[p].guildhall, st.players[q].guildhall, 1, 2, picks
+            st.players[p].guildhall, _target_cards(st, q), 1, 2, picks
         ),
         resolve=_swap_one_for_two,
         rule="swap_duplicates",
