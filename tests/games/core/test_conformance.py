@@ -77,6 +77,7 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cache
 
 import pytest
@@ -102,18 +103,24 @@ IMAGINERS: dict[type, Imaginer] = {
 
 
 def imaginer(game: GameKind) -> Imaginer | None:
-    """The game's own way to imagine what ``seat`` cannot see (see the module's docstring)."""
+    """The game's own way to imagine what ``seat`` cannot see (see the module's docstring):
+    ``IMAGINERS``, else ``determinize`` in the package of the game's class (or of a class it
+    derives from)."""
     for cls in type(game).__mro__:
         if cls in IMAGINERS:
             return IMAGINERS[cls]
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.determinize")
-    except ModuleNotFoundError as error:
-        if error.name != f"{package}.determinize":
-            raise
-        return None
-    return getattr(module, "determinize", None)
+        package = cls.__module__.rpartition(".")[0]
+        if not package or cls is GameKind:
+            continue
+        try:
+            module = importlib.import_module(f"{package}.determinize")
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.determinize":
+                raise
+            continue
+        if hasattr(module, "determinize"):
+            return module.determinize
+    return None
 
 
 # The cases: every registered game, its fewest and most players, its options -----------------
@@ -165,9 +172,31 @@ def all_cases() -> list[Case]:
 
 CASES = all_cases()
 
+# Real bugs this test found, by case, until the game is fixed: the case's tests that read
+# stored states are expected to fail with the ValueError of ``from_json`` (strict: once the
+# game is fixed they pass, and the entry must go).
+KNOWN_BUGS = {
+    # A Renaissance Man game that ends by resignation during the foundation step (here the
+    # last two seats still in it resign there) is stored as a state its own from_json
+    # refuses: "player 0's level 1 must be their 5 foundation cards".
+    "renaissance-4p-defaults-11": "Renaissance Man: a game over in its foundation step",
+    "renaissance-4p-solo=easier-11": "Renaissance Man: a game over in its foundation step",
+    "renaissance-4p-solo=tougher-11": "Renaissance Man: a game over in its foundation step",
+}
 
-def test_every_registered_game_is_played_here():
-    assert {case.game_id for case in CASES} == {g.id for g in registry.all_games()}
+
+def stored_cases() -> list:
+    """CASES, with the known bugs expected to fail where a stored state is read back."""
+    return [
+        pytest.param(
+            case,
+            id=str(case),
+            marks=pytest.mark.xfail(raises=ValueError, strict=True, reason=KNOWN_BUGS[str(case)]),
+        )
+        if str(case) in KNOWN_BUGS
+        else pytest.param(case, id=str(case))
+        for case in CASES
+    ]
 
 
 @pytest.mark.parametrize("game_id", [g.id for g in registry.all_games()])
@@ -215,7 +244,7 @@ def choose_move(game: GameKind, match: Match, rand: random.Random, resigned: set
     st = match.state
     seats = range(len(match.names))
     roll = rand.random()
-    if roll < 0.01 and len(match.record) > 10:
+    if roll < 0.02 and len(match.record) > 10:
         staying = [q for q in seats if q not in resigned]
         return rand.choice(staying), {"kind": "resign"}
     if roll < 0.08:
@@ -326,7 +355,7 @@ def test_same_seed_and_actions_same_game(case):
     check_determinism(case.game, case.players, dict(case.options), case.seed)
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", stored_cases())
 def test_the_record_and_the_json_rebuild_every_state(case):
     check_replay(case.game, played(case))
 
@@ -444,7 +473,7 @@ def check_secrets(game: GameKind, played_game: Played, *, every: int = 1) -> Non
     assert differed, "no imagined twin differed from the state: the secrets check saw nothing"
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", stored_cases())
 def test_no_viewer_sees_what_only_others_may_know(case):
     check_secrets(case.game, played(case), every=2)
 
@@ -470,7 +499,7 @@ def check_deciders(game: GameKind, played_game: Played) -> None:
         if phase == "over":
             result = game.result(st)
             assert sorted(row["seat"] for row in result) == list(seats), where
-            assert min(row["rank"] for row in result) == 1, where
+            assert all(type(row["rank"]) is int and row["rank"] >= 1 for row in result), where
         for q in seats:
             legal = game.legal_actions(st, q)
             if q in deciders:
@@ -490,7 +519,7 @@ def check_deciders(game: GameKind, played_game: Played) -> None:
         assert not spectator["can_undo"], where
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", stored_cases())
 def test_deciders_are_who_must_act(case):
     check_deciders(case.game, played(case))
 
@@ -577,9 +606,124 @@ def check_refusals(game: GameKind, played_game: Played, *, every: int = 1) -> No
         earlier = legal
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", stored_cases())
 def test_refused_actions_change_nothing(case):
     check_refusals(case.game, played(case), every=2)
+
+
+# 6: through the services: the seats marked deciding are the game's deciders -------------------
+
+CALLS = 50  # service calls per game: a few rounds of every kind of step
+
+
+def service_cases() -> list[tuple[str, int, dict, int]]:
+    """Every registered game with its default options for its fewest and most players, and
+    with each choice option set to each other value for its fewest (a setup in turn, a
+    one-player variant: what may change who decides when). The yes/no options get the
+    engine's checks above only: a database game is slow."""
+    out = []
+    for game in registry.all_games():
+        defaults = {spec.name: spec.default for spec in game.option_specs}
+        for players in sorted({game.min_players, game.max_players}):
+            out.append((game.id, players, defaults, SEEDS[0]))
+        for spec in game.option_specs:
+            if spec.kind != "choice":
+                continue
+            for value, _label in spec.choices:
+                if value != spec.default:
+                    out.append(
+                        (game.id, game.min_players, {**defaults, spec.name: value}, SEEDS[1])
+                    )
+    return out
+
+
+SERVICE_CASES = service_cases()
+
+
+def test_every_registered_game_is_played_here():
+    registered = {g.id for g in registry.all_games()}
+    assert {case.game_id for case in CASES} == registered
+    assert {game_id for game_id, _n, _o, _s in SERVICE_CASES} == registered
+
+
+@pytest.fixture
+def people(db):
+    from tests.conftest import make_person
+
+    return [
+        make_person(name.lower())
+        for name in NAMES[: max(g.max_players for g in registry.all_games())]
+    ]
+
+
+def _check_marks(row) -> None:
+    from games.management.commands.verify_games import check_waits
+    from games.models import Game as GameRow
+    from games.reads import viewing
+
+    row = GameRow.objects.get(pk=row.pk)
+    state = viewing.game_state(row)
+    problem = check_waits(row, row.game_kind.deciders(state))
+    assert problem is None, f"after version {row.version}: {problem}"
+
+
+def _one_call(row, rand: random.Random):
+    """One thing a player (or the clock) does, through the services."""
+    from games.models import Game as GameRow
+    from games.play import moves, timeouts
+    from games.reads import viewing
+
+    roll = rand.random()
+    deciding = list(row.seats.filter(deciding=True).order_by("number"))
+    if roll < 0.03 and deciding:  # a seat runs out of time
+        seat = rand.choice(deciding)
+        timeouts.do_time_out(
+            row.pk, seat.number, seat.wait_version, now=seat.deadline + timedelta(seconds=1)
+        )
+        return GameRow.objects.get(pk=row.pk)
+    if roll < 0.035 and len(row.names) > 2:  # somebody leaves (the computer plays on)
+        people = [s for s in row.seats.select_related("user") if not s.computer_plays]
+        if len(people) > 1:
+            moves.do_concede(row.pk, rand.choice(people).user)
+            return GameRow.objects.get(pk=row.pk)
+    kind, state = row.game_kind, viewing.game_state(row)
+    movers = [
+        (seat, actions)
+        for seat in row.seats.order_by("number").select_related("user")
+        if not seat.computer_plays and (actions := kind.legal_actions(state, seat.number))
+    ]
+    if not movers:
+        return row
+    seat, actions = rand.choice(movers)
+    if roll < 0.1:
+        try:
+            return moves.do_undo(row.pk, seat.user, row.version)
+        except IllegalAction:
+            pass
+    if seat.number in kind.deciders(state) and rand.random() < 0.6:
+        action = kind.choose_at(kind.computer_levels[0], state, seat.number, rand)
+    else:
+        action = rand.choice(actions)
+    return moves.do_submit_action(row.pk, seat.user, action, row.version)
+
+
+@pytest.mark.parametrize(("game_id", "players", "options", "seed"), SERVICE_CASES, ids=str)
+def test_the_seats_marked_deciding_are_the_games_deciders(people, game_id, players, options, seed):
+    """Random play by a crowd of players: any seat with a legal action acts, seats that
+    have submitted reopen their choice, with undos, concessions and time-outs mixed in."""
+    from games.management.commands.verify_games import check_game
+    from games.models import Game as GameRow
+    from tests.games.helpers import start_game
+
+    row = start_game(*people[:players], kind=game_id, move_days=3, **options)
+    rand = random.Random(seed)
+    _check_marks(row)
+    for _call in range(CALLS):
+        if not row.is_active:
+            break
+        row = _one_call(row, rand)
+        _check_marks(row)
+    assert check_game(GameRow.objects.get(pk=row.pk)) is None
 
 
 # The checks bite: Goofspiel broken on purpose, registered only inside the test ---------------
@@ -745,3 +889,13 @@ def test_a_refusal_that_changes_the_state_is_caught(enrol):
 def test_a_field_too_many_let_through_is_caught(enrol):
     game, case = enrol(LenientShape)
     _fails(lambda: check_refusals(game, _play(game, case)), "let through a bogus field")
+
+
+def test_a_seat_wrongly_marked_deciding_is_caught(people):
+    from games.models import Seat
+    from tests.games.helpers import start_game
+
+    row = start_game(*people[:2], kind="goofspiel", move_days=3)
+    _check_marks(row)
+    Seat.objects.filter(game=row, number=1).update(deciding=False)
+    _fails(lambda: _check_marks(row), "marked deciding")
