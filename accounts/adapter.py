@@ -14,7 +14,7 @@ class AccountAdapter(DefaultAccountAdapter):
         # Stored as NFKC: "ｂｏｂ" is "bob". Sign-up and a guest's conversion both come here.
         username = normalise(username)
         # Names starting with "guest-" mark guest accounts, "computer-" computer players
-        # (games.computer_players); nobody may choose one.
+        # (games.play.computer_players); nobody may choose one.
         for prefix in (GUEST_PREFIX, COMPUTER_PREFIX):
             if skeleton(username).startswith(skeleton(prefix)):
                 raise forms.ValidationError(

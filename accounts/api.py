@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from accounts import tokens
 from accounts.forms import ProfileForm
 from accounts.models import ApiToken, User
-from games.api.common import (
+from guildhall_site.rest import (
     ApiThrottle,
     ApiView,
     LoginThrottle,

@@ -97,7 +97,7 @@ class User(AbstractUser):
     display_name_skeleton = models.CharField(
         max_length=150, db_index=True, editable=False, default=""
     )
-    # A computer player's account (games.computer_players): the strength it plays at ("easy",
+    # A computer player's account (games.play.computer_players): the strength it plays at ("easy",
     # "normal", "strong"); empty for people. Such an account is inactive: it never logs in.
     computer_level = models.CharField(max_length=16, blank=True, default="", editable=False)
 

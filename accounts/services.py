@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 
 GUEST_PREFIX = "guest-"
-COMPUTER_PREFIX = "computer-"  # games.computer_players' accounts
+COMPUTER_PREFIX = "computer-"  # games.play.computer_players' accounts
 # A guest who has not sat down to a game this long after arriving is removed.
 IDLE_GUEST_AGE = timedelta(days=1)
 

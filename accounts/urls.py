@@ -5,7 +5,6 @@ from accounts import language_views, token_views, views
 app_name = "accounts"
 
 urlpatterns = [
-    path("u/<str:username>/", views.public_profile, name="profile"),
     path("accounts/profile/", views.edit_profile, name="edit_profile"),
     path("language/", language_views.set_language, name="set_language"),
     path("accounts/guest/", views.play_as_guest, name="play_as_guest"),

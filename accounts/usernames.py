@@ -26,7 +26,7 @@ def normalise(username: str) -> str:
 #
 # A display name is what boards, logs and emails show: it follows the username rules (stored
 # NFKC, compared by skeleton with every other username and display name: accounts.forms), and
-# may not pass for a computer player ("Ada (computer, strong)": games.computer_players), a
+# may not pass for a computer player ("Ada (computer, strong)": games.play.computer_players), a
 # guest or a computer account's username, or a reserved name.
 
 # Characters that show nothing or turn text around (format and control characters: bidi

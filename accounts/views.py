@@ -2,49 +2,14 @@ from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts import services
 from accounts.forms import GuestConversionForm, ProfileForm
 from accounts.models import User
-from games import queries as game_queries
-from games import ratings as game_ratings
-from games import stats as game_stats
-
-PROFILE_FINISHED_GAMES = 50
-PROFILE_RATING_CHANGES = 20
-# A computer player's strength (User.computer_level), as its profile names it.
-COMPUTER_LEVELS = {
-    "easy": pgettext_lazy("strength of a computer player", "easy"),
-    "normal": pgettext_lazy("strength of a computer player", "normal"),
-    "strong": pgettext_lazy("strength of a computer player", "strong"),
-}
-
-
-def public_profile(request: HttpRequest, username: str) -> HttpResponse:
-    # Computer players' accounts are inactive (they never log in) but have profiles.
-    people_and_computers = User.objects.filter(Q(is_active=True) | ~Q(computer_level=""))
-    profile_user = get_object_or_404(people_and_computers, username=username)
-    context = {
-        "profile_user": profile_user,
-        "computer_level": COMPUTER_LEVELS.get(
-            profile_user.computer_level, profile_user.computer_level
-        ),
-        # The finished games of this user with their results, newest first (games.queries).
-        "finished_games": game_queries.finished_games(profile_user, PROFILE_FINISHED_GAMES),
-        "record": game_queries.record(profile_user),
-        # Played and won per game and per number of players, places, time to move.
-        "statistics": game_stats.player_stats(profile_user),
-        # The rating at each game, and the latest rating changes (games.ratings).
-        "ratings": game_ratings.player_ratings(profile_user),
-        "rating_history": game_ratings.history(profile_user, PROFILE_RATING_CHANGES),
-    }
-    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -72,7 +72,7 @@ class Invitation(models.Model):
     invitees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="invitations_received"
     )
-    # Counts for the players' ratings (games.ratings). Never with computer seats: the
+    # Counts for the players' ratings (games.play.ratings). Never with computer seats: the
     # services force it off.
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -152,7 +152,7 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)  # finished or cancelled
-    # Counts for the players' ratings once finished (games.ratings): copied from the
+    # Counts for the players' ratings once finished (games.play.ratings): copied from the
     # invitation, and turned off when the game ends during its setup. Games from before
     # ratings existed were played unrated (the migration leaves them False).
     rated = models.BooleanField(default=False)
@@ -195,7 +195,7 @@ class Seat(models.Model):
     # ...since when (the dashboard shows the longest-waiting first; the clock runs from it)...
     deciding_since = models.DateTimeField(null=True, blank=True)
     # ...until when (None: no time limit, or not deciding). Pushed back by the player's
-    # vacations (games.clocks.deadline_for).
+    # vacations (games.reads.clocks.deadline_for).
     deadline = models.DateTimeField(null=True, blank=True)
     # The game's version when this wait began: one number per wait of this seat, which keys
     # its turn emails and reminders.
@@ -245,7 +245,7 @@ class Move(models.Model):
     number = models.PositiveIntegerField()  # the game's version after this record, from 1
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()  # secret until the game reveals it (simultaneous choices)
-    events = models.JSONField(editable=False)  # secret: drawn cards; words via games.movelog
+    events = models.JSONField(editable=False)  # secret: drawn cards; words via games.reads.movelog
     # Played by the computer for a resigned or abandoned seat.
     automatic = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
@@ -272,7 +272,7 @@ class Move(models.Model):
 class Rating(models.Model):
     """A player's rating at one game (``kind``): openskill's mu and sigma after ``games``
     rated games, and the number shown (``rating``, kept for ordering the leaderboard).
-    Written only by ``games.ratings``."""
+    Written only by ``games.play.ratings``."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
@@ -281,7 +281,7 @@ class Rating(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField(default=0)
-    rating = models.IntegerField()  # games.ratings.shown(mu, sigma)
+    rating = models.IntegerField()  # games.play.ratings.shown(mu, sigma)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_rating_per_game")]
@@ -293,7 +293,7 @@ class Rating(models.Model):
 
 class RatingChange(models.Model):
     """What one rated game did to one player's rating: their history, and what
-    ``manage.py recompute_ratings`` rebuilds. Written only by ``games.ratings``."""
+    ``manage.py recompute_ratings`` rebuilds. Written only by ``games.play.ratings``."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
@@ -321,7 +321,7 @@ class RatingChange(models.Model):
 
 
 class Vacation(models.Model):
-    """A time when a player's clocks stand still (games.clocks): up to 21 days a calendar year.
+    """A time when a player's clocks stand still (games.reads.clocks): up to 21 days a calendar year.
 
     ``end`` is the planned end, moved to the moment the player stopped it if they came back
     early. Periods of one user never overlap.

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
-from games import parsing
+from guildhall_site import parsing
 
 
 class PayloadTooLarge(exceptions.APIException):

@@ -129,6 +129,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # The actions' "no such game or invitation" as the 404 page (games.play.errors).
+    "games.web.middleware.NotFoundMiddleware",
 ]
 
 ROOT_URLCONF = "guildhall_site.urls"
@@ -138,7 +140,7 @@ _template_loaders = [
     "django.template.loaders.filesystem.Loader",
     "django.template.loaders.app_directories.Loader",
     # Each registered game's own templates, in its package (games.core.registry).
-    "games.template_loader.Loader",
+    "games.web.template_loader.Loader",
 ]
 TEMPLATES = [
     {
@@ -305,7 +307,7 @@ CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_IGNORE_RESULT = True
 # Task modules besides each app's tasks.py (which the worker finds by itself).
-CELERY_IMPORTS = ("games.timeouts", "games.computer_moves")
+CELERY_IMPORTS = ("games.play.timeouts", "games.play.computer_moves", "games.notifications.events")
 # Computer players' moves have a queue of their own, served by workers of their own
 # (docs/Procfile: "computer"), so that emails, pushes and time-outs (the default queue,
 # "celery") never wait behind a crowd of games against the computer.
@@ -486,7 +488,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["guildhall_site.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "games.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.common.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

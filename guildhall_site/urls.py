@@ -4,9 +4,11 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games import views as games_views
+from accounts import api_urls as accounts_api_urls
+from games.api import urls as games_api_urls
 from games.api.common import not_found as api_not_found
 from games.notifications.urls import push_urlpatterns
+from games.web import lobby as games_views
 from guildhall_site import webapp
 
 
@@ -38,7 +40,9 @@ urlpatterns = [
     # our static files: drf-spectacular's Redoc page loads fonts from Google, so it is left out).
     # The split view serves the page's start-up script from ?script (the CSP allows no inline
     # script); templates/api_docs.html leaves out the page's inline style.
-    path("api/v1/", include("games.api.urls")),
+    path(
+        "api/v1/", include(([*accounts_api_urls.urlpatterns, *games_api_urls.urlpatterns], "api"))
+    ),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "api/docs/",

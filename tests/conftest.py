@@ -88,7 +88,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def _empty_cache():
     # allauth keeps its rate limits in the cache; one test's attempts must not limit the next.
     cache.clear()
-    caches["pages"].clear()  # boards and dashboards (games.page_cache)
+    caches["pages"].clear()  # boards and dashboards (games.web.page_cache)
     yield
 
 
@@ -119,10 +119,10 @@ def seats_in_order(monkeypatch):
     """Seats in the order the people were created (alice, bob, charlie): under a frozen clock
     the answers to an invitation have equal times, and their order is the database's whim.
     A module asks for it with ``pytestmark = pytest.mark.usefixtures("seats_in_order")``."""
-    from games import services
+    from games.play import invitations
     from tests.games.notifications.helpers import InOrder
 
-    monkeypatch.setattr(services, "seat_random", InOrder())
+    monkeypatch.setattr(invitations, "seat_random", InOrder())
 
 
 @pytest.fixture

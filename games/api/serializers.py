@@ -10,15 +10,15 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.common import (
+from games.api.schema import ref
+from games.core import registry
+from games.models import DEFAULT_KIND, MAX_PLAYERS, Game, Invitation
+from guildhall_site.rest import (
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
 )
-from games.api.schema import ref
-from games.core import registry
-from games.models import DEFAULT_KIND, MAX_PLAYERS, Game, Invitation
 
 
 @extend_schema_field(ref("View"))

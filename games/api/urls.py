@@ -1,19 +1,12 @@
-"""/api/v1/: every endpoint of the JSON API (the accounts part lives in ``accounts.api``)."""
+"""/api/v1/: the games' endpoints of the JSON API (guildhall_site.urls mounts them with the
+accounts' ones, ``accounts.api_urls``, under one namespace "api")."""
 
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
-from accounts import api as accounts_api
 from games.api import views
 
-app_name = "api"
-
 urlpatterns = [
-    path("me/", accounts_api.MeView.as_view(), name="me"),
-    path("me/preferences/", accounts_api.PreferencesView.as_view(), name="preferences"),
-    path("auth/token/", accounts_api.TokenLoginView.as_view(), name="token_login"),
-    path("auth/tokens/", accounts_api.TokenListView.as_view(), name="tokens"),
-    path("auth/tokens/<str:key>/", accounts_api.TokenRevokeView.as_view(), name="token"),
     path("catalog/", views.CatalogView.as_view(), name="catalog"),
     path("leaderboard/<str:game>/", views.LeaderboardView.as_view(), name="leaderboard"),
     path("games/", views.GameListView.as_view(), name="games"),

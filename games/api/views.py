@@ -1,8 +1,8 @@
 """The games API: my games, one game as my seat sees it, its legal actions, submitting an
 action, its move log, and invitations.
 
-Thin views over ``games.services`` (every change) and ``games.queries`` (lists), like the
-board's (``games.board_views``): a game leaves only through its game's ``view(state, seat)``
+Thin views over ``games.services`` (every change) and ``games.reads.queries`` (lists), like the
+board's (``games.web.board``): a game leaves only through its game's ``view(state, seat)``
 and the log only through ``movelog.describe_move``. Every game of the registry is served
 the same way; the catalog lists them. Errors raised by the services
 (``StaleVersion``, ``IllegalAction``, ``NotYourTurn``, ``Http404``...) become JSON in
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -30,8 +29,6 @@ from drf_spectacular.utils import (
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from games import computer_players, parsing, queries, ratings, services
-from games.api.common import ActionThrottle, ApiThrottle, ApiView, Pagination, query_flag
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
     CatalogGameSerializer,
@@ -45,9 +42,12 @@ from games.api.serializers import (
     SubmitActionSerializer,
 )
 from games.core import IllegalAction, registry
-from games.forms import InvitationForm
 from games.models import Game, Invitation, Move, Seat
-from games.movelog import describe_move
+from games.play import invitations, moves, ratings
+from games.reads import queries, viewing
+from games.reads.movelog import describe_move
+from guildhall_site import parsing
+from guildhall_site.rest import ActionThrottle, ApiThrottle, ApiView, Pagination, query_flag
 
 # Reading a game through the API counts as having it open (as the board's poll does), so
 # that a turn email is not sent to a player looking at the game; written at most this often.
@@ -108,7 +108,7 @@ def game_payload(game: Game, seat: int | None) -> dict:
             }
             for s in seats
         ],
-        "view": services.game_view(game, seat),
+        "view": viewing.game_view(game, seat),
     }
 
 
@@ -193,7 +193,7 @@ class GameView(ApiView):
     serializer_class = GameSerializer
 
     def get(self, request, game_id: int):
-        game, seat = services.get_game_for_viewer(game_id, request.user)
+        game, seat = viewing.get_game_for_viewer(game_id, request.user)
         if seat is not None:
             _mark_seen(game_id, request.user)
         return Response(GameSerializer(game_payload(game, seat)).data)
@@ -238,8 +238,8 @@ class ActionsView(ApiView):
     )
     def get(self, request, game_id: int):
         """My legal actions now, with the decision they answer and the version to send."""
-        game, seat = services.get_game_for_viewer(game_id, request.user)
-        state = services.game_state(game)
+        game, seat = viewing.get_game_for_viewer(game_id, request.user)
+        state = viewing.game_state(game)
         v = game.game_kind.view(state, seat)
         seat_row = None if seat is None else Seat.objects.get(game=game, number=seat)
         data = {
@@ -305,8 +305,8 @@ class ActionsView(ApiView):
                     "name": repr(extra[0]),
                 }
                 raise IllegalAction("malformed_action", message)
-        game = services.do_submit_action(game_id, request.user, action, version)
-        _game, seat = services.get_game_for_viewer(game.pk, request.user)
+        game = moves.do_submit_action(game_id, request.user, action, version)
+        _game, seat = viewing.get_game_for_viewer(game.pk, request.user)
         data = GameSerializer(game_payload(game, seat)).data
         return Response(data, status=status.HTTP_201_CREATED)
 
@@ -334,7 +334,7 @@ class MovesView(ApiView):
     pagination_class = Pagination
 
     def get(self, request, game_id: int):
-        game, seat = services.get_game_for_viewer(game_id, request.user)
+        game, seat = viewing.get_game_for_viewer(game_id, request.user)
         moves = Move.objects.filter(game=game).order_by("number")
         after = request.query_params.get("after")
         if after is not None:
@@ -350,7 +350,7 @@ class MovesView(ApiView):
                 "number", "events"
             )
         )
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         rows = [{**m, "lines": describe_move(game, state, events[m["number"]], seat)} for m in page]
         return self.get_paginated_response(MoveSerializer(rows, many=True).data)
 
@@ -453,31 +453,17 @@ class InvitationListView(ApiView):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         game = registry.get(data["game"])
-        options = _invitation_options(game, request.data, data.get("options"))
-        try:
-            services.check_invitation(game.id, data["players"], options)
-            computers = computer_players.check(game, data["players"], data["computers"])
-        except DjangoValidationError as error:
-            raise exceptions.ValidationError(error.message_dict) from None
-        # The lobby form's checks (usernames, enough invitees), with its messages.
-        form = InvitationForm(
-            {
-                "players": data["players"],
-                **_form_options(game, options),
-                "move_days": "" if data["move_days"] is None else data["move_days"],
-                "invitees": " ".join(data["invitees"]),
-                "computers": len(computers),
-                "computer_level": computers[0] if computers else game.computer_levels[0],
-                "rated": data["rated"],
-            },
-            creator=request.user,
-            game=game,
+        invitation = invitations.do_create_invitation(
+            request.user,
+            kind=game.id,
+            players=data["players"],
+            options=_invitation_options(game, request.data, data.get("options")),
+            move_days=data["move_days"],
+            invitees=data["invitees"],
+            # Strengths may differ from seat to seat here, unlike in the lobby's form.
+            computers=data["computers"],
+            rated=data["rated"],
         )
-        if not form.is_valid():
-            raise exceptions.ValidationError(_form_errors(form))
-        # Strengths may differ from seat to seat here, unlike in the lobby's form.
-        kwargs = {**form.invitation(), "computers": computers}
-        invitation = services.do_create_invitation(request.user, **kwargs)
         invitation = _invitations().get(pk=invitation.pk)
         return Response(
             InvitationSerializer(invitation_payload(invitation, request.user)).data,
@@ -495,24 +481,6 @@ def _invitation_options(game, body, options) -> dict:
     for name in names & set(body):
         chosen.setdefault(name, body[name])
     return chosen
-
-
-def _form_options(game, options: dict) -> dict:
-    """Checked option values as the lobby form's fields take them (a default for those
-    left out; a false boolean is an unticked box)."""
-    out = {}
-    for spec in game.option_specs:
-        value = options.get(spec.name, spec.default)
-        if spec.kind != "bool" or value:
-            out[spec.name] = value
-    return out
-
-
-def _form_errors(form) -> dict[str, list[str]]:
-    return {
-        ("non_field_errors" if name == "__all__" else name): [str(m) for m in messages]
-        for name, messages in form.errors.items()
-    }
 
 
 @extend_schema_view(
@@ -559,19 +527,19 @@ def _invitation_action(name: str, operation_id: str, service, doc: str):
 AcceptInvitationView = _invitation_action(
     "AcceptInvitationView",
     "invitation_accept",
-    services.do_accept_invitation,
+    invitations.do_accept_invitation,
     "Take a seat. Taking the last seat starts the game (`game` is its id).",
 )
 DeclineInvitationView = _invitation_action(
     "DeclineInvitationView",
     "invitation_decline",
-    services.do_decline_invitation,
+    invitations.do_decline_invitation,
     "Say no, or give back a seat I took, before the game starts.",
 )
 WithdrawInvitationView = _invitation_action(
     "WithdrawInvitationView",
     "invitation_withdraw",
-    services.do_withdraw_invitation,
+    invitations.do_withdraw_invitation,
     "Withdraw my own invitation before the game starts.",
 )
 

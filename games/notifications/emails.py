@@ -6,7 +6,7 @@ later) or the email to send.
 
 Secrets: everything about a game comes from the game's ``view(state, seat)`` for the
 recipient's seat (and the game's words for it: ``prompt``, ``scores``, ``result_detail``) and
-from ``games.movelog.describe_move`` for the same seat, never from the state, the seed or the
+from ``games.reads.movelog.describe_move`` for the same seat, never from the state, the seed or the
 events themselves.
 
 Emails are rendered in the recipient's language and time zone. Each has a text and an HTML
@@ -30,13 +30,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from accounts import languages
-from games import clocks, queries
 from games.core import registry
 from games.models import Game, Invitation, Move, Seat
-from games.movelog import describe_move
 from games.notifications import preferences
 from games.notifications.models import Notification
-from games.titles import game_title
+from games.reads import clocks, queries
+from games.reads.movelog import describe_move
+from games.reads.titles import game_title
 
 Kind = Notification.Kind
 

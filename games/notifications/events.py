@@ -1,6 +1,8 @@
-"""Celery tasks of the games: the notifications a change causes, and the periodic sweeps
-(reminders and deadline warnings, daily digests, notifications never queued). The sweep of
-waits whose time ran out is ``games.timeouts``.
+"""Who hears of what happens in the games: the tasks that the actions queue by name after a
+change (``games.play.events``), and the periodic sweeps (reminders and deadline warnings,
+daily digests, notifications never queued). Email and push are decided here, once. (The
+sweep of waits whose time ran out is ``games.play.timeouts``.) The tasks keep the names they
+had in ``games.notifications.events``, for messages already queued and beat schedules.
 
 Every task takes ids, reads the rows again when it runs, and is safe to run twice: emails go
 through ``games.notifications.delivery`` (one row per notification, claimed before sending).
@@ -14,18 +16,17 @@ import logging
 from datetime import datetime, timedelta
 
 from celery import shared_task
-from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import queries
 from games.models import Game, Invitation, Seat
 from games.notifications import preferences, push
 from games.notifications.delivery import record
 from games.notifications.emails import WARNING_LEAD, WEEK, _zone
 from games.notifications.models import Notification
 from games.notifications.tasks import NOTIFY_TASK, deliver_all, send_notification
+from games.reads import queries
 
 log = logging.getLogger(__name__)
 
@@ -35,18 +36,6 @@ Kind = Notification.Kind
 SECRETS = ("snapshot", "seed")
 # Daily digests go out from this hour of the user's own day.
 DIGEST_HOUR = 7
-
-
-def enqueue_on_commit(task, *args) -> None:
-    """Queue ``task`` once the current transaction commits (Celery's ``delay_on_commit``),
-    robustly: a broker that is down is logged, never raised into the request whose move has
-    just been committed."""
-
-    def queue_task() -> None:
-        task.delay(*args)
-
-    queue_task.__qualname__ = f"queue {task.name}"
-    transaction.on_commit(queue_task, robust=True)
 
 
 def _people(game: Game):
@@ -136,31 +125,31 @@ def _deliver(task, recorded: Recorded | None):
     return None if recorded is None else deliver_all(task, [row.pk for row, _ in recorded])
 
 
-@shared_task(**NOTIFY_TASK)
+@shared_task(**NOTIFY_TASK, name="games.tasks.notify_turn")
 def notify_turn(self, game_id: int):
     game = _game(game_id)
     return _deliver(self, game and turn_notifications(game))
 
 
-@shared_task(**NOTIFY_TASK)
+@shared_task(**NOTIFY_TASK, name="games.tasks.notify_game_started")
 def notify_game_started(self, game_id: int):
     game = _game(game_id)
     return _deliver(self, game and started_notifications(game))
 
 
-@shared_task(**NOTIFY_TASK)
+@shared_task(**NOTIFY_TASK, name="games.tasks.notify_game_over")
 def notify_game_over(self, game_id: int):
     game = _game(game_id)
     return _deliver(self, game and finished_notifications(game))
 
 
-@shared_task(**NOTIFY_TASK)
+@shared_task(**NOTIFY_TASK, name="games.tasks.notify_abandoned")
 def notify_abandoned(self, game_id: int, seat: int):
     game = _game(game_id)
     return _deliver(self, game and abandoned_notifications(game, seat))
 
 
-@shared_task(**NOTIFY_TASK)
+@shared_task(**NOTIFY_TASK, name="games.tasks.notify_invitation")
 def notify_invitation(self, invitation_id: int):
     invitation = Invitation.objects.filter(pk=invitation_id).first()
     return _deliver(self, invitation and invitation_notifications(invitation))
@@ -210,7 +199,7 @@ def _queue(rows: list[Notification]) -> None:
         send_notification.delay(row.pk)
 
 
-@shared_task
+@shared_task(name="games.tasks.sweep_reminders")
 def sweep_reminders() -> int:
     """Record and queue the deadline warnings, reminders and weekly reminders now due."""
     now = timezone.now()
@@ -263,12 +252,12 @@ def _no_row(kind: str, **key) -> Exists:
     return ~Exists(Notification.objects.filter(kind=kind, **key))
 
 
-@shared_task
+@shared_task(name="games.tasks.sweep_unqueued_notifications")
 def sweep_unqueued_notifications(now: datetime | None = None) -> int:
     """Record and queue the notifications of recent events that have no row yet.
 
     A change's notifications are queued after its commit; if the broker cannot be reached
-    then, the change stands and ``enqueue_on_commit`` only logs (a process that dies between
+    then, the change stands and ``games.play.events.queue_on_commit`` only logs (a process that dies between
     the commit and the queuing, likewise). Nothing else would remember them: this sweep finds
     them again from the games' state (whose turn it is and since when, which games started or
     ended, which seats were abandoned, which invitations are open) and does what the lost task
@@ -335,7 +324,7 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
     return len(new)
 
 
-@shared_task
+@shared_task(name="games.tasks.send_daily_digests")
 def send_daily_digests() -> int:
     """Once a day, from DIGEST_HOUR of their own day, a list of the games waiting for each
     player who chose the digest."""

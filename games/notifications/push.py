@@ -68,7 +68,7 @@ TTL = int(timedelta(days=1).total_seconds())
 TIMEOUT = 10
 # Devices per player.
 MAX_DEVICES = 10
-# The board records a player as seen at most this often (games.board_views.SEEN_PRECISION).
+# The board records a player as seen at most this often (games.web.board.SEEN_PRECISION).
 SEEN_PRECISION = timedelta(seconds=20)
 
 

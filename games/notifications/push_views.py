@@ -21,11 +21,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from games import parsing
-from games.api.common import LoginThrottle, retry_after
 from games.notifications import push
 from games.notifications.forms import PushPreferencesForm
 from games.notifications.models import PushSubscription
+from guildhall_site import parsing
+from guildhall_site.rest import LoginThrottle, retry_after
 
 # A subscription is a few hundred bytes.
 MAX_BODY = 4096

@@ -19,9 +19,11 @@ from django.utils.module_loading import import_string
 
 from accounts.models import User
 from accounts.tokens import do_create_token
-from games import services
 from games.core import registry
 from games.models import Game, Seat
+from games.play import invitations
+from games.play.moves import do_submit_action
+from games.reads import viewing
 
 NAMES = ("ann", "bob", "cyd", "dee", "eve", "fay", "gus", "hal")
 
@@ -50,11 +52,11 @@ def make_users(n: int, prefix: str = "bench") -> list[User]:
 def start_game(kind_id: str, creator: User, others: list[User], move_days: int | None = 3):
     """A game of ``kind_id`` from an invitation of ``creator`` accepted by ``others`` (the
     last seat taken starts it; seats in a random order)."""
-    invitation = services.do_create_invitation(
+    invitation = invitations.do_create_invitation(
         creator, kind=kind_id, players=1 + len(others), options={}, move_days=move_days
     )
     for user in others:
-        services.do_accept_invitation(invitation.pk, user)
+        invitations.do_accept_invitation(invitation.pk, user)
     invitation.refresh_from_db()
     return invitation.game
 
@@ -79,21 +81,21 @@ def next_move(game: Game, rand: random.Random) -> tuple[Seat, dict] | None:
     if seat is None:
         return None
     kind = registry.get(game.kind)
-    state = services.game_state(game)
+    state = viewing.game_state(game)
     if not kind.legal_actions(state, seat.number):
         return None
     return seat, kind.choose(state, seat.number, rand)
 
 
 def play(game: Game, moves: int, rand: random.Random, progress: Callable | None = None) -> Game:
-    """Up to ``moves`` decisions through ``services.do_submit_action``, each by a seat the
+    """Up to ``moves`` decisions through ``do_submit_action``, each by a seat the
     game waits for; fewer when the game ends."""
     for n in range(moves):
         move = next_move(game, rand)
         if move is None:
             break
         seat, action = move
-        game = services.do_submit_action(game.pk, seat.user, action, game.version)
+        game = do_submit_action(game.pk, seat.user, action, game.version)
         if progress and (n + 1) % 100 == 0:
             progress(n + 1)
     return game

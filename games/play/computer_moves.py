@@ -2,7 +2,7 @@
 turn, unless tasks run inline: the embedded default, without a broker).
 
 After every commit that leaves a computer player's seat deciding, the services queue
-``play_computer_turn(game, version)`` (``games.notify.computer_turn``). The task thinks
+``play_computer_turn(game, version)`` (``games.play.events.computer_turn``). The task thinks
 outside any transaction (the "strong" computer searches for about a second), then submits
 its action through the services at that version, like a player's move: a task that comes
 late or twice finds the game moved on and does nothing (the version check refuses a stale
@@ -25,9 +25,9 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from games import services
 from games.core import IllegalAction
 from games.models import Game, Seat
+from games.play import errors, moves
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +61,8 @@ def play_computer_turn(game_id: int, version: int) -> bool:
     level = seat.computer_level if seat.computer_level in kind.computer_levels else "normal"
     action = kind.choose_at(level, state, seat.number, rand, budget_ms=settings.COMPUTER_BUDGET_MS)
     try:
-        services.do_submit_action(game_id, seat.user, action, version)
-    except (services.StaleVersion, PermissionDenied, services.GameNotActive):
+        moves.do_submit_action(game_id, seat.user, action, version)
+    except (errors.StaleVersion, PermissionDenied, errors.GameNotActive):
         return False  # someone else's task, a concession or a cancel got there first
     except IllegalAction:
         now = Game.objects.filter(pk=game_id).values_list("version", "drafts").first()

@@ -1,44 +1,70 @@
-"""What a change to a game or an invitation tells the players: each hook queues a Celery
-task (``games.tasks``) once the transaction has committed, so that a rolled-back change
-sends nothing and a move never waits for a broker or a mail server. The task reads the
-rows again when it runs and decides what to send (docs/notifications.md).
+"""What a change to a game or an invitation sets off, by name: each hook queues a Celery task
+once the transaction has committed (zulip's ``queue_event_on_commit``), so that a
+rolled-back change sends nothing and a move never waits for a broker or a mail server.
 
-The services call these; nothing here imports the services (the time-out sweep, which
-does, lives in ``games.timeouts``).
+The actions name the task; they import no task module. Who hears of what is decided by the
+tasks when they run, reading the rows again (``games.notifications.events``; the computer's
+turn: ``games.play.computer_moves``). A broker that is down is logged, never raised into the
+request whose change has just been committed; the sweeps find what was never queued
+(docs/notifications.md).
 """
 
 from __future__ import annotations
 
-from games import tasks
+from celery import current_app
+from django.db import transaction
+
+# The tasks' names: stable, for messages already queued and beat schedules.
+TURN = "games.tasks.notify_turn"
+GAME_STARTED = "games.tasks.notify_game_started"
+GAME_OVER = "games.tasks.notify_game_over"
+INVITATION = "games.tasks.notify_invitation"
+ABANDONED = "games.tasks.notify_abandoned"
+COMPUTER_TURN = "games.play_computer_turn"
+
+
+def _task(name: str):
+    """The registered task called ``name``, importing the task modules the first time."""
+    if name not in current_app.tasks:
+        current_app.loader.import_default_modules()
+    return current_app.tasks[name]
+
+
+def queue_on_commit(name: str, *args: object) -> None:
+    """Queue the task ``name`` with ``args`` once the current transaction commits
+    (``delay``: inline where tasks run eagerly, as in tests and the embedded default)."""
+
+    def queue_task() -> None:
+        _task(name).delay(*args)
+
+    queue_task.__qualname__ = f"queue {name}"
+    transaction.on_commit(queue_task, robust=True)
 
 
 def turn(game_id: int) -> None:
     """After every change that may make a seat's wait begin."""
-    tasks.enqueue_on_commit(tasks.notify_turn, game_id)
+    queue_on_commit(TURN, game_id)
 
 
 def game_started(game_id: int) -> None:
-    tasks.enqueue_on_commit(tasks.notify_game_started, game_id)
+    queue_on_commit(GAME_STARTED, game_id)
 
 
 def game_over(game_id: int) -> None:
     """After the commit that finished or cancelled a game."""
-    tasks.enqueue_on_commit(tasks.notify_game_over, game_id)
+    queue_on_commit(GAME_OVER, game_id)
 
 
 def invitation(invitation_id: int) -> None:
     """After the commit that created an invitation (its named invitees hear of it)."""
-    tasks.enqueue_on_commit(tasks.notify_invitation, invitation_id)
+    queue_on_commit(INVITATION, invitation_id)
 
 
 def computer_turn(game_id: int, version: int) -> None:
     """After the commit that made it a computer player's turn, at ``version``."""
-    # Imported here: games.computer_moves drives the services, which call this module.
-    from games import computer_moves
-
-    tasks.enqueue_on_commit(computer_moves.play_computer_turn, game_id, version)
+    queue_on_commit(COMPUTER_TURN, game_id, version)
 
 
 def abandoned(game_id: int, seat: int) -> None:
     """After the commit that gave ``seat`` to the computer for running out of time."""
-    tasks.enqueue_on_commit(tasks.notify_abandoned, game_id, seat)
+    queue_on_commit(ABANDONED, game_id, seat)

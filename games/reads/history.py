@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.models import Game, Move
-from games.movelog import describe_move
+from games.reads.movelog import describe_move
 
 PAGE_RECORDS = 40
 _CHUNK = 100

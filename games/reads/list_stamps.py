@@ -1,7 +1,7 @@
 """Stamps of what a user's game lists show, for the dashboard kept in the cache.
 
 A dashboard shows the user's games (who is waited for, since when, until when; results) and
-the open invitations they may answer or made. Its cache key (``games.views.home``) names two
+the open invitations they may answer or made. Its cache key (``games.web.lobby.home``) names two
 stamps: the user's own, renewed after the commit of any change to one of their games, and
 the open invitations', renewed after the commit of any change to an invitation. A renewed
 stamp is a new random value, never an old one come back: a stamp lost from the cache
@@ -9,7 +9,7 @@ stamp is a new random value, never an old one come back: a stamp lost from the c
 value are never read again.
 
 Every change of a game or an invitation goes through ``games.services`` (and the deadlines
-``games.clocks`` moves for a vacation), which call ``games_changed``/``users_changed`` and
+``games.reads.clocks`` moves for a vacation), which call ``games_changed``/``users_changed`` and
 ``invitations_changed``. What changes with time alone ("waiting 3 hours") is covered by the
 minute in the dashboard's key. Renewed after the commit, never before: a request that read
 the old stamp and then the old rows may store its page, but only under the old stamp.

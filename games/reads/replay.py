@@ -5,7 +5,7 @@ rows 1 to k, undo actions included: replaying them is exact); the last step is t
 ended. The state is rebuilt from the record on each call: replaying is cheap (a 600-move game
 in about 10 ms, docs/replays.md), and rebuilt states are never kept anywhere, since they
 hold every secret of the game. What leaves this module for a page goes through the game's
-``view`` (``read_only_view``, ``hands``) or ``describe`` (``games.movelog``) only.
+``view`` (``read_only_view``, ``hands``) or ``describe`` (``games.reads.movelog``) only.
 
 Only finished games are replayed (``can_replay``): the issue asks for them, and a cancelled
 game was stopped, not played out, so it has no result worth looking back at.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from games.stats import Timeline
+from games.reads.stats import Timeline
 
 WIDTH, HEIGHT = 320, 180
 LEFT, RIGHT, TOP, BOTTOM = 30, 8, 8, 30  # margins: the axes' numbers and names

@@ -39,9 +39,9 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext, ngettext
 
-from games import page_cache
 from games.core import GameKind, Match, registry
 from games.models import Game, Move, Seat
+from games.reads import cache_keys
 
 # A chart stays readable on a phone with up to this many points: a longer game is sampled.
 MAX_POINTS = 150
@@ -75,7 +75,7 @@ def score_timeline(game: Game) -> Timeline | None:
     a game that is not finished or whose kind keeps no scores."""
     if game.status != Game.Status.FINISHED:
         return None
-    key = page_cache.key("score-timeline", [game.pk])
+    key = cache_keys.key("score-timeline", [game.pk])
     cached = caches["pages"].get(key)
     if cached is not None:
         return _from_plain(cached) if cached else None

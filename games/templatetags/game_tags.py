@@ -3,6 +3,8 @@ from django.utils.timesince import timesince
 from django.utils.translation import get_language, npgettext_lazy
 
 from games.models import Game
+from games.reads import clocks
+from games.reads.board import game_actions_context
 
 register = template.Library()
 
@@ -39,8 +41,6 @@ def time_since(value) -> str:
 @register.inclusion_tag("games/game_actions.html", takes_context=True)
 def game_actions(context, game: Game) -> dict:
     """The viewer's concede and cancel-vote buttons for ``game``: {% game_actions game %}."""
-    from games.views import game_actions_context
-
     request = context.get("request")
     # The board passes the seats it read (and keyed its cached page by).
     seats = context.get("game_seats")
@@ -50,8 +50,6 @@ def game_actions(context, game: Game) -> dict:
 @register.inclusion_tag("games/vacation_panel.html", takes_context=True)
 def vacation_panel(context) -> dict:
     """The viewer's vacation: start or stop it, and the days left this year."""
-    from games import clocks
-
     user = getattr(context.get("request"), "user", None)
     if user is None or not user.is_authenticated:
         return {"show": False}

@@ -3,7 +3,7 @@
 The page is a shell shared by every game (``games/board.html``: title, poll, the decision
 form, the move log) around the game's own part (its ``board_template``, given its
 ``board_context``). Everything on it comes from the game's ``view(state, seat)`` (and the
-move log from ``games.movelog.describe_move``), never from the state itself: no other
+move log from ``games.reads.movelog.describe_move``), never from the state itself: no other
 hand, pending choice, deck order or seed can reach the HTML.
 
 One view serves the page and its ``board`` partial (``games/board.html#board``): htmx
@@ -21,8 +21,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -33,24 +31,18 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
-from games import (
-    board_reads,
-    history,
-    list_stamps,
-    page_cache,
-    parsing,
-    queries,
-    score_chart,
-    services,
-    stats,
-)
-from games.api.common import ActionThrottle, retry_after
-from games.board_reads import SeatRow
 from games.core import IllegalAction
 from games.models import Game, Seat
-from games.titles import game_title
+from games.play import change, errors, moves
+from games.reads import board as board_reads
+from games.reads import cache_keys, history, list_stamps, queries, score_chart, stats
+from games.reads.board import SeatRow
+from games.reads.titles import game_title
+from games.web import page_cache
+from games.web.decorators import board_login_required
+from guildhall_site import parsing
+from guildhall_site.rest import ActionThrottle, retry_after
 
 # A poll writes last_seen_at at most this often: "has the game open" needs no more precision.
 SEEN_PRECISION = timedelta(seconds=20)
@@ -61,24 +53,8 @@ POLL_SECONDS = 3
 # Views ----------------------------------------------------------------------------------------
 
 
-def _login_required(view_func):
-    """login_required, except that an htmx request (a poll, a move after the session ended)
-    is sent to the login page as a whole page, not swapped into the board."""
-    wrapped = login_required(view_func)
-
-    def inner(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if request.htmx and not request.user.is_authenticated:
-            board_url = reverse("games:board", args=[kwargs["game_id"]])
-            return HttpResponseClientRedirect(redirect_to_login(board_url).url)
-        return wrapped(request, *args, **kwargs)
-
-    inner.__name__ = view_func.__name__
-    inner.__doc__ = view_func.__doc__
-    return inner
-
-
 @never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
-@_login_required
+@board_login_required
 @require_GET
 def board(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board: the whole page, or (htmx) the board partial alone."""
@@ -86,7 +62,7 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
-@_login_required
+@board_login_required
 @require_GET
 def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """Polled by an open board: 204 while the game is as the board shows it, else the board.
@@ -105,7 +81,7 @@ def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
-@_login_required
+@board_login_required
 @require_POST
 def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
     """A decision: ``action`` (a legal action as JSON) made on the game at ``version``.
@@ -129,10 +105,10 @@ def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
         return _render_board(request, game_id, error=_("That move could not be read."), status=400)
     try:
         if action.get("kind") == "undo":
-            services.do_undo(game_id, request.user, version)
+            moves.do_undo(game_id, request.user, version)
         else:
-            services.do_submit_action(game_id, request.user, action, version)
-    except services.StaleVersion:
+            moves.do_submit_action(game_id, request.user, action, version)
+    except errors.StaleVersion:
         return _render_board(
             request,
             game_id,
@@ -161,7 +137,7 @@ def rules_label(players: int, options_label: str) -> str:
 
 def poll_token_of(game: Game, seat: int | None) -> str:
     """The poll token of ``game`` as ``seat`` (None: a spectator) sees it now."""
-    drafts = "" if seat is None else services.draft_stamp(game.drafts, seat)
+    drafts = "" if seat is None else change.draft_stamp(game.drafts, seat)
     return poll_token(game.version, game.stamp, game.status, drafts)
 
 
@@ -226,7 +202,7 @@ def _board_key(
     if any(s.user_id == user.pk for s in seats):
         # The count of the user's other games waiting ("next game"): it changes with them.
         parts.append(list_stamps.stamps(user.pk)[0])
-    return page_cache.key("board", parts)
+    return cache_keys.key("board", parts)
 
 
 def _render_board(
@@ -313,7 +289,7 @@ def _render_fresh(
     v = kind.view(state, seat)
     # The viewer's own private records as this snapshot holds them (the seat's row may be
     # newer): the page's key and poll name what was rendered.
-    drafts = "" if seat is None else services.draft_stamp(game.drafts, seat)
+    drafts = "" if seat is None else change.draft_stamp(game.drafts, seat)
     token = poll_token(game.version, game.stamp, game.status, drafts)
     active = game.status in Game.ACTIVE
     seat_users = _seat_users(seats, now, active)

@@ -10,14 +10,16 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.models import User
-from games import computer_players
 from games.core import GameKind, OptionSpec
 from games.models import MOVE_DAYS_CHOICES
+from games.play import computer_players, invitations
+from games.play.errors import Invalid
 
 # A choice among at most this many is radio buttons (all in view), else a menu.
 RADIO_CHOICES = 4
@@ -137,65 +139,39 @@ class InvitationForm(forms.Form):
         # The game's fields first, in the order it describes them.
         self.fields = fields | dict(self.fields)
 
-    def clean_invitees(self) -> list[User]:
-        names = [n.lstrip("@") for n in re.split(r"[\s,]+", self.cleaned_data["invitees"])]
-        names = [n for n in dict.fromkeys(names) if n]
-        invitees, missing = [], []
-        for name in names:
-            # Usernames are stored as typed at sign-up; people type them as they remember.
-            user = User.objects.filter(username__iexact=name, is_active=True).first()
-            (missing if user is None else invitees).append(user or name)
-        if missing:
-            raise forms.ValidationError(
-                gettext("No player is called %(names)s.") % {"names": ", ".join(missing)}
-            )
-        if self.creator in invitees:
-            raise forms.ValidationError(gettext("You take a seat anyway: leave your own name out."))
-        return list(dict.fromkeys(invitees))
+    def clean_invitees(self) -> list[str]:
+        """The usernames typed, separated by spaces or commas."""
+        return [n for n in re.split(r"[\s,]+", self.cleaned_data["invitees"]) if n]
 
     def clean(self):
+        """The invitation's rules (``games.play.invitations``), on what the fields gave, so
+        that the form shows a broken rule beside the other fields' errors."""
         data = super().clean()
-        players, invitees = data.get("players"), data.get("invitees")
-        computers = data.get("computers") or 0
-        if players and computers > players - 1:
-            self.add_error(
-                "computers",
-                ngettext(
-                    "A %(players)d-player game has room for %(n)d computer player at most: "
-                    "one seat is yours.",
-                    "A %(players)d-player game has room for %(n)d computer players at most: "
-                    "one seat is yours.",
-                    players - 1,
-                )
-                % {"players": players, "n": players - 1},
-            )
-            return data
-        others = (players or 0) - 1 - computers
-        if players and others == 0 and invitees:
-            self.add_error("invitees", gettext("This game has no seat for anyone else."))
-        elif players and invitees and len(invitees) < others:
-            self.add_error(
-                "invitees",
-                ngettext(
-                    "Name at least %(n)d player for the seats left, or leave this blank to "
-                    "open the game to all.",
-                    "Name at least %(n)d players for the seats left, or leave this blank to "
-                    "open the game to all.",
-                    others,
-                )
-                % {"n": others},
-            )
+        if "players" in data:
+            try:
+                invitations.check_new_invitation(self.creator, **self._arguments(data))
+            except Invalid as error:
+                if error.field not in self.errors:  # not on a field's own error
+                    self.add_errors(error)
         return data
 
+    def add_errors(self, error: ValidationError) -> None:
+        """The errors of ``games.play.invitations``, on the fields they name."""
+        for field, messages in getattr(error, "message_dict", {"__all__": error.messages}).items():
+            self.add_error(field if field in self.fields else None, messages)
+
     def invitation(self) -> dict:
-        """The keyword arguments of ``services.do_create_invitation``, once valid."""
-        data = self.cleaned_data
+        """The keyword arguments of ``games.play.invitations.do_create_invitation``, once
+        valid."""
+        return self._arguments(self.cleaned_data)
+
+    def _arguments(self, data: dict) -> dict:
         return {
             "kind": self.game.id,
             "players": data["players"],
-            "options": {spec.name: data[spec.name] for spec in self.game.option_specs},
-            "move_days": data["move_days"],
-            "invitees": data["invitees"],
+            "options": {s.name: data[s.name] for s in self.game.option_specs if s.name in data},
+            "move_days": data.get("move_days"),
+            "invitees": data.get("invitees", []),
             "computers": [data.get("computer_level") or self.default_level]
             * (data.get("computers") or 0),
             # Ignored with computer players (the services turn it off; the help says so).

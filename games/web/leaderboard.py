@@ -1,4 +1,4 @@
-"""The leaderboard of a game: its rated players, established ones first (games.ratings)."""
+"""The leaderboard of a game: its rated players, established ones first (games.play.ratings)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from games import ratings
 from games.core import registry
+from games.play import ratings
 
 PER_PAGE = 50
 

@@ -1,5 +1,5 @@
 """The lobby, the dashboard and the game actions (concede, cancel vote). Thin views: every
-change goes through games.services; lists come from games.queries.
+change goes through games.services; lists come from games.reads.queries.
 
 Each view serves its page and, for htmx requests (``request.htmx``), the partial it swaps
 in; every form also works without JavaScript (a POST, then a redirect).
@@ -19,17 +19,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from games import list_stamps, page_cache, parsing, queries, services
 from games.core import IllegalAction, registry
-from games.forms import InvitationForm
 from games.models import DEFAULT_KIND, Invitation
+from games.play import cancel_votes, errors, invitations, moves
+from games.reads import board as board_reads
+from games.reads import cache_keys, list_stamps, queries, viewing
+from games.web import page_cache
+from games.web.forms import InvitationForm
+from guildhall_site import parsing
 
 DASHBOARD_FINISHED = 5
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The welcome page, or a player's dashboard: from the cache while none of their games
-    and no invitation has changed this minute (games.list_stamps)."""
+    and no invitation has changed this minute (games.reads.list_stamps)."""
     if not request.user.is_authenticated:
         return render(request, "games/welcome.html")
     user = request.user
@@ -46,7 +50,7 @@ def home(request: HttpRequest) -> HttpResponse:
         # The times shown ("waiting 3 hours", "time left 2 days") are read to the minute.
         int(time.time() // 60),
     ]
-    page_key = page_cache.key("dashboard", parts)
+    page_key = cache_keys.key("dashboard", parts)
 
     def render_dashboard(extra: dict) -> tuple[HttpResponse, str | None]:
         games_to_play = queries.games_to_play(user)
@@ -116,10 +120,10 @@ def create_invitation(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            invitation = services.do_create_invitation(request.user, **form.invitation())
+            invitation = invitations.do_create_invitation(request.user, **form.invitation())
         except ValidationError as error:
-            form.add_error(None, error)
-            if isinstance(error, services.Limited):
+            form.add_errors(error)
+            if isinstance(error, errors.Limited):
                 status = 429
         else:
             if invitation.game_id is not None:  # no seat left for others: it starts at once
@@ -165,44 +169,31 @@ def _next_url(request: HttpRequest, default: str) -> str:
 @require_POST
 @login_required
 def accept_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
-    return _answer(request, invitation_id, services.do_accept_invitation)
+    return _answer(request, invitation_id, invitations.do_accept_invitation)
 
 
 @require_POST
 @login_required
 def decline_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
-    return _answer(request, invitation_id, services.do_decline_invitation)
+    return _answer(request, invitation_id, invitations.do_decline_invitation)
 
 
 @require_POST
 @login_required
 def withdraw_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
-    return _answer(request, invitation_id, services.do_withdraw_invitation)
+    return _answer(request, invitation_id, invitations.do_withdraw_invitation)
 
 
 # Game actions ------------------------------------------------------------------------------
 
 
-def game_actions_context(game, user, seats=None) -> dict:
-    """What ``games/game_actions.html`` needs (the ``game_actions`` tag builds the same),
-    from the game's ``seats`` when the caller has read them."""
-    seats = list(game.seats.all()) if seats is None else seats
-    seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
-    voters = [s for s in seats if s.is_person]
-    return {
-        "game": game,
-        "seat": seat,
-        "cancel_votes": sum(s.cancel_vote for s in voters),
-        "voters": len(voters),
-        "players_left": sum(not s.resigned for s in seats),
-    }
-
-
 @require_GET
 def game_actions(request: HttpRequest, game_id: int) -> HttpResponse:
     """The concede and cancel buttons alone, for a board that reloads them with htmx."""
-    game, _seat = services.get_game_for_viewer(game_id, request.user)
-    return render(request, "games/game_actions.html", game_actions_context(game, request.user))
+    game, _seat = viewing.get_game_for_viewer(game_id, request.user)
+    return render(
+        request, "games/game_actions.html", board_reads.game_actions_context(game, request.user)
+    )
 
 
 def _after_game_action(request: HttpRequest, game_id: int, error: str | None) -> HttpResponse:
@@ -210,8 +201,8 @@ def _after_game_action(request: HttpRequest, game_id: int, error: str | None) ->
         if error is None:
             # The board shows the change (a resigned seat, a cancelled game): reload it.
             return HttpResponseClientRefresh()
-        game, _seat = services.get_game_for_viewer(game_id, request.user)
-        context = game_actions_context(game, request.user) | {"error": error}
+        game, _seat = viewing.get_game_for_viewer(game_id, request.user)
+        context = board_reads.game_actions_context(game, request.user) | {"error": error}
         return render(request, "games/game_actions.html", context)
     if error:
         messages.error(request, error)
@@ -223,7 +214,7 @@ def _after_game_action(request: HttpRequest, game_id: int, error: str | None) ->
 def concede(request: HttpRequest, game_id: int) -> HttpResponse:
     error = None
     try:
-        services.do_concede(game_id, request.user)
+        moves.do_concede(game_id, request.user)
     except IllegalAction as e:
         error = e.message
     else:
@@ -237,7 +228,7 @@ def vote_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
     vote = request.POST.get("vote", "1") != "0"
     error = None
     try:
-        game = services.do_vote_cancel(game_id, request.user, vote)
+        game = cancel_votes.do_vote_cancel(game_id, request.user, vote)
     except IllegalAction as e:
         error = e.message
     else:
@@ -245,6 +236,6 @@ def vote_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.info(request, _("Every player agreed: the game is cancelled."))
         elif request.htmx:
             # Only the votes changed: the buttons are enough.
-            context = game_actions_context(game, request.user)
+            context = board_reads.game_actions_context(game, request.user)
             return render(request, "games/game_actions.html", context)
     return _after_game_action(request, game_id, error)

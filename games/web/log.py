@@ -1,4 +1,4 @@
-"""A game's move log, a page at a time (``games.history``): ``/games/<id>/log/?before=N``.
+"""A game's move log, a page at a time (``games.reads.history``): ``/games/<id>/log/?before=N``.
 
 htmx asks for the items of the next page (``games/log_page.html``), which replace the
 board's "Older moves" item; a plain request gets the log as a page of its own. Every line
@@ -13,14 +13,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games import history, parsing
-from games.board_views import _login_required
 from games.models import Game, Seat
-from games.titles import game_title
+from games.reads import history
+from games.reads.titles import game_title
+from games.web.decorators import board_login_required
+from guildhall_site import parsing
 
 
 @never_cache  # lines of the viewer's own hand: no cache may keep them
-@_login_required
+@board_login_required
 @require_GET
 def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     try:

@@ -23,10 +23,7 @@ process's memory otherwise.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Iterable
-from functools import cache
-from pathlib import Path
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -39,32 +36,6 @@ from django.utils.safestring import SafeString, mark_safe
 # escaping changes, so that no text a user typed can ever match it.
 CSRF_PLACEHOLDER: SafeString = mark_safe("<!--csrf-token-->")
 _PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
-
-# What the build is made of: a change to any of these files must change every key.
-_SOURCES = ("games", "accounts", "guildhall_site", "templates", "locale")
-_SUFFIXES = {".py", ".html", ".mo", ".json", ".css", ".js", ".svg"}
-
-
-@cache
-def build_id() -> str:
-    """This build of the site: ``PAGE_CACHE_BUILD`` (say, the deployed commit) when set, else
-    a digest of the code, templates, translations and static files, read once per process."""
-    if settings.PAGE_CACHE_BUILD:
-        return settings.PAGE_CACHE_BUILD
-    digest = hashlib.blake2b(digest_size=8)
-    base = Path(settings.BASE_DIR)
-    for top in _SOURCES:
-        for path in sorted((base / top).rglob("*")):
-            if path.suffix in _SUFFIXES and path.is_file():
-                digest.update(str(path.relative_to(base)).encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def key(page: str, parts: Iterable[object]) -> str:
-    """The cache key of ``page`` rendered from ``parts`` (any values with a stable repr)."""
-    digest = hashlib.blake2b(repr((build_id(), *parts)).encode(), digest_size=16)
-    return f"page:{page}:{digest.hexdigest()}"
 
 
 def enabled() -> bool:

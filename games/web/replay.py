@@ -12,7 +12,7 @@ game may add every seat's hand (``?hands=all``), each read from that seat's own 
 else asking for it gets the page without them. Nothing else of a state reaches the page.
 
 A finished game never changes, so a rendered step is kept in the pages cache
-(``games.page_cache``) under a key of the game, the step, the viewer and what the page
+(``games.web.page_cache``) under a key of the game, the step, the viewer and what the page
 shows: looking at a step again does not replay the game.
 """
 
@@ -28,20 +28,22 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
-from games import page_cache, parsing, replay
-from games.board_views import (  # an htmx request without a session: login page
-    _login_required,
+from games.models import Game, Seat
+from games.reads import cache_keys, replay
+from games.reads.movelog import describe_move
+from games.reads.titles import game_title
+from games.web import page_cache
+from games.web.board import (
     rules_label,
 )
-from games.models import Game, Seat
-from games.movelog import describe_move
-from games.titles import game_title
+from games.web.decorators import board_login_required
+from guildhall_site import parsing
 
 HANDS_ALL = "all"
 
 
 @never_cache  # with hands shown, a player's page: no shared cache may keep it
-@_login_required
+@board_login_required
 @require_GET
 def replay_start(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step 0, or (``?step=N``, the slider's form) step N: a redirect to its address, or
@@ -67,7 +69,7 @@ def replay_start(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @never_cache
-@_login_required
+@board_login_required
 @require_GET
 def replay_step(request: HttpRequest, game_id: int, step: int) -> HttpResponse:
     """The game after its first ``step`` records."""
@@ -132,7 +134,7 @@ def _serve(request: HttpRequest, game: Game, step: int) -> HttpResponse:
     parts += [get_language(), partial]
     if not partial:
         parts.append((user.username, user.name, user.is_guest))
-    key = page_cache.key("replay", parts)
+    key = cache_keys.key("replay", parts)
 
     def render_step(extra: dict) -> tuple[HttpResponse, str | None]:
         return _render(request, game, seats, seat, step, hands, partial, extra), key

@@ -3,7 +3,7 @@ template (``GameKind.rules_template``) with what the game's engine words itself
 (``GameKind.rules_context``: each ability's text, each card's cost).
 
 The page changes only with a deploy, so it is rendered once per language and header (who is
-logged in) and then served from the page cache (``games.page_cache``)."""
+logged in) and then served from the page cache (``games.web.page_cache``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import page_cache
 from games.core import registry
+from games.reads import cache_keys
+from games.web import page_cache
 
 
 @require_GET
@@ -28,7 +29,7 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     user = request.user
     # The header names the person logged in (base.html): part of the page.
     who = (user.pk, user.username, user.name, user.is_guest) if user.is_authenticated else None
-    page_key = page_cache.key("rules", [kind.id, get_language(), who])
+    page_key = cache_keys.key("rules", [kind.id, get_language(), who])
 
     def render_rules(extra: dict) -> tuple[HttpResponse, str | None]:
         context = {

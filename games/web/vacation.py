@@ -1,4 +1,4 @@
-"""Starting and stopping a vacation, from the settings page (games.clocks does the work)."""
+"""Starting and stopping a vacation, from the settings page (games.play.vacations does the work)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,7 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
-from games import clocks, parsing
+from games.play import vacations
+from games.reads import clocks
+from guildhall_site import parsing
 
 
 def _back() -> HttpResponse:
@@ -30,7 +32,7 @@ def start(request: HttpRequest) -> HttpResponse:
                 _("Give the number of days of your vacation, at most %(most)d")
                 % {"most": clocks.MAX_DAYS}
             )
-        vacation = clocks.do_start_vacation(request.user, days)
+        vacation = vacations.do_start_vacation(request.user, days)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages) + ".")
     else:
@@ -49,7 +51,7 @@ def start(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def stop(request: HttpRequest) -> HttpResponse:
-    if clocks.do_stop_vacation(request.user) is None:
+    if vacations.do_stop_vacation(request.user) is None:
         messages.info(request, _("You were not on vacation."))
     else:
         messages.success(request, _("Welcome back! Your clocks run again."))

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import do_create_guest
-from games import computer_players, services
+from games.play import computer_players, invitations
 from tests import mailserver
 from tests.accounts.test_profile import profile_data
 from tests.games.api_helpers import Api
@@ -148,7 +148,7 @@ class TestTheUsernameBeside:
         assert computer.name_with_username == "Ada (computer, strong)"
 
     def test_an_invitation_says_who_invites(self, ada, bob, client, run_hooks, smtp):
-        run_hooks(services.do_create_invitation, ada, invitees=[bob])
+        run_hooks(invitations.do_create_invitation, ada, invitees=[bob])
         client.force_login(bob)
 
         [email] = smtp.messages

@@ -230,7 +230,7 @@ class TestPlayers:
     def test_a_profile(self, client, german_alice):
         client.force_login(german_alice)
 
-        page = german(client, "get", reverse("accounts:profile", args=["alice"]))
+        page = german(client, "get", reverse("games:profile", args=["alice"]))
 
         check(
             page,
@@ -249,7 +249,7 @@ class TestPlayers:
     def test_a_computer_players_profile(self, client, db):
         User.objects.create(username="computer-easy", computer_level="easy", is_active=False)
 
-        page = german(client, "get", reverse("accounts:profile", args=["computer-easy"]))
+        page = german(client, "get", reverse("games:profile", args=["computer-easy"]))
 
         check(page, says=["Ein Computergegner (leicht)"], never=["A computer player", "(easy)"])
 

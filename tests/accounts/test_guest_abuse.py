@@ -11,8 +11,8 @@ from django.utils import timezone
 from accounts import services
 from accounts.models import User
 from accounts.tasks import remove_idle_guests
-from games import services as game_services
 from games.models import Seat
+from games.play import invitations, moves
 from tests.accounts.helpers import logged_in_user_id
 from tests.games.helpers import start_game
 
@@ -85,15 +85,15 @@ class TestRemovingIdleGuests:
 
     def test_a_guest_of_a_finished_game_stays_in_its_record(self, guest, alice):
         game = start_game(alice, guest)
-        game_services.do_concede(game.pk, guest)
+        moves.do_concede(game.pk, guest)
         age(guest)
 
         assert remove_idle_guests() == 0
 
     def test_a_guest_waiting_for_their_invitation_to_fill_stays(self, guest, alice):
-        game_services.do_create_invitation(guest, players=2)
-        invitation = game_services.do_create_invitation(alice, players=3)
-        game_services.do_accept_invitation(invitation.pk, guest)  # accepted, still open
+        invitations.do_create_invitation(guest, players=2)
+        invitation = invitations.do_create_invitation(alice, players=3)
+        invitations.do_accept_invitation(invitation.pk, guest)  # accepted, still open
         age(guest)
 
         assert remove_idle_guests() == 0

@@ -112,7 +112,7 @@ class TestPublicProfile:
     def test_it_shows_name_and_joined_date(self, client, alice, bob):
         client.force_login(bob)
 
-        response = client.get(reverse("accounts:profile", args=["alice"]))
+        response = client.get(reverse("games:profile", args=["alice"]))
 
         assert response.status_code == 200
         page = response.content.decode()
@@ -126,11 +126,11 @@ class TestPublicProfile:
         assert response.status_code == 200
 
     def test_it_falls_back_to_the_username(self, client, charlie):
-        page = client.get(reverse("accounts:profile", args=["charlie"])).content.decode()
+        page = client.get(reverse("games:profile", args=["charlie"])).content.decode()
 
         assert "<h1>charlie</h1>" in page
 
     def test_it_404s_for_an_unknown_user(self, client, db):
-        response = client.get(reverse("accounts:profile", args=["nobody"]))
+        response = client.get(reverse("games:profile", args=["nobody"]))
 
         assert response.status_code == 404

@@ -133,8 +133,8 @@ def board_token(page) -> str:
 def wait_for_board(page, game, seat: int | None) -> None:
     """Until the page shows ``game`` as it is stored now, as ``seat`` sees it (by its poll,
     or after its own tap)."""
-    from games.board_views import poll_token_of
     from games.models import Game
+    from games.web.board import poll_token_of
 
     game = Game.objects.get(pk=game.pk)
     page.wait_for_selector(f'#board[data-token="{poll_token_of(game, seat)}"]')
@@ -156,7 +156,7 @@ def csp_watch():
 @pytest.fixture(autouse=True)
 def _fast_poll(monkeypatch):
     # The polling under test is the same; a shorter period keeps the tests fast.
-    from games import board_views
+    from games.web import board as board_views
 
     monkeypatch.setattr(board_views, "POLL_SECONDS", 1)
 

@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from games import services
 from games.models import Game, Seat
+from games.play import moves
+from games.reads import viewing
 from tests.conftest import make_person
 from tests.e2e.conftest import PHONE, log_in
 from tests.games.helpers import random_action, start_game
@@ -47,7 +48,7 @@ def play(game: Game, rand: random.Random, done, limit: int = 5000) -> Game:
             return game
         seat = Seat.objects.filter(game=game, deciding=True).order_by("number").first()
         action = random_action(game, rand, seat.number)
-        services.do_submit_action(game.pk, seat.user, action, game.version)
+        moves.do_submit_action(game.pk, seat.user, action, game.version)
     raise AssertionError("the game did not get there")
 
 
@@ -82,7 +83,7 @@ def four_player_game(alice, bob, charlie) -> Game:
 
 def _acting(game: Game) -> bool:
     """Alice chooses an action (not in the middle of an ability), and may play a card."""
-    state = services.game_state(game)
+    state = viewing.game_state(game)
     kinds = {a["kind"] for a in game.game_kind.legal_actions(state, 0)}
     return {"discard_draw", "play"} <= kinds
 
@@ -264,7 +265,7 @@ def _ends_turn(game: Game) -> bool:
     """Alice's only decision left in her turn: ending it."""
     if deciding_seat(game) != 0:
         return False
-    state = services.game_state(game)
+    state = viewing.game_state(game)
     return {a["kind"] for a in game.game_kind.legal_actions(state, 0)} <= {"end_turn", "undo"}
 
 
@@ -345,12 +346,12 @@ def test_everyone_sets_up_at_once(screen, live_server, alice, bob, charlie, scre
     page = board_at(screen, live_server, game, size)
     assert "Setup" in page.inner_text(".panel .prompt")
     # Bob chooses first, through the services: Alice's board says only that he has chosen.
-    state = services.game_state(game)
+    state = viewing.game_state(game)
     bob_seat = Seat.objects.get(game=game, user=bob).number
     picks = [a for a in game.game_kind.legal_actions(state, bob_seat) if a["kind"] == "discard"]
-    game = services.do_submit_action(game.pk, bob, picks[0], game.version)
+    game = moves.do_submit_action(game.pk, bob, picks[0], game.version)
     done = {"kind": "done"}
-    game = services.do_submit_action(game.pk, bob, done, game.version)
+    game = moves.do_submit_action(game.pk, bob, done, game.version)
     page.reload()
     text = page.inner_text("#board")
     assert "Bob has chosen" in text

@@ -11,7 +11,7 @@ import time
 
 from games.core import registry
 from games.models import Game, Move, Seat
-from games.services import game_state
+from games.reads.viewing import game_state
 from tests.e2e.conftest import log_in
 
 MOST_DECISIONS = 800
@@ -27,8 +27,7 @@ def wait_for_answer(page, game: Game, me: int, version: int, timeout_s: float = 
     while time.monotonic() < deadline:
         game.refresh_from_db()
         answered = game.version > version and (
-            game.status == Game.Status.FINISHED
-            or Seat.objects.get(game=game, number=me).deciding
+            game.status == Game.Status.FINISHED or Seat.objects.get(game=game, number=me).deciding
         )
         shown = page.get_attribute("#board", "data-version")
         if answered and shown is not None and int(shown) == game.version:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from games import services
+from games.play import moves
+from games.reads import viewing
 from games.renaissance.kind import RENAISSANCE
 from tests.e2e.conftest import PHONE, log_in
 from tests.games.helpers import start_game
@@ -27,12 +28,12 @@ SCRIPT = "\n".join(
 def play_until(game, users, rand, done):
     """The computer player makes every seat's moves until ``done(state)``."""
     for _ in range(2000):
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         if done(state):
             return game, state
         seat = sorted(RENAISSANCE.deciders(state))[0]
         action = RENAISSANCE.choose(state, seat, rand)
-        game = services.do_submit_action(game.pk, users[seat], action, game.version)
+        game = moves.do_submit_action(game.pk, users[seat], action, game.version)
     raise AssertionError("never reached")
 
 
@@ -65,7 +66,7 @@ def test_every_text_of_the_board_is_legible_covered_cards_included(
 
     game, state = play_until(game, users, rand, removal_leaving_covered_cards)
     remove = removal_leaving_covered_cards(state)
-    game = services.do_submit_action(game.pk, alice, remove, game.version)
+    game = moves.do_submit_action(game.pk, alice, remove, game.version)
     pages = {}
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page = browser.new_context(viewport=viewport).new_page()
@@ -90,7 +91,7 @@ def test_every_text_of_the_board_is_legible_covered_cards_included(
     )
     card = state.players[0].hand[0]
     discard = {"kind": "discard", "card": card}
-    game = services.do_submit_action(game.pk, alice, discard, game.version)
+    game = moves.do_submit_action(game.pk, alice, discard, game.version)
     for name, page in pages.items():
         page.reload()
         assert page.locator(".rn-hcard.discarding").count() == 1

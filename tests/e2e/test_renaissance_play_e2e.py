@@ -15,8 +15,9 @@ import random
 
 import pytest
 
-from games import services
 from games.models import Game
+from games.play import invitations
+from games.reads import viewing
 from games.renaissance import present
 from games.renaissance.kind import RENAISSANCE
 from tests.e2e.conftest import log_in, tap_and_wait, wait_for_board
@@ -30,7 +31,7 @@ def deal(monkeypatch):
     """deal(seed): the next game's secret seed, so that it is the same game at every run."""
 
     def set_seed(seed: int) -> None:
-        monkeypatch.setattr(services.secrets, "randbits", lambda bits: seed)
+        monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: seed)
 
     return set_seed
 
@@ -52,7 +53,7 @@ class Table:
 
     def state(self):
         self.game.refresh_from_db()
-        return services.game_state(self.game)
+        return viewing.game_state(self.game)
 
     def tap(self, seat: int, action: dict) -> None:
         """``seat``'s person taps the button of ``action``, once their page shows the game

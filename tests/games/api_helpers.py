@@ -15,9 +15,9 @@ from referencing.jsonschema import DRAFT202012
 from rest_framework.test import APIClient
 
 from accounts.tokens import do_create_token
-from games import services
 from games.guildhall.simulate import leaks
 from games.models import Game
+from games.reads import viewing
 
 SCHEMA_URI = "urn:guildhall-openapi"
 # Field names of the engine's full state and of the secret columns: never in an answer.
@@ -95,7 +95,7 @@ def assert_no_secrets(data, game_id: int, seat: int | None) -> None:
     assert str(game.seed) not in text
     for key in SECRET_KEYS:
         assert f'"{key}"' not in text, f"an answer has a {key!r} field"
-    problems = leaks(services.game_state(game), data, seat)
+    problems = leaks(viewing.game_state(game), data, seat)
     assert not problems, problems
 
 

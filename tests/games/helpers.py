@@ -2,10 +2,11 @@
 
 import random
 
-from games import services
 from games.models import Game, Seat
+from games.play import invitations, moves, timeouts
+from games.reads import viewing
 
-# The arguments of services.do_create_invitation besides the game's own options.
+# The arguments of invitations.do_create_invitation besides the game's own options.
 INVITATION_FIELDS = {"kind", "move_days", "invitees"}
 
 
@@ -18,11 +19,11 @@ def start_game(creator, *others, **options) -> Game:
         # These tests follow one seat at a time (``to_move``): Guildhall's setup in turn,
         # unless a test asks for the simultaneous setup (the site's default).
         game_options.setdefault("setup", "sequential")
-    invitation = services.do_create_invitation(
+    invitation = invitations.do_create_invitation(
         creator, players=1 + len(others), options=game_options, **fields
     )
     for user in others:
-        services.do_accept_invitation(invitation.pk, user)
+        invitations.do_accept_invitation(invitation.pk, user)
     invitation.refresh_from_db()
     return invitation.game
 
@@ -53,7 +54,7 @@ def user_to_move(game: Game):
 
 def random_action(game: Game, rand: random.Random, seat: int | None = None) -> dict:
     """A random legal action of ``seat`` (by default the one seat to move)."""
-    state = services.game_state(game)
+    state = viewing.game_state(game)
     seat = to_move(game) if seat is None else seat
     actions = game.game_kind.legal_actions(state, seat)
     return (
@@ -73,7 +74,7 @@ def _guildhall_choice(state, rand, actions):
 def play_one(game: Game, rand: random.Random) -> Game:
     """The player to move makes a random legal move."""
     action = random_action(game, rand)
-    return services.do_submit_action(game.pk, user_to_move(game), action, game.version)
+    return moves.do_submit_action(game.pk, user_to_move(game), action, game.version)
 
 
 def play_until(game: Game, rand: random.Random, done, limit: int = 5000) -> Game:
@@ -107,7 +108,5 @@ def deadline_of(game: Game):
 
 
 def time_out(game: Game, now=None):
-    """``services.do_time_out`` for the one seat to move, in its current wait."""
-    from games import services
-
-    return services.do_time_out(game.pk, to_move(game), wait_version(game), now)
+    """``timeouts.do_time_out`` for the one seat to move, in its current wait."""
+    return timeouts.do_time_out(game.pk, to_move(game), wait_version(game), now)

@@ -10,12 +10,13 @@ import random
 import pytest
 from django.test import Client
 
-from games import services
 from games.guildhall import to_json
 from games.guildhall.match import Match
 from games.guildhall.random_player import choose
 from games.guildhall.views import view
 from games.models import Game, Invitation, Move, Seat
+from games.play import moves
+from games.reads import viewing
 from tests.games.api_helpers import Api, assert_no_secrets, game_url
 from tests.games.helpers import (
     deadline_of,
@@ -411,7 +412,7 @@ class TestGames:
     def test_my_games_and_their_filters(self, apis, alice, bob, charlie):
         playing = start_game(alice, bob)
         finished = start_game(alice, charlie)
-        services.do_concede(finished.pk, charlie)
+        moves.do_concede(finished.pk, charlie)
         mover = user_to_move(playing).username
         api = apis["alice"]
 
@@ -441,7 +442,7 @@ class TestGames:
         data = apis["alice"].get(game_url(game.pk)).json()
         seat = game.seats.get(user=alice).number
         assert data["seat"] == seat and data["version"] == 0 and data["status"] == "setup"
-        assert data["view"] == json.loads(json.dumps(view(services.game_state(game), seat)))
+        assert data["view"] == json.loads(json.dumps(view(viewing.game_state(game), seat)))
         assert game.seats.get(user=alice).last_seen_at is not None
 
     def test_an_outsider_watches_as_a_spectator(self, apis, game):
@@ -453,7 +454,7 @@ class TestGames:
 
     def test_legal_actions_are_the_engines(self, apis, game):
         api = mover_api(apis, game)
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         data = api.get(game_url(game.pk, "actions")).json()
         assert data["actions"] == view(state, to_move(game))["legal_actions"]
         assert data["decision"]["kind"] == "setup_discard" and data["my_turn"]
@@ -472,7 +473,7 @@ class TestMoveLog:
         since = api.get(game_url(game.pk, "moves"), after=10).json()
         assert [m["number"] for m in since["results"]] == [11, 12]
         seat = game.seats.get(user__username="alice").number
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         from games.guildhall.log import describe_all
 
         move = Move.objects.get(game=game, number=1)
@@ -483,7 +484,7 @@ class TestMoveLog:
 
         import time_machine
 
-        from games.movelog import TIMEOUT_LINE
+        from games.reads.movelog import TIMEOUT_LINE
 
         game = start_game(alice, bob, move_days=1)
         with time_machine.travel(deadline_of(game) + timedelta(seconds=1), tick=False):

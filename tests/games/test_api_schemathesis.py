@@ -18,8 +18,8 @@ from schemathesis import checks as st_checks
 from schemathesis.specs.openapi import checks as openapi_checks
 
 from accounts.tokens import do_create_token
-from games import services
 from games.models import Game
+from games.play import invitations, moves
 from guildhall_site.wsgi import application
 from tests.games.helpers import play_one, start_game
 
@@ -65,9 +65,9 @@ def world(db, in_test_transaction, settings, alice, bob, charlie) -> dict:
     for _ in range(20):
         game = play_one(game, rand)
     finished = start_game(alice, charlie)
-    services.do_concede(finished.pk, charlie)
-    mine = services.do_create_invitation(alice, players=3)
-    theirs = services.do_create_invitation(bob, players=2)
+    moves.do_concede(finished.pk, charlie)
+    mine = invitations.do_create_invitation(alice, players=3)
+    theirs = invitations.do_create_invitation(bob, players=2)
     _, token = do_create_token(alice, "schemathesis")
     return {
         "token": token,

@@ -14,10 +14,10 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
 
-from games.board_views import poll_token_of
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.perf import data, load
+from games.web.board import poll_token_of
 
 # The load generators ---------------------------------------------------------------------------
 

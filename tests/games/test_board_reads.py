@@ -1,26 +1,28 @@
-"""games.board_reads: the board's two hot reads in SQL give what the ORM gives."""
+"""games.reads.board: the board's two hot reads in SQL give what the ORM gives."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 
-from games import board_reads, clocks, services
-from games.board_reads import PollRow
 from games.models import Game, Seat
+from games.play import cancel_votes, vacations
+from games.reads import board as board_reads
+from games.reads import clocks
+from games.reads.board import PollRow
 from tests.games.helpers import start_game
 
 
 def test_the_seats_are_as_the_orm_reads_them(alice, bob, charlie):
     game = start_game(alice, bob, charlie)
-    clocks.do_start_vacation(bob, 3)
+    vacations.do_start_vacation(bob, 3)
     Seat.objects.filter(game=game, user=alice).update(last_seen_at=timezone.now())
-    services.do_vote_cancel(game.pk, charlie)
+    cancel_votes.do_vote_cancel(game.pk, charlie)
     now = timezone.now()
 
     rows = board_reads.seats(game.pk, now)
 
     seats = {s.number: s for s in Seat.objects.filter(game=game)}
-    vacations = clocks.on_vacation_until([alice.pk, bob.pk, charlie.pk], now)
+    away_until = clocks.on_vacation_until([alice.pk, bob.pk, charlie.pk], now)
     assert [r.number for r in rows] == sorted(seats)
     for row in rows:
         seat = seats[row.number]
@@ -31,7 +33,7 @@ def test_the_seats_are_as_the_orm_reads_them(alice, bob, charlie):
             seat.abandoned,
             seat.cancel_vote,
         )
-        assert row.vacation_until == vacations.get(seat.user_id)
+        assert row.vacation_until == away_until.get(seat.user_id)
         assert (row.game_version, row.game_status) == (game.version, game.status)
         assert (row.game_stamp, row.draft_stamp) == (game.stamp, seat.draft_stamp)
     assert any(r.vacation_until is not None and r.vacation_until.tzinfo for r in rows)

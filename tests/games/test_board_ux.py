@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.guildhall.present import _result_rows
 from games.models import Game, Seat
+from games.play import moves
 from tests.games.helpers import random_action, start_game
 from tests.games.test_replay import finish
 
@@ -29,7 +29,7 @@ def play_until_only(game: Game, user, rand: random.Random) -> Game:
         if [s.user_id for s in deciding] == [user.pk]:
             return game
         mover = deciding[0]
-        services.do_submit_action(
+        moves.do_submit_action(
             game.pk, mover.user, random_action(game, rand, mover.number), game.version
         )
     raise AssertionError("never got there")
@@ -67,7 +67,7 @@ def test_next_game_is_offered_while_this_game_waits_for_others(
 
 def test_a_conceded_seat_is_not_played_by_the_computer_after_the_end(alice, bob, charlie):
     game = play_until_only(start_game(alice, bob, charlie), alice, random.Random(2))
-    services.do_concede(game.pk, charlie)
+    moves.do_concede(game.pk, charlie)
     assert "computer plays" in board(alice, game)
     rand = random.Random(3)
     for _ in range(5000):
@@ -76,7 +76,7 @@ def test_a_conceded_seat_is_not_played_by_the_computer_after_the_end(alice, bob,
             break
         mover = Seat.objects.filter(game=game, deciding=True).order_by("number").first()
         action = random_action(game, rand, mover.number)
-        services.do_submit_action(game.pk, mover.user, action, game.version)
+        moves.do_submit_action(game.pk, mover.user, action, game.version)
     assert game.status == Game.Status.FINISHED
     assert "computer plays" not in board(alice, game)
 

@@ -10,8 +10,6 @@ from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.board_views import poll_token_of
 from games.guildhall import Options, apply, decision, legal_actions, to_json
 from games.guildhall.builder import build
 from games.guildhall.cards import VP_CARD_KIND, VP_KINDS, parse_card
@@ -19,6 +17,9 @@ from games.guildhall.game import GUILDHALL
 from games.guildhall.random_player import _WEIGHTS
 from games.guildhall.views import view
 from games.models import Game, Move, Seat
+from games.play import invitations
+from games.reads import viewing
+from games.web.board import poll_token_of
 from tests.games.helpers import play_one, start_game, to_move, user_to_move
 
 ACTION_VALUE = re.compile(r'name="action" value="([^"]*)"')
@@ -88,7 +89,7 @@ class _InOrder:
 
 @pytest.fixture
 def game(alice, bob, monkeypatch):
-    monkeypatch.setattr(services, "seat_random", _InOrder())
+    monkeypatch.setattr(invitations, "seat_random", _InOrder())
     return start_game(alice, bob)
 
 
@@ -190,7 +191,7 @@ class TestSecrets:
         rand = random.Random(5)
         for _ in range(30):
             game = play_one(game, rand)
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         bobs_hand = set(state.players[1].hand) - set(state.players[1].known)
 
         content = client_for(alice).get(board_url(game)).content.decode()
@@ -260,7 +261,7 @@ class TestWhatItShows:
         rand = random.Random(7)
 
         for _ in range(60):
-            state = services.game_state(game)
+            state = viewing.game_state(game)
             user = user_to_move(game)
             v = view(state, to_move(game))
             content = client_for(user).get(board_url(game)).content
@@ -283,7 +284,7 @@ class TestWhatItShows:
     def test_it_shows_the_log_for_the_viewer(self, alice, bob, game):
         # Alice discards a card and draws: she sees what she drew, Bob only how many.
         alice_client = client_for(alice)
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         card = state.players[0].hand[0]
         post_move(alice_client, game, {"kind": "discard", "card": card})
         game.refresh_from_db()
@@ -399,7 +400,7 @@ class TestDecisions:
 class TestMoves:
     def test_htmx_gets_the_new_board(self, client, alice, game):
         client.force_login(alice)
-        card = services.game_state(game).players[0].hand[0]
+        card = viewing.game_state(game).players[0].hand[0]
 
         response = post_move(client, game, {"kind": "discard", "card": card})
 
@@ -407,7 +408,7 @@ class TestMoves:
         assert response.content.decode().lstrip().startswith('<div id="board"')
         game.refresh_from_db()
         assert game.version == 1
-        assert card in services.game_state(game).discard
+        assert card in viewing.game_state(game).discard
 
     def test_without_htmx_it_redirects_to_the_board(self, client, alice, game):
         client.force_login(alice)
@@ -443,7 +444,7 @@ class TestMoves:
 
     def test_it_shows_the_engine_message_for_an_illegal_action(self, client, alice, game):
         client.force_login(alice)
-        card = services.game_state(game).players[1].hand[0]  # Bob's card
+        card = viewing.game_state(game).players[1].hand[0]  # Bob's card
 
         response = post_move(client, game, {"kind": "discard", "card": card})
 
@@ -491,7 +492,7 @@ class TestMoves:
 
     def test_undo_takes_back_the_last_step(self, client, alice, game):
         client.force_login(alice)
-        card = services.game_state(game).players[0].hand[0]
+        card = viewing.game_state(game).players[0].hand[0]
         board = post_move(client, game, {"kind": "discard", "card": card}).content
         game.refresh_from_db()
         assert {"kind": "undo"} in offered(board)
@@ -501,7 +502,7 @@ class TestMoves:
         assert response.status_code == 200
         game.refresh_from_db()
         assert game.version == 2
-        assert card in services.game_state(game).players[0].hand
+        assert card in viewing.game_state(game).players[0].hand
         assert {"kind": "undo"} not in offered(response.content)
 
     def test_the_end_of_a_turn_is_confirmed_with_a_button(self, client, alice, bob):
@@ -610,7 +611,7 @@ class TestAWholeGame:
             client = clients[user_to_move(game).pk]
             board = client.get(board_url(game), headers={"HX-Request": "true"}).content
             actions = [a for a in offered(board) if a["kind"] != "undo"]
-            legal = view(services.game_state(game), to_move(game))["legal_actions"]
+            legal = view(viewing.game_state(game), to_move(game))["legal_actions"]
             assert sorted(map(_key, actions)) == sorted(map(_key, legal))
             response = post_move(client, game, _weighted(actions, rand))
             assert response.status_code == 200, response.content.decode()[:2000]

@@ -10,8 +10,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from accounts.tokens import do_create_token
-from games import services
-from games.board_views import poll_token_of
+from games.play import invitations
+from games.reads import viewing
+from games.web.board import poll_token_of
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
 
@@ -31,7 +32,7 @@ class _InOrder:
 
 @pytest.fixture
 def game(alice, bob, monkeypatch):
-    monkeypatch.setattr(services, "seat_random", _InOrder())  # Alice plays first
+    monkeypatch.setattr(invitations, "seat_random", _InOrder())  # Alice plays first
     return start_game(alice, bob)
 
 
@@ -43,7 +44,7 @@ def alice_client(alice) -> Client:
 
 
 def first_action(game) -> dict:
-    state = services.game_state(game)
+    state = viewing.game_state(game)
     return {"kind": "discard", "card": state.players[0].hand[0]}
 
 

@@ -1,5 +1,5 @@
 """Playing against the computer: computer players' accounts, seats in invitations and games
-that start at once, and their moves in tasks (games.computer_players, games.computer_moves)."""
+that start at once, and their moves in tasks (games.play.computer_players, games.play.computer_moves)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import computer_moves, computer_players, services
 from games.core import registry
 from games.models import Game, Invitation, Move, Seat
 from games.notifications.models import Notification
+from games.play import cancel_votes, computer_moves, computer_players, invitations, moves
 from tests.games.api_helpers import Api
 from tests.games.helpers import random_action
 
@@ -33,7 +33,7 @@ def committed(django_capture_on_commit_callbacks):
 
 def against_computers(user, *levels, committed, **kwargs) -> Game:
     with committed():
-        invitation = services.do_create_invitation(
+        invitation = invitations.do_create_invitation(
             user, players=1 + len(levels), computers=list(levels), **kwargs
         )
     return Game.objects.get(pk=invitation.game_id)
@@ -49,7 +49,7 @@ def play_to_the_end(game: Game, user, committed, limit: int = 3000) -> Game:
         seat = Seat.objects.get(game=game, user=user)
         assert seat.deciding, "the game waits for a computer player: its task did not run"
         with committed():
-            services.do_submit_action(
+            moves.do_submit_action(
                 game.pk, user, random_action(game, rand, seat.number), game.version
             )
     raise AssertionError("the game did not end")
@@ -95,7 +95,7 @@ class TestAccounts:
         Seat.objects.filter(game=game).update(rank=1)
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
 
-        page = client.get(reverse("accounts:profile", args=[computer.username])).content.decode()
+        page = client.get(reverse("games:profile", args=[computer.username])).content.decode()
 
         assert "A computer player (normal)" in page
         assert "Finished games: 1, won 1 (100%)" in page
@@ -130,11 +130,11 @@ class TestInvitations:
 
     def test_an_invitation_may_keep_seats_for_people_too(self, alice, bob, committed):
         with committed():
-            invitation = services.do_create_invitation(alice, players=3, computers=["normal"])
+            invitation = invitations.do_create_invitation(alice, players=3, computers=["normal"])
         assert invitation.status == Invitation.Status.OPEN
 
         with committed():
-            services.do_accept_invitation(invitation.pk, bob)
+            invitations.do_accept_invitation(invitation.pk, bob)
 
         invitation.refresh_from_db()
         users = {s.user_id for s in invitation.game.seats.all()}
@@ -150,7 +150,7 @@ class TestInvitations:
     )
     def test_a_bad_computer_seat_is_refused(self, alice, players, computers, message):
         with pytest.raises(ValidationError, match=message):
-            services.do_create_invitation(alice, players=players, computers=computers)
+            invitations.do_create_invitation(alice, players=players, computers=computers)
         assert not Invitation.objects.exists()
 
     def test_a_computer_player_cannot_be_invited_by_name(self, client, alice):
@@ -209,7 +209,7 @@ class TestTheLobby:
         )
 
         assert response.status_code == 200
-        assert "room for 1 computer player at most" in response.content.decode()
+        assert "room for at most 1 computer player" in response.content.decode()
         assert not Invitation.objects.exists()
 
 
@@ -259,8 +259,8 @@ class TestComputerMoves:
 
     def test_a_turn_whose_task_was_lost_is_queued_again(self, alice, monkeypatch):
         # Made without running the on-commit hooks: the computer's task was never queued.
-        monkeypatch.setattr(services, "seat_random", _ComputerFirst())
-        invitation = services.do_create_invitation(alice, players=2, computers=["normal"])
+        monkeypatch.setattr(invitations, "seat_random", _ComputerFirst())
+        invitation = invitations.do_create_invitation(alice, players=2, computers=["normal"])
         game = Game.objects.get(pk=invitation.game_id)
         computer = Seat.objects.get(game=game, user__computer_level="normal")
         assert computer.deciding
@@ -277,7 +277,7 @@ class TestComputerMoves:
 
         assert not Notification.objects.filter(user__in=computers).exists()
         with committed():
-            services.do_vote_cancel(game.pk, alice)
+            cancel_votes.do_vote_cancel(game.pk, alice)
 
         game.refresh_from_db()
         assert game.status == Game.Status.CANCELLED
@@ -319,7 +319,7 @@ class TestSimultaneousGames:
         from games.renaissance.kind import RENAISSANCE
 
         # Made without running the on-commit hooks: no task runs by itself.
-        invitation = services.do_create_invitation(
+        invitation = invitations.do_create_invitation(
             alice, kind="renaissance", players=2, computers=["normal"]
         )
         game = Game.objects.get(pk=invitation.game_id)

@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.guildhall.cards import card_name
 from games.models import Game
+from games.play import cancel_votes, invitations, moves
 from tests.games.helpers import play_one, start_game
 
 
@@ -23,7 +23,7 @@ class InOrder:
 
 @pytest.fixture(autouse=True)
 def _creator_first(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+    monkeypatch.setattr(invitations, "seat_random", InOrder())
 
 
 def waiting_since(game: Game, hours: int) -> Game:
@@ -81,9 +81,9 @@ class TestDashboard:
         assert "No game is waiting for you." in page
 
     def test_it_lists_open_invitations_and_finished_games(self, client, alice, bob):
-        invitation = services.do_create_invitation(bob, players=3)
+        invitation = invitations.do_create_invitation(bob, players=3)
         finished = start_game(alice, bob)
-        services.do_concede(finished.pk, bob)
+        moves.do_concede(finished.pk, bob)
         client.force_login(alice)
 
         page = client.get(reverse("home")).content.decode()
@@ -106,7 +106,7 @@ class TestDashboard:
     def test_its_queries_do_not_grow_with_the_games(self, client, alice, bob, charlie):
         start_game(alice, bob)
         start_game(bob, alice)  # one game of each list from the start
-        services.do_create_invitation(bob, players=3)
+        invitations.do_create_invitation(bob, players=3)
         client.force_login(alice)
         client.get(reverse("home"))  # the session and the user are loaded once per request
 
@@ -116,8 +116,10 @@ class TestDashboard:
             start_game(alice, bob)
             start_game(charlie, alice)
             finished = start_game(alice, charlie)
-            services.do_concede(finished.pk, charlie)
-            services.do_accept_invitation(services.do_create_invitation(charlie, players=4).pk, bob)
+            moves.do_concede(finished.pk, charlie)
+            invitations.do_accept_invitation(
+                invitations.do_create_invitation(charlie, players=4).pk, bob
+            )
         with CaptureQueriesContext(connection) as many:
             client.get(reverse("home"))
 
@@ -171,10 +173,10 @@ class TestNextGame:
 class TestProfile:
     def test_it_shows_finished_games_with_the_rank(self, client, alice, bob, charlie):
         game = start_game(alice, bob, charlie)
-        services.do_concede(game.pk, charlie)
-        services.do_concede(game.pk, bob)
+        moves.do_concede(game.pk, charlie)
+        moves.do_concede(game.pk, bob)
 
-        page = client.get(reverse("accounts:profile", args=["bob"])).content.decode()
+        page = client.get(reverse("games:profile", args=["bob"])).content.decode()
 
         assert f'href="{board(game)}"' in page
         assert "rank 2 of 3" in page
@@ -182,10 +184,10 @@ class TestProfile:
 
     def test_cancelled_games_are_not_results(self, client, alice, bob):
         game = start_game(alice, bob)
-        services.do_vote_cancel(game.pk, alice)
-        services.do_vote_cancel(game.pk, bob)
+        cancel_votes.do_vote_cancel(game.pk, alice)
+        cancel_votes.do_vote_cancel(game.pk, bob)
 
-        page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+        page = client.get(reverse("games:profile", args=["alice"])).content.decode()
 
         assert "No finished game yet." in page
 
@@ -199,14 +201,14 @@ class TestNoHiddenInformation:
         finished = start_game(bob, alice)
         for _ in range(20):
             finished = play_one(finished, rand)
-        services.do_concede(finished.pk, bob)
-        services.do_create_invitation(bob, players=3)
+        moves.do_concede(finished.pk, bob)
+        invitations.do_create_invitation(bob, players=3)
         client.force_login(alice)
 
         pages = [
             client.get(reverse("home")).content.decode(),
             client.get(reverse("games:lobby")).content.decode(),
-            client.get(reverse("accounts:profile", args=["alice"])).content.decode(),
+            client.get(reverse("games:profile", args=["alice"])).content.decode(),
             client.get(reverse("games:actions", args=[game.pk])).content.decode(),
         ]
 

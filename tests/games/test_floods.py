@@ -13,9 +13,9 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Invitation
 from games.notifications.models import Notification
+from games.play import invitations, moves
 from tests import mailserver
 from tests.games.api_helpers import Api
 from tests.games.helpers import start_game, user_to_move
@@ -65,7 +65,7 @@ class TestGamesAgainstTheComputer:
         assert refused.status_code == 200  # the form, with why
         assert "You have 3 games against the computer under way" in refused.content.decode()
         # One finished (conceded): room for the next.
-        services.do_concede(Game.objects.first().pk, alice)
+        moves.do_concede(Game.objects.first().pk, alice)
         assert against_the_computer(client).status_code == 302
 
     def test_the_api_counts_the_same_games(self, client, alice, settings):
@@ -121,8 +121,8 @@ class TestInvitations:
     ):
         settings.INVITATIONS_PER_HOUR = 1000
         for _ in range(20):
-            run_hooks(services.do_create_invitation, alice, invitees=[bob])
-        run_hooks(services.do_create_invitation, charlie, invitees=[bob])
+            run_hooks(invitations.do_create_invitation, alice, invitees=[bob])
+        run_hooks(invitations.do_create_invitation, charlie, invitees=[bob])
 
         senders = [m["Subject"].split("] ")[1].split(" invites")[0] for m in smtp.messages]
         assert senders == ["Alice"] * settings.INVITATION_EMAILS_PER_DAY + ["charlie"]
@@ -132,7 +132,7 @@ class TestInvitations:
         assert {row.note for row in skipped} == {"enough invitations from this player today"}
         # The invitations themselves wait in Bob's lobby; a day later Alice is heard again.
         with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
-            run_hooks(services.do_create_invitation, alice, invitees=[bob])
+            run_hooks(invitations.do_create_invitation, alice, invitees=[bob])
         assert len(smtp.messages) == settings.INVITATION_EMAILS_PER_DAY + 2
 
 

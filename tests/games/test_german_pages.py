@@ -11,11 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import clocks, services
-from games.board_views import game_title, rules_label
 from games.models import Game, Invitation, Seat
-from games.stats import duration_label
+from games.play import invitations, vacations
+from games.reads.stats import duration_label
 from games.templatetags.game_tags import time_since
+from games.web.board import game_title, rules_label
 from tests.games.helpers import start_game
 from tests.games.test_replay import finish
 
@@ -78,7 +78,7 @@ def test_welcome_in_german(client):
 
 
 def test_lobby_and_invitation_in_german(client, alice, bob, charlie):
-    invitation = services.do_create_invitation(bob, players=3, move_days=3)
+    invitation = invitations.do_create_invitation(bob, players=3, move_days=3)
     client = german(client, alice)
     text = page(client, reverse("games:lobby"))
     check(
@@ -164,7 +164,7 @@ def test_vacation_in_german(client, alice):
     response = client.post(reverse("games:vacation_start"), {"days": "3"}, follow=True)
     text = response.content.decode()
     check(text, ["Schönen Urlaub!", "Du bist im Urlaub bis"], ["Enjoy your vacation"])
-    clocks.do_stop_vacation(alice)
+    vacations.do_stop_vacation(alice)
     text = page(client, reverse("accounts:edit_profile"))
     check(text, ["Verreist du?", "Urlaub jetzt beginnen"], ["Going away?", "Start a vacation"])
 

@@ -12,10 +12,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.guildhall.game import GUILDHALL
 from games.models import Game, Seat
 from games.notifications.models import Notification
+from games.play import invitations, moves
+from games.reads import viewing
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding
 from tests.games.notifications.helpers import InOrder
@@ -26,7 +27,7 @@ Kind = Notification.Kind
 
 @pytest.fixture(autouse=True)
 def _in_order(monkeypatch, settings):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+    monkeypatch.setattr(invitations, "seat_random", InOrder())
     settings.API_THROTTLE_RATES = {
         **settings.API_THROTTLE_RATES,
         "api": "100000/minute",
@@ -36,9 +37,9 @@ def _in_order(monkeypatch, settings):
 
 def start_with_defaults(creator, *others) -> Game:
     """A Guildhall game created with the site's default options (none given)."""
-    invitation = services.do_create_invitation(creator, players=1 + len(others), options={})
+    invitation = invitations.do_create_invitation(creator, players=1 + len(others), options={})
     for user in others:
-        services.do_accept_invitation(invitation.pk, user)
+        invitations.do_accept_invitation(invitation.pk, user)
     invitation.refresh_from_db()
     return Game.objects.get(pk=invitation.game.pk)
 
@@ -51,7 +52,7 @@ def client_for(user) -> Client:
 
 def submit(game: Game, user, action: dict) -> Game:
     game = Game.objects.get(pk=game.pk)
-    services.do_submit_action(game.pk, user, action, game.version)
+    moves.do_submit_action(game.pk, user, action, game.version)
     return Game.objects.get(pk=game.pk)
 
 
@@ -107,11 +108,11 @@ def _normal(text: str, game: Game) -> str:
 
 
 def test_a_seats_pending_choice_shows_on_no_other_board(alice, bob, charlie, monkeypatch):
-    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 1234)
+    monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 1234)
     pages = []
     for variant in (0, 1):
         game = start_with_defaults(alice, bob, charlie)
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         hand = state.players[0].hand
         # As many steps in both games (the version is public), different cards.
         chosen = hand[:2] if variant == 0 else hand[4:6]
@@ -132,7 +133,7 @@ def test_a_seats_pending_choice_shows_on_no_other_board(alice, bob, charlie, mon
         api = json.dumps(Api(bob).get(game_url(game.pk)).json(), sort_keys=True)
         moves = json.dumps(Api(bob).get(game_url(game.pk, "moves")).json(), sort_keys=True)
         assert "Alice has chosen" in moves
-        view = GUILDHALL.view(services.game_state(game), 1)
+        view = GUILDHALL.view(viewing.game_state(game), 1)
         assert view["decision"]["choosing"] == [1, 2]
         pages.append([_normal(x, game) for x in (page, api, moves)])
         Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
@@ -148,13 +149,13 @@ def test_a_seat_out_of_time_gets_a_whole_setup_choice(alice, bob, charlie):
     import time_machine
 
     from games.models import Move
-    from games.timeouts import sweep_timeouts
+    from games.play.timeouts import sweep_timeouts
 
     start = datetime(2027, 6, 1, 8, 0, tzinfo=UTC)
     with time_machine.travel(start, tick=False) as clock:
-        invitation = services.do_create_invitation(alice, players=3, options={}, move_days=1)
+        invitation = invitations.do_create_invitation(alice, players=3, options={}, move_days=1)
         for user in (bob, charlie):
-            services.do_accept_invitation(invitation.pk, user)
+            invitations.do_accept_invitation(invitation.pk, user)
         invitation.refresh_from_db()
         game = Game.objects.get(pk=invitation.game.pk)
         for user in (alice, bob):
@@ -168,7 +169,7 @@ def test_a_seat_out_of_time_gets_a_whole_setup_choice(alice, bob, charlie):
         automatic = Move.objects.filter(game=game, automatic=True)
         assert set(automatic.values_list("seat", flat=True)) == {2}
         # Charlie's discards were chosen for him: the placing step waits for everyone.
-        assert GUILDHALL.step(services.game_state(game)) == ("setup", "place")
+        assert GUILDHALL.step(viewing.game_state(game)) == ("setup", "place")
         assert deciding(game) == [0, 1, 2]
 
 

@@ -7,9 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import history
 from games.models import Game, Move
-from games.movelog import describe_move
+from games.reads import history
+from games.reads.movelog import describe_move
 from tests.games.helpers import start_game
 from tests.games.test_replay import finish
 

@@ -3,8 +3,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Game, Invitation
+from games.play import cancel_votes, invitations, moves
 from tests.games.helpers import start_game
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -29,12 +29,12 @@ class TestLobby:
         assert response.url.startswith(reverse("account_login"))
 
     def test_it_lists_the_invitations_i_may_answer(self, client, alice, bob, charlie):
-        open_one = services.do_create_invitation(bob, players=3)
-        for_me = services.do_create_invitation(bob, invitees=[alice])
-        for_charlie = services.do_create_invitation(bob, invitees=[charlie])
-        withdrawn = services.do_create_invitation(bob)
-        services.do_withdraw_invitation(withdrawn.pk, bob)
-        mine = services.do_create_invitation(alice, players=4)
+        open_one = invitations.do_create_invitation(bob, players=3)
+        for_me = invitations.do_create_invitation(bob, invitees=[alice])
+        for_charlie = invitations.do_create_invitation(bob, invitees=[charlie])
+        withdrawn = invitations.do_create_invitation(bob)
+        invitations.do_withdraw_invitation(withdrawn.pk, bob)
+        mine = invitations.do_create_invitation(alice, players=4)
         client.force_login(alice)
 
         response = client.get(reverse("games:lobby"))
@@ -48,7 +48,7 @@ class TestLobby:
         assert reverse("games:accept", args=[open_one.pk]) in page
 
     def test_htmx_gets_the_list_alone(self, client, alice, bob):
-        services.do_create_invitation(bob)
+        invitations.do_create_invitation(bob)
         client.force_login(alice)
 
         response = client.get(reverse("games:lobby"), **HTMX)
@@ -171,7 +171,7 @@ class TestCreateInvitation:
 
 class TestAnswerInvitation:
     def test_the_last_acceptance_goes_to_the_board(self, client, alice, bob):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
         client.force_login(bob)
 
         response = client.post(reverse("games:accept", args=[invitation.pk]))
@@ -181,7 +181,7 @@ class TestAnswerInvitation:
         assert response.url == reverse("games:board", args=[game.pk])
 
     def test_with_htmx_the_client_is_redirected(self, client, alice, bob):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
         client.force_login(bob)
 
         response = client.post(reverse("games:accept", args=[invitation.pk]), **HTMX)
@@ -189,7 +189,7 @@ class TestAnswerInvitation:
         assert response["HX-Redirect"] == reverse("games:board", args=[Game.objects.get().pk])
 
     def test_accepting_a_seat_swaps_the_row(self, client, alice, bob):
-        invitation = services.do_create_invitation(alice, players=3)
+        invitation = invitations.do_create_invitation(alice, players=3)
         client.force_login(bob)
 
         response = client.post(reverse("games:accept", args=[invitation.pk]), **HTMX)
@@ -200,7 +200,7 @@ class TestAnswerInvitation:
         assert "Leave" in page
 
     def test_without_javascript_it_goes_back(self, client, alice, bob):
-        invitation = services.do_create_invitation(alice, players=3)
+        invitation = invitations.do_create_invitation(alice, players=3)
         client.force_login(bob)
 
         response = client.post(
@@ -212,7 +212,7 @@ class TestAnswerInvitation:
         assert not invitation.responses.get(user=bob).accepted
 
     def test_it_does_not_go_back_elsewhere(self, client, alice, bob):
-        invitation = services.do_create_invitation(alice, players=3)
+        invitation = invitations.do_create_invitation(alice, players=3)
         client.force_login(bob)
 
         response = client.post(
@@ -222,8 +222,8 @@ class TestAnswerInvitation:
         assert response.url == reverse("games:lobby")
 
     def test_a_closed_invitation_says_so(self, client, alice, bob):
-        invitation = services.do_create_invitation(alice)
-        services.do_withdraw_invitation(invitation.pk, alice)
+        invitation = invitations.do_create_invitation(alice)
+        invitations.do_withdraw_invitation(invitation.pk, alice)
         client.force_login(bob)
 
         response = client.post(reverse("games:accept", args=[invitation.pk]), **HTMX)
@@ -235,7 +235,7 @@ class TestAnswerInvitation:
         self, client, alice, bob, charlie
     ):
         # As the API answers: whether an invitation not for you exists is not yours to know.
-        invitation = services.do_create_invitation(alice, invitees=[bob])
+        invitation = invitations.do_create_invitation(alice, invitees=[bob])
         client.force_login(charlie)
 
         response = client.post(reverse("games:accept", args=[invitation.pk]))
@@ -244,7 +244,7 @@ class TestAnswerInvitation:
         assert not invitation.responses.filter(user=charlie).exists()
 
     def test_only_the_creator_withdraws(self, client, alice, bob):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
         client.force_login(bob)
 
         response = client.post(reverse("games:withdraw", args=[invitation.pk]))
@@ -254,7 +254,7 @@ class TestAnswerInvitation:
         assert invitation.status == Invitation.Status.OPEN
 
     def test_withdraw(self, client, alice):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
         client.force_login(alice)
 
         response = client.post(reverse("games:withdraw", args=[invitation.pk]), **HTMX)
@@ -264,7 +264,7 @@ class TestAnswerInvitation:
         assert invitation.status == Invitation.Status.WITHDRAWN
 
     def test_it_needs_a_post(self, client, alice, bob):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
         client.force_login(bob)
 
         response = client.get(reverse("games:accept", args=[invitation.pk]))
@@ -296,7 +296,7 @@ class TestGameActions:
 
     def test_concede_twice_says_why(self, client, alice, bob):
         game = start_game(alice, bob)
-        services.do_concede(game.pk, alice)
+        moves.do_concede(game.pk, alice)
         client.force_login(bob)
 
         response = client.post(reverse("games:concede", args=[game.pk]), **HTMX)
@@ -323,7 +323,7 @@ class TestGameActions:
 
     def test_the_last_vote_cancels(self, client, alice, bob):
         game = start_game(alice, bob)
-        services.do_vote_cancel(game.pk, bob)
+        cancel_votes.do_vote_cancel(game.pk, bob)
         client.force_login(alice)
 
         response = client.post(reverse("games:vote_cancel", args=[game.pk]))
@@ -334,7 +334,7 @@ class TestGameActions:
 
     def test_taking_back_a_vote(self, client, alice, bob):
         game = start_game(alice, bob)
-        services.do_vote_cancel(game.pk, alice)
+        cancel_votes.do_vote_cancel(game.pk, alice)
         client.force_login(alice)
 
         client.post(reverse("games:vote_cancel", args=[game.pk]), {"vote": "0"})
@@ -358,21 +358,21 @@ def without_tokens(response) -> str:
 
 
 class TestWhoSeesAnInvitation:
-    """One rule for the pages and the API (games.queries.visible_invitations): an invitation
+    """One rule for the pages and the API (games.reads.queries.visible_invitations): an invitation
     is seen by anyone while it is open to all, else by its creator and the players it names.
     Any other answer is a 404, alike for an invitation that exists and one that does not."""
 
     @pytest.fixture
     def invitations(self, alice, bob) -> dict:
-        private_open = services.do_create_invitation(alice, invitees=[bob])
-        private_withdrawn = services.do_create_invitation(alice, invitees=[bob])
-        services.do_withdraw_invitation(private_withdrawn.pk, alice)
-        private_started = services.do_create_invitation(alice, invitees=[bob])
-        services.do_accept_invitation(private_started.pk, bob)
-        private_declined = services.do_create_invitation(alice, invitees=[bob])
-        services.do_decline_invitation(private_declined.pk, bob)
-        public_withdrawn = services.do_create_invitation(alice, players=3)
-        services.do_withdraw_invitation(public_withdrawn.pk, alice)
+        private_open = invitations.do_create_invitation(alice, invitees=[bob])
+        private_withdrawn = invitations.do_create_invitation(alice, invitees=[bob])
+        invitations.do_withdraw_invitation(private_withdrawn.pk, alice)
+        private_started = invitations.do_create_invitation(alice, invitees=[bob])
+        invitations.do_accept_invitation(private_started.pk, bob)
+        private_declined = invitations.do_create_invitation(alice, invitees=[bob])
+        invitations.do_decline_invitation(private_declined.pk, bob)
+        public_withdrawn = invitations.do_create_invitation(alice, players=3)
+        invitations.do_withdraw_invitation(public_withdrawn.pk, alice)
         return {
             "private, open": private_open,
             "private, withdrawn": private_withdrawn,

@@ -10,13 +10,14 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import services
 from games.guildhall import Options
 from games.guildhall.match import Match
 from games.guildhall.positions import to_json
 from games.guildhall.random_player import choose
 from games.management.commands.verify_games import check_game
 from games.models import Game, Invitation, Seat
+from games.play import moves
+from games.reads import viewing
 
 BEFORE = [("games", "0002_turn_version_vacation")]
 SINCE = datetime(2026, 11, 1, 8, 0, tzinfo=UTC)
@@ -85,8 +86,8 @@ def test_old_games_and_invitations_are_carried_over(alice, bob):
         players=3, rules="classic", advanced=True, names="fantasy", setup="simultaneous"
     )
     # Still playable: the player to move moves, on the version they saw.
-    state = services.game_state(game)
+    state = viewing.game_state(game)
     action = choose(state, random.Random(2))
-    moved = services.do_submit_action(game.pk, waiting.user, action, game.version)
+    moved = moves.do_submit_action(game.pk, waiting.user, action, game.version)
     assert moved.version == game.version + 1
     assert check_game(moved) is None

@@ -4,8 +4,8 @@ game is waiting" only when the one waiting is the game the player came from (?af
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Seat
+from games.play import invitations
 from tests.games.helpers import start_game
 
 NONE = "No game is waiting for your move."
@@ -21,7 +21,7 @@ class InOrder:
 
 @pytest.fixture(autouse=True)
 def _creator_first(monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+    monkeypatch.setattr(invitations, "seat_random", InOrder())
 
 
 def next_game(client, **params):

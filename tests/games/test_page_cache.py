@@ -1,4 +1,4 @@
-"""Boards and dashboards kept in the cache (games.page_cache): a page from the cache is the
+"""Boards and dashboards kept in the cache (games.web.page_cache): a page from the cache is the
 page its viewer would have been rendered, never another viewer's, and never an old one."""
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clocks, list_stamps, page_cache, services
 from games.models import Game, Seat
+from games.play import cancel_votes, invitations, vacations
+from games.reads import cache_keys, list_stamps, viewing
+from games.web import page_cache
 from tests.conftest import make_person
 from tests.games.helpers import play_one, start_game, user_to_move
 
@@ -107,7 +109,7 @@ class TestTheBoard:
 
         content = client.get(board_url(game)).content.decode()
         token = CSRF_INPUT.search(content).group(0).split('value="')[1].rstrip('"')
-        action = services.game_view(game, game.seats.get(user=user).number)["legal_actions"][0]
+        action = viewing.game_view(game, game.seats.get(user=user).number)["legal_actions"][0]
         response = client.post(
             reverse("games:board_move", args=[game.pk]),
             {"action": json.dumps(action), "version": game.version, "csrfmiddlewaretoken": token},
@@ -129,7 +131,7 @@ class TestTheBoard:
         alice_client = client_for(alice)
         alice_client.get(board_url(game))
 
-        clocks.do_start_vacation(bob, 3)
+        vacations.do_start_vacation(bob, 3)
 
         assert "on vacation until" in alice_client.get(board_url(game)).content.decode()
 
@@ -137,7 +139,7 @@ class TestTheBoard:
         client = client_for(alice)
         assert "Take back my vote" not in client.get(board_url(game)).content.decode()
 
-        services.do_vote_cancel(game.pk, alice)
+        cancel_votes.do_vote_cancel(game.pk, alice)
 
         assert "Take back my vote" in client.get(board_url(game)).content.decode()
 
@@ -190,14 +192,14 @@ class TestTheDashboard:
         assert "Open invitations" in client.get(reverse("home")).content.decode()
 
         with committed():
-            invitation = services.do_create_invitation(bob, players=3)
+            invitation = invitations.do_create_invitation(bob, players=3)
         assert f"invitation-{invitation.pk}" in client.get(reverse("home")).content.decode()
 
         with committed():
-            services.do_accept_invitation(invitation.pk, charlie)
+            invitations.do_accept_invitation(invitation.pk, charlie)
         assert "charlie" in client.get(reverse("home")).content.decode()
         with committed():
-            services.do_accept_invitation(invitation.pk, alice)
+            invitations.do_accept_invitation(invitation.pk, alice)
         content = client.get(reverse("home")).content.decode()
         game = Game.objects.get(invitation=invitation)
         assert f"invitation-{invitation.pk}" not in content
@@ -209,7 +211,7 @@ class TestTheDashboard:
 
         for user in (alice, bob, charlie):
             with committed():
-                services.do_vote_cancel(game.pk, user)
+                cancel_votes.do_vote_cancel(game.pk, user)
 
         assert f"Game {game.pk}<" not in client.get(reverse("home")).content.decode()
 
@@ -222,7 +224,7 @@ class TestTheDashboard:
         assert "time left 2\xa0days" in before
 
         with committed():
-            clocks.do_start_vacation(mover, 10)
+            vacations.do_start_vacation(mover, 10)
 
         assert "time left 1\xa0week" in client.get(reverse("home")).content.decode()
 
@@ -254,11 +256,11 @@ class TestStamps:
         assert list_stamps.stamps(alice.pk) == list_stamps.stamps(alice.pk)
 
     def test_a_build_has_its_own_keys(self, settings):
-        page_cache.build_id.cache_clear()
+        cache_keys.build_id.cache_clear()
         try:
-            one = page_cache.key("board", [1, 2])
+            one = cache_keys.key("board", [1, 2])
             settings.PAGE_CACHE_BUILD = "another"
-            page_cache.build_id.cache_clear()
-            assert page_cache.key("board", [1, 2]) != one
+            cache_keys.build_id.cache_clear()
+            assert cache_keys.key("board", [1, 2]) != one
         finally:
-            page_cache.build_id.cache_clear()
+            cache_keys.build_id.cache_clear()

@@ -1,4 +1,4 @@
-"""Ratings (games.ratings): updates as openskill computes them, what is rated, the recompute
+"""Ratings (games.play.ratings): updates as openskill computes them, what is rated, the recompute
 command, the leaderboard page and API, the profile, and the invitation's rated flag."""
 
 import io
@@ -13,16 +13,16 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from accounts.models import User
-from games import ratings, services
 from games.core import registry
-from games.forms import InvitationForm
 from games.models import Game, Invitation, Rating, RatingChange, Seat
+from games.play import cancel_votes, invitations, moves, ratings
+from games.web.forms import InvitationForm
 from tests.conftest import make_person
 from tests.games.api_helpers import Api
 from tests.games.helpers import play_until, start_game
 
 # The expected numbers come from openskill itself, from its default priors: not from
-# games.ratings, whose use of it is what is tested.
+# games.play.ratings, whose use of it is what is tested.
 openskill = PlackettLuce()
 
 
@@ -36,7 +36,7 @@ def finish(game: Game, *losers) -> Game:
     the one left wins."""
     game = past_setup(game)
     for user in losers:
-        game = services.do_concede(game.pk, user)
+        game = moves.do_concede(game.pk, user)
     assert game.status == Game.Status.FINISHED
     return game
 
@@ -97,7 +97,7 @@ class TestRatingUpdates:
         people = [make_person(name) for name in ("ann", "ben", "cat", "dan")]
         game = past_setup(start_game(*people))
         # The engines rarely tie by chance: these ranks are what a result with a tie
-        # for second gives, stored as services._Change.save stores a result.
+        # for second gives, stored as games.play.change.Change.save stores a result.
         ranks = [2, 1, 4, 2]
         for number, rank in enumerate(ranks):
             Seat.objects.filter(game=game, number=number).update(rank=rank)
@@ -131,7 +131,7 @@ class TestUnratedGames:
         assert not RatingChange.objects.exists()
 
     def test_a_game_with_a_computer_seat_is_not_rated(self, alice):
-        invitation = services.do_create_invitation(
+        invitation = invitations.do_create_invitation(
             alice, players=2, computers=["easy"], rated=True, options={"setup": "sequential"}
         )
         assert not invitation.rated
@@ -139,14 +139,14 @@ class TestUnratedGames:
         assert not game.rated
 
         game = past_setup(game)
-        services.do_concede(game.pk, alice)
+        moves.do_concede(game.pk, alice)
         self.assert_unrated(game)
 
     def test_a_game_cancelled_by_vote_is_not_rated(self, alice, bob):
         game = past_setup(start_game(alice, bob))
         assert game.rated
-        services.do_vote_cancel(game.pk, alice)
-        game = services.do_vote_cancel(game.pk, bob)
+        cancel_votes.do_vote_cancel(game.pk, alice)
+        game = cancel_votes.do_vote_cancel(game.pk, bob)
 
         assert game.status == Game.Status.CANCELLED
         self.assert_unrated(game)
@@ -155,17 +155,17 @@ class TestUnratedGames:
         game = start_game(alice, bob)
         assert game.status == Game.Status.SETUP and game.rated
 
-        game = services.do_concede(game.pk, alice)
+        game = moves.do_concede(game.pk, alice)
 
         assert game.status == Game.Status.FINISHED
         assert not Game.objects.get(pk=game.pk).rated
         self.assert_unrated(game)
 
     def test_an_unrated_invitation_makes_an_unrated_game(self, alice, bob):
-        invitation = services.do_create_invitation(
+        invitation = invitations.do_create_invitation(
             alice, players=2, rated=False, options={"setup": "sequential"}
         )
-        services.do_accept_invitation(invitation.pk, bob)
+        invitations.do_accept_invitation(invitation.pk, bob)
         invitation.refresh_from_db()
 
         game = finish(invitation.game, bob)
@@ -174,7 +174,7 @@ class TestUnratedGames:
         self.assert_unrated(game)
 
     def test_a_one_player_game_is_not_rated(self, alice):
-        invitation = services.do_create_invitation(alice, kind="renaissance", players=1)
+        invitation = invitations.do_create_invitation(alice, kind="renaissance", players=1)
         assert not invitation.rated and not invitation.game.rated
 
 
@@ -326,7 +326,7 @@ class TestLeaderboardPage:
     def test_the_profile_shows_the_rating_and_its_history(self, client, alice, bob):
         game = finish(start_game(alice, bob), bob)
 
-        page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+        page = client.get(reverse("games:profile", args=["alice"])).content.decode()
 
         section = page.split('id="ratings-title"')[1].split("</section>")[0]
         assert f"<strong>{rating_of(alice).rating}</strong> (provisional)" in section
@@ -397,6 +397,6 @@ class TestRatedFlag:
         assert [r.json()["rated"] for r in (rated, unrated, against)] == [True, False, False]
         assert api.post("/api/v1/invitations/", {"rated": "yes"}).status_code == 400
 
-        services.do_accept_invitation(rated.json()["id"], bob)
+        invitations.do_accept_invitation(rated.json()["id"], bob)
         game_id = Invitation.objects.get(pk=rated.json()["id"]).game_id
         assert Api(bob).get(f"/api/v1/games/{game_id}/").json()["rated"] is True

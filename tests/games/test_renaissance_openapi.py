@@ -16,8 +16,9 @@ from openapi_core import OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 from openapi_schema_validator import OAS30Validator
 
-from games import services
 from games.models import Game
+from games.play import invitations
+from games.reads import viewing
 from games.renaissance.kind import RENAISSANCE
 from tests.games.api_helpers import Api, game_url, openapi
 from tests.games.helpers import start_game
@@ -28,8 +29,8 @@ STAGES = {"foundation", "action", "rm", "recruit", "discard", "over"}
 
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch, settings):
-    monkeypatch.setattr(services, "seat_random", InOrder())
-    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 20261126)  # the deal
+    monkeypatch.setattr(invitations, "seat_random", InOrder())
+    monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 20261126)  # the deal
     settings.API_THROTTLE_RATES = {
         **settings.API_THROTTLE_RATES,
         "api": "100000/minute",
@@ -70,7 +71,7 @@ def test_answers_of_every_stage_for_seats_and_a_spectator(alice, bob, charlie):
     seen: set[tuple[str, int | None]] = set()
     for _move in range(2000):
         game.refresh_from_db()
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         stage = state.stage
         for viewer, api in people.items():
             # Every first view of a stage for each viewer, and every 10th version.

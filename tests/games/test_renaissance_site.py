@@ -11,12 +11,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.board_views import poll_token_of
 from games.management.commands.verify_games import check_game
 from games.models import Game, Invitation, Seat
 from games.notifications.models import Notification
+from games.play import invitations, moves
+from games.reads import viewing
 from games.renaissance.kind import RENAISSANCE
+from games.web.board import poll_token_of
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding, start_game
 from tests.games.notifications.helpers import InOrder
@@ -30,7 +31,7 @@ WEIGHTS = {"hire": 40.0, "place": 20.0, "place_rm": 5.0, "remove": 0.03, "reset"
 
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch, settings):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+    monkeypatch.setattr(invitations, "seat_random", InOrder())
     settings.API_THROTTLE_RATES = {
         **settings.API_THROTTLE_RATES,
         "api": "100000/minute",
@@ -131,11 +132,11 @@ class TestEmails:
             waiting = deciding(game)
             if not waiting:
                 break
-            state = services.game_state(game)
+            state = viewing.game_state(game)
             number = waiting[0]
             action = RENAISSANCE.choose(state, number, rand)
             with django_capture_on_commit_callbacks(execute=True):
-                services.do_submit_action(game.pk, users[number], action, game.version)
+                moves.do_submit_action(game.pk, users[number], action, game.version)
             turns = Notification.objects.filter(kind=Kind.TURN)
             if turns.count() >= 3:
                 break
@@ -148,7 +149,7 @@ class TestEmails:
 
 class TestSecrets:
     def test_a_pending_action_reaches_nobody_else(self, alice, bob, charlie, monkeypatch):
-        monkeypatch.setattr(services.secrets, "randbits", lambda bits: 77)
+        monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 77)
         pages = []
         for variant in (0, 1):
             game = start_game(alice, bob, charlie, kind="renaissance")
@@ -158,18 +159,18 @@ class TestSecrets:
             while Game.objects.get(pk=game.pk).status == Game.Status.SETUP:
                 game = Game.objects.get(pk=game.pk)
                 number = deciding(game)[0]
-                action = RENAISSANCE.choose(services.game_state(game), number, rand)
-                services.do_submit_action(game.pk, users[number], action, game.version)
+                action = RENAISSANCE.choose(viewing.game_state(game), number, rand)
+                moves.do_submit_action(game.pk, users[number], action, game.version)
             game = Game.objects.get(pk=game.pk)
             # Alice chooses a different action in each game; Bob looks.
-            options = RENAISSANCE.legal_actions(services.game_state(game), 0)
+            options = RENAISSANCE.legal_actions(viewing.game_state(game), 0)
             closing = [a for a in options if a["kind"] in ("hire", "barter", "teach", "pass")]
-            services.do_submit_action(game.pk, alice, closing[variant], game.version)
+            moves.do_submit_action(game.pk, alice, closing[variant], game.version)
             bob_client = client_for(bob)
             page = bob_client.get(reverse("games:board", args=[game.pk])).content.decode()
             api = json.dumps(Api(bob).get(game_url(game.pk)).json(), sort_keys=True)
-            moves = json.dumps(Api(bob).get(game_url(game.pk, "moves")).json(), sort_keys=True)
-            pages.append([_normal(x, game) for x in (page, api, moves)])
+            move_log = json.dumps(Api(bob).get(game_url(game.pk, "moves")).json(), sort_keys=True)
+            pages.append([_normal(x, game) for x in (page, api, move_log)])
             Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
             Seat.objects.filter(game=game).update(deciding=False)
         assert pages[0] == pages[1]
@@ -193,7 +194,7 @@ class TestClocks:
         import time_machine
 
         from games.models import Move
-        from games.timeouts import sweep_timeouts
+        from games.play.timeouts import sweep_timeouts
 
         start = datetime(2027, 6, 1, 8, 0, tzinfo=UTC)
         with time_machine.travel(start, tick=False) as clock:
@@ -204,8 +205,8 @@ class TestClocks:
             for number in (0, 1):
                 while number in deciding(Game.objects.get(pk=game.pk)):
                     game = Game.objects.get(pk=game.pk)
-                    action = RENAISSANCE.choose(services.game_state(game), number, rand)
-                    services.do_submit_action(game.pk, users[number], action, game.version)
+                    action = RENAISSANCE.choose(viewing.game_state(game), number, rand)
+                    moves.do_submit_action(game.pk, users[number], action, game.version)
             assert deciding(Game.objects.get(pk=game.pk)) == [2]
 
             clock.move_to(start + timedelta(days=1, seconds=1))
@@ -227,12 +228,12 @@ def _until_discard_step(game: Game, users: dict, rand: random.Random) -> Game:
     with every seat holding cards (so that each decides there)."""
     for _ in range(500):
         game = Game.objects.get(pk=game.pk)
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         if state.stage == "discard" and all(p.hand for p in state.players):
             return game
         number = deciding(game)[0]
         action = RENAISSANCE.choose(state, number, rand)
-        services.do_submit_action(game.pk, users[number], action, game.version)
+        moves.do_submit_action(game.pk, users[number], action, game.version)
     raise AssertionError("no discard step")
 
 
@@ -259,14 +260,14 @@ class TestReopenedChoice:
             began = Seat.objects.get(game=game, number=0).deciding_since
             clock.shift(timedelta(hours=5))
             assert send(ann, game, {"kind": "done"}, game.version).status_code == 201
-            card = services.game_state(Game.objects.get(pk=game.pk)).players[0].hand[0]
+            card = viewing.game_state(Game.objects.get(pk=game.pk)).players[0].hand[0]
             assert send(ann, game, {"kind": "discard", "card": card}).status_code == 201
             mine = ann.get(game_url(game.pk, "actions")).json()
             assert mine["my_turn"] and mine["owes_choice"]
             # Ben's "done" does not close the step: Ann still owes hers.
             assert send(ben, game, {"kind": "done"}).status_code == 201
             game = Game.objects.get(pk=game.pk)
-            assert services.game_state(game).stage == "discard"
+            assert viewing.game_state(game).stage == "discard"
             assert deciding(game) == [0]
             listed = ann.get("/api/v1/games/?my_turn=true").json()
             assert [g["id"] for g in listed["results"]] == [game.pk]
@@ -326,14 +327,14 @@ class TestUncountable:
         page = client_for(bob).get(reverse("games:board", args=[game.pk])).content.decode()
         log = client_for(bob).get(reverse("games:log", args=[game.pk])).content.decode()
         api = json.dumps(Api(bob).get(game_url(game.pk)).json(), sort_keys=True)
-        moves = json.dumps(Api(bob).get(game_url(game.pk, "moves")).json(), sort_keys=True)
+        move_log = json.dumps(Api(bob).get(game_url(game.pk, "moves")).json(), sort_keys=True)
         seat = Seat.objects.get(game=game, user=bob).number
         counts = [game.version, game.moves.count(), poll_token_of(game, seat)]
-        return [*(_normal(x, game) for x in (page, log, api, moves)), counts]
+        return [*(_normal(x, game) for x in (page, log, api, move_log)), counts]
 
     @pytest.mark.parametrize("step", ["action", "discard"])
     def test_the_parts_of_a_pending_choice_cannot_be_counted(self, alice, bob, step, monkeypatch):
-        monkeypatch.setattr(services.secrets, "randbits", lambda bits: 77)
+        monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 77)
         seen = []
         for parts in (1, 4):
             game = start_game(alice, bob, kind="renaissance")
@@ -344,13 +345,13 @@ class TestUncountable:
                 while Game.objects.get(pk=game.pk).status == Game.Status.SETUP:
                     game = Game.objects.get(pk=game.pk)
                     number = deciding(game)[0]
-                    action = RENAISSANCE.choose(services.game_state(game), number, random.Random(6))
-                    services.do_submit_action(game.pk, users[number], action, game.version)
+                    action = RENAISSANCE.choose(viewing.game_state(game), number, random.Random(6))
+                    moves.do_submit_action(game.pk, users[number], action, game.version)
             game = Game.objects.get(pk=game.pk)
-            hand = services.game_state(game).players[0].hand
+            hand = viewing.game_state(game).players[0].hand
             if step == "action":
                 # Alice changes her mind parts - 1 times, then passes.
-                options = RENAISSANCE.legal_actions(services.game_state(game), 0)
+                options = RENAISSANCE.legal_actions(viewing.game_state(game), 0)
                 changes = [a for a in options if a["kind"] in ("barter", "teach", "hire")]
                 sequence = [*changes[: parts - 1], {"kind": "pass"}]
             else:
@@ -359,13 +360,13 @@ class TestUncountable:
                 sequence = [toggles[i % 2] for i in range(parts - 1)] + [{"kind": "done"}]
             for action in sequence:
                 version = Game.objects.get(pk=game.pk).version
-                services.do_submit_action(game.pk, alice, action, version)
+                moves.do_submit_action(game.pk, alice, action, version)
             assert deciding(Game.objects.get(pk=game.pk)) == [1]
             seen.append(self._seen_by_bob(game, bob))
             # Bob closes the step: Alice's parts become records, and the record replays.
-            last = RENAISSANCE.legal_actions(services.game_state(game), 1)
+            last = RENAISSANCE.legal_actions(viewing.game_state(game), 1)
             closing = next(a for a in last if a["kind"] in ("pass", "done"))
-            services.do_submit_action(game.pk, bob, closing, game.version)
+            moves.do_submit_action(game.pk, bob, closing, game.version)
             game = Game.objects.get(pk=game.pk)
             assert game.drafts == [] and check_game(game) is None
             assert game.moves.filter(seat=0).count() >= parts
@@ -376,17 +377,17 @@ class TestUncountable:
     def test_undo_takes_back_a_private_part_without_a_record(self, alice, bob):
         game = start_game(alice, bob, kind="renaissance")
         game = _until_discard_step(game, {0: alice, 1: bob}, random.Random(7))
-        card = services.game_state(game).players[0].hand[0]
-        services.do_submit_action(game.pk, alice, {"kind": "discard", "card": card}, game.version)
+        card = viewing.game_state(game).players[0].hand[0]
+        moves.do_submit_action(game.pk, alice, {"kind": "discard", "card": card}, game.version)
         picked = Game.objects.get(pk=game.pk)
         assert picked.version == game.version and len(picked.drafts) == 1
-        assert services.game_state(picked).players[0].picks == [card]
+        assert viewing.game_state(picked).players[0].picks == [card]
 
-        services.do_undo(game.pk, alice, picked.version)
+        moves.do_undo(game.pk, alice, picked.version)
 
         undone = Game.objects.get(pk=game.pk)
         assert undone.version == game.version and undone.drafts == []
         assert undone.moves.count() == game.moves.count()
-        assert services.game_state(undone).players[0].picks == []
+        assert viewing.game_state(undone).players[0].picks == []
         assert undone.snapshot == game.snapshot
         assert check_game(undone) is None

@@ -12,11 +12,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import replay
 from games.core.match import Match
 from games.guildhall.random_player import choose as guildhall_choice
 from games.models import Game, Move, Seat
-from games.movelog import describe_move
+from games.reads import replay
+from games.reads.movelog import describe_move
 from tests.games.helpers import start_game
 
 SEED = 987_654_321_123  # distinctive, to look for on the pages
@@ -88,7 +88,7 @@ def page(user, game: Game, step: int, *, hands: bool = False, htmx: bool = True)
 
 
 def state_at(game: Game, step: int):
-    """The game after ``step`` records, rebuilt here from the record without games.replay."""
+    """The game after ``step`` records, rebuilt here from the record without games.reads.replay."""
     record = [m.record() for m in Move.objects.filter(game=game, number__lte=step)]
     return Match(game.game_kind, game.engine_options(), game.names, game.seed, record).state
 

@@ -1,4 +1,4 @@
-"""The rules pages (games.rules_views): one per game, public, in the site's words, with the
+"""The rules pages (games.web.rules): one per game, public, in the site's words, with the
 engine's own texts for abilities and cards; linked from the lobby and the new-game form,
 whose options each show their help and link to their part of the page."""
 

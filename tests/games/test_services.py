@@ -7,13 +7,13 @@ import pytest
 import time_machine
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
-from django.http import Http404
 
-from games import services, tasks
 from games.guildhall import IllegalAction, Options, legal_actions, to_json, undo_player
 from games.guildhall.match import Match
 from games.models import Game, Invitation, Move, Seat
-from games.services import GameNotActive, StaleVersion
+from games.play import cancel_votes, events, invitations, moves
+from games.play.errors import GameNotActive, NotFound, StaleVersion
+from games.reads import viewing
 from tests.games.helpers import (
     deadline_of,
     frozen,
@@ -39,24 +39,27 @@ def seat_user(game: Game, number: int):
 
 @pytest.fixture
 def calls(monkeypatch):
-    """The notification tasks queued, as (task, game_id)."""
+    """The notification tasks queued by name (games.play.events), as (task, game_id)."""
     seen = []
 
-    class Task:  # what games.notify queues, once the transaction commits
+    class Task:  # what games.play.events queues, once the transaction commits
         def __init__(self, name: str) -> None:
             self.name = name
 
-        def delay(self, game_id: int) -> None:
-            seen.append((self.name, game_id))
+        def delay(self, game_id: int, *args) -> None:
+            seen.append((self.name.rsplit(".", 1)[-1], game_id))
 
-    for name in ("notify_turn", "notify_game_started", "notify_game_over"):
-        monkeypatch.setattr(tasks, name, Task(name))
+    real = events._task
+    watched = {events.TURN, events.GAME_STARTED, events.GAME_OVER}
+    monkeypatch.setattr(events, "_task", lambda name: Task(name) if name in watched else real(name))
     return seen
 
 
 class TestCreateInvitation:
     def test_the_creator_takes_a_seat(self, alice):
-        invitation = services.do_create_invitation(alice, players=3, options={"rules": "classic"})
+        invitation = invitations.do_create_invitation(
+            alice, players=3, options={"rules": "classic"}
+        )
 
         assert invitation.status == Invitation.Status.OPEN
         assert invitation.open_to_all
@@ -65,20 +68,20 @@ class TestCreateInvitation:
         ]
 
     def test_it_keeps_the_named_players(self, alice, bob, charlie):
-        invitation = services.do_create_invitation(alice, players=3, invitees=[bob, charlie])
+        invitation = invitations.do_create_invitation(alice, players=3, invitees=[bob, charlie])
 
         assert not invitation.open_to_all
         assert set(invitation.invitees.all()) == {bob, charlie}
 
     def test_it_rejects_too_few_named_players(self, alice, bob):
         with pytest.raises(ValidationError):
-            services.do_create_invitation(alice, players=3, invitees=[bob])
+            invitations.do_create_invitation(alice, players=3, invitees=[bob])
 
         assert not Invitation.objects.exists()
 
     def test_it_rejects_inviting_yourself(self, alice, bob):
         with pytest.raises(ValidationError):
-            services.do_create_invitation(alice, players=3, invitees=[alice, bob])
+            invitations.do_create_invitation(alice, players=3, invitees=[alice, bob])
 
     @pytest.mark.parametrize(
         "options",
@@ -93,22 +96,22 @@ class TestCreateInvitation:
     )
     def test_it_rejects_bad_options(self, alice, options):
         with pytest.raises(ValidationError):
-            services.do_create_invitation(alice, **options)
+            invitations.do_create_invitation(alice, **options)
 
 
 class TestAcceptInvitation:
     def test_the_last_seat_starts_the_game(self, alice, bob, charlie, calls):
-        invitation = services.do_create_invitation(
+        invitation = invitations.do_create_invitation(
             alice, players=3, options={"rules": "classic", "setup": "sequential"}
         )
 
-        services.do_accept_invitation(invitation.pk, bob)
+        invitations.do_accept_invitation(invitation.pk, bob)
         invitation.refresh_from_db()
         assert invitation.status == Invitation.Status.OPEN
         assert invitation.game is None
         assert not Game.objects.exists()
 
-        services.do_accept_invitation(invitation.pk, charlie)
+        invitations.do_accept_invitation(invitation.pk, charlie)
         invitation.refresh_from_db()
         assert invitation.status == Invitation.Status.STARTED
         game = invitation.game
@@ -130,7 +133,7 @@ class TestAcceptInvitation:
     def test_the_seats_are_in_random_order(self, alice, bob, charlie, monkeypatch):
         orders = set()
         for seed in range(12):
-            monkeypatch.setattr(services, "seat_random", random.Random(seed))
+            monkeypatch.setattr(invitations, "seat_random", random.Random(seed))
             game = start_game(alice, bob, charlie)
             orders.add(
                 tuple(game.seats.order_by("number").values_list("user__username", flat=True))
@@ -142,115 +145,114 @@ class TestAcceptInvitation:
     def test_it_notifies_after_the_commit(
         self, alice, bob, calls, django_capture_on_commit_callbacks
     ):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
 
         with django_capture_on_commit_callbacks(execute=True):
-            services.do_accept_invitation(invitation.pk, bob)
+            invitations.do_accept_invitation(invitation.pk, bob)
 
         game = Game.objects.get()
         assert calls == [("notify_game_started", game.pk), ("notify_turn", game.pk)]
 
     def test_only_named_players_may_accept(self, alice, bob, charlie):
-        invitation = services.do_create_invitation(alice, invitees=[bob])
+        invitation = invitations.do_create_invitation(alice, invitees=[bob])
 
         # Not for Charlie: not his to see either (queries.visible_invitations).
-        with pytest.raises(Http404):
-            services.do_accept_invitation(invitation.pk, charlie)
+        with pytest.raises(NotFound):
+            invitations.do_accept_invitation(invitation.pk, charlie)
 
-        services.do_accept_invitation(invitation.pk, bob)
+        invitations.do_accept_invitation(invitation.pk, bob)
         invitation.refresh_from_db()
         assert invitation.status == Invitation.Status.STARTED
 
     def test_the_creator_cannot_accept_again(self, alice):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
 
         with pytest.raises(ValidationError):
-            services.do_accept_invitation(invitation.pk, alice)
+            invitations.do_accept_invitation(invitation.pk, alice)
 
     def test_it_rejects_a_withdrawn_invitation(self, alice, bob):
-        invitation = services.do_create_invitation(alice)
-        services.do_withdraw_invitation(invitation.pk, alice)
+        invitation = invitations.do_create_invitation(alice)
+        invitations.do_withdraw_invitation(invitation.pk, alice)
 
         with pytest.raises(ValidationError):
-            services.do_accept_invitation(invitation.pk, bob)
+            invitations.do_accept_invitation(invitation.pk, bob)
 
         assert not Game.objects.exists()
 
     def test_a_full_invitation_takes_no_one_else(self, alice, bob, charlie):
-        invitation = services.do_create_invitation(alice)
-        services.do_accept_invitation(invitation.pk, bob)
+        invitation = invitations.do_create_invitation(alice)
+        invitations.do_accept_invitation(invitation.pk, bob)
 
         with pytest.raises(ValidationError):
-            services.do_accept_invitation(invitation.pk, charlie)
+            invitations.do_accept_invitation(invitation.pk, charlie)
 
         assert Game.objects.get().seats.count() == 2
 
 
 class TestDeclineInvitation:
     def test_it_records_the_answer(self, alice, bob, charlie):
-        invitation = services.do_create_invitation(alice, players=3, invitees=[bob, charlie])
+        invitation = invitations.do_create_invitation(alice, players=3, invitees=[bob, charlie])
 
-        services.do_decline_invitation(invitation.pk, bob)
+        invitations.do_decline_invitation(invitation.pk, bob)
 
         assert not invitation.responses.get(user=bob).accepted
         assert invitation.status == Invitation.Status.OPEN
 
     def test_it_gives_back_an_accepted_seat(self, alice, bob, charlie):
-        invitation = services.do_create_invitation(alice, players=3)
-        services.do_accept_invitation(invitation.pk, bob)
+        invitation = invitations.do_create_invitation(alice, players=3)
+        invitations.do_accept_invitation(invitation.pk, bob)
 
-        services.do_decline_invitation(invitation.pk, bob)
-        services.do_accept_invitation(invitation.pk, charlie)
+        invitations.do_decline_invitation(invitation.pk, bob)
+        invitations.do_accept_invitation(invitation.pk, charlie)
 
         invitation.refresh_from_db()
         assert invitation.status == Invitation.Status.OPEN
 
     def test_the_creator_withdraws_instead(self, alice):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
 
         with pytest.raises(ValidationError):
-            services.do_decline_invitation(invitation.pk, alice)
+            invitations.do_decline_invitation(invitation.pk, alice)
 
 
 class TestWithdrawInvitation:
     def test_it_withdraws(self, alice):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
 
-        services.do_withdraw_invitation(invitation.pk, alice)
+        invitations.do_withdraw_invitation(invitation.pk, alice)
 
         invitation.refresh_from_db()
         assert invitation.status == Invitation.Status.WITHDRAWN
 
     def test_only_the_creator_may(self, alice, bob):
-        invitation = services.do_create_invitation(alice)
+        invitation = invitations.do_create_invitation(alice)
 
         with pytest.raises(PermissionDenied):
-            services.do_withdraw_invitation(invitation.pk, bob)
+            invitations.do_withdraw_invitation(invitation.pk, bob)
 
     def test_a_started_game_cannot_be_withdrawn(self, alice, bob):
         game = start_game(alice, bob)
 
         with pytest.raises(ValidationError):
-            services.do_withdraw_invitation(game.invitation.pk, alice)
+            invitations.do_withdraw_invitation(game.invitation.pk, alice)
 
 
 class TestGameForViewer:
     def test_it_gives_the_seat(self, alice, bob, charlie):
         game = start_game(alice, bob)
 
-        assert services.get_game_for_viewer(game.pk, alice)[1] == game.seats.get(user=alice).number
-        assert services.get_game_for_viewer(game.pk, charlie) == (game, None)
+        assert viewing.get_game_for_viewer(game.pk, alice)[1] == game.seats.get(user=alice).number
+        assert viewing.get_game_for_viewer(game.pk, charlie) == (game, None)
 
     def test_it_404s(self, db):
-        from django.http import Http404
 
-        with pytest.raises(Http404):
-            services.get_game_for_viewer(12345, None)
+        with pytest.raises(NotFound):
+            viewing.get_game_for_viewer(12345, None)
 
     def test_the_state_comes_from_the_snapshot(self, alice, bob):
         game = start_game(alice, bob)
 
-        assert to_json(services.game_state(game)) == game.snapshot
+        assert to_json(viewing.game_state(game)) == game.snapshot
 
 
 class TestSubmitAction:
@@ -269,7 +271,7 @@ class TestSubmitAction:
         assert game.moves.count() == game.version
         assert list(game.moves.values_list("number", flat=True)) == list(range(1, game.version + 1))
         assert game.snapshot == replayed(game)
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         assert state.phase == "over"
         for row in state.result:
             seat = game.seats.get(number=row["seat"])
@@ -283,7 +285,7 @@ class TestSubmitAction:
         action = random_action(game, random.Random(2))
 
         with pytest.raises(StaleVersion) as error:
-            services.do_submit_action(game.pk, user_to_move(game), action, game.version - 1)
+            moves.do_submit_action(game.pk, user_to_move(game), action, game.version - 1)
 
         assert error.value.current == game.version
         assert frozen(game) == before
@@ -293,9 +295,9 @@ class TestSubmitAction:
         action = random_action(game, random.Random(1))
         user = user_to_move(game)
 
-        services.do_submit_action(game.pk, user, action, 0)
+        moves.do_submit_action(game.pk, user, action, 0)
         with pytest.raises(StaleVersion):
-            services.do_submit_action(game.pk, user, action, 0)
+            moves.do_submit_action(game.pk, user, action, 0)
 
         assert Game.objects.get(pk=game.pk).version == 1
         assert Move.objects.filter(game=game).count() == 1
@@ -305,7 +307,7 @@ class TestSubmitAction:
         before = frozen(game)
 
         with pytest.raises(PermissionDenied):
-            services.do_submit_action(game.pk, charlie, random_action(game, random.Random()), 0)
+            moves.do_submit_action(game.pk, charlie, random_action(game, random.Random()), 0)
 
         assert frozen(game) == before
 
@@ -315,7 +317,7 @@ class TestSubmitAction:
         before = frozen(game)
 
         with pytest.raises(IllegalAction) as refused:
-            services.do_submit_action(game.pk, waiting, random_action(game, random.Random()), 0)
+            moves.do_submit_action(game.pk, waiting, random_action(game, random.Random()), 0)
 
         assert refused.value.rule == "not_your_turn"
         assert frozen(game) == before
@@ -327,7 +329,7 @@ class TestSubmitAction:
         before = frozen(game)
 
         with pytest.raises(StaleVersion):
-            services.do_submit_action(game.pk, waiting, random_action(game, random.Random()), 0)
+            moves.do_submit_action(game.pk, waiting, random_action(game, random.Random()), 0)
 
         assert frozen(game) == before
 
@@ -340,9 +342,9 @@ class TestSubmitAction:
 
         with django_capture_on_commit_callbacks(execute=True):
             with pytest.raises(IllegalAction) as error:
-                services.do_submit_action(game.pk, user_to_move(game), action, 0)
+                moves.do_submit_action(game.pk, user_to_move(game), action, 0)
 
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         with pytest.raises(IllegalAction) as engine_error:
             Match.resume(game.engine_options(), game.names, game.seed, [], state).apply(
                 action, to_move(game)
@@ -356,10 +358,10 @@ class TestSubmitAction:
 
     def test_it_rejects_moves_in_a_finished_game(self, alice, bob):
         game = start_game(alice, bob)
-        services.do_concede(game.pk, alice)
+        moves.do_concede(game.pk, alice)
 
         with pytest.raises(GameNotActive):
-            services.do_submit_action(game.pk, bob, {"kind": "done"}, game.version + 1)
+            moves.do_submit_action(game.pk, bob, {"kind": "done"}, game.version + 1)
 
     def test_it_notifies_after_the_commit(
         self, alice, bob, calls, django_capture_on_commit_callbacks
@@ -397,7 +399,7 @@ class TestUndo:
 
         def undoable(g):
             return g.status == Game.Status.PLAYING and undo_player(
-                services.game_state(g)
+                viewing.game_state(g)
             ) == to_move(g)
 
         game = play_until(game, rand, undoable)
@@ -409,7 +411,7 @@ class TestUndo:
             [m.record() for m in game.moves.filter(number__lt=before.number)],
         ).state
 
-        game = services.do_undo(game.pk, user_to_move(game), game.version)
+        game = moves.do_undo(game.pk, user_to_move(game), game.version)
 
         assert game.snapshot == json.loads(json.dumps(to_json(previous)))
         assert game.moves.order_by("-number")[0].action == {"kind": "undo"}
@@ -420,7 +422,7 @@ class TestUndo:
         before = frozen(game)
 
         with pytest.raises(IllegalAction):
-            services.do_undo(game.pk, user_to_move(game), game.version)
+            moves.do_undo(game.pk, user_to_move(game), game.version)
 
         assert frozen(game) == before
 
@@ -428,7 +430,7 @@ class TestUndo:
         game = start_game(alice, bob)
 
         with pytest.raises(StaleVersion):
-            services.do_submit_action(game.pk, user_to_move(game), {"kind": "undo"}, 3)
+            moves.do_submit_action(game.pk, user_to_move(game), {"kind": "undo"}, 3)
 
 
 class TestConcede:
@@ -439,7 +441,7 @@ class TestConcede:
         game = play_one(game, random.Random(1))
 
         with django_capture_on_commit_callbacks(execute=True):
-            game = services.do_concede(game.pk, alice)
+            game = moves.do_concede(game.pk, alice)
 
         assert game.status == Game.Status.FINISHED
         assert to_move(game) is None
@@ -455,7 +457,7 @@ class TestConcede:
         quitter = user_to_move(game)
         quitter_seat = to_move(game)
 
-        game = services.do_concede(game.pk, quitter)
+        game = moves.do_concede(game.pk, quitter)
 
         assert game.status == Game.Status.SETUP
         assert to_move(game) != quitter_seat
@@ -475,8 +477,8 @@ class TestConcede:
     def test_the_last_two_resigning_ends_it(self, alice, bob, charlie):
         game = start_game(alice, bob, charlie)
 
-        services.do_concede(game.pk, alice)
-        game = services.do_concede(game.pk, bob)
+        moves.do_concede(game.pk, alice)
+        game = moves.do_concede(game.pk, bob)
 
         assert game.status == Game.Status.FINISHED
         assert game.seats.get(user=charlie).rank == 1
@@ -485,60 +487,60 @@ class TestConcede:
         game = start_game(alice, bob)
 
         with pytest.raises(PermissionDenied):
-            services.do_concede(game.pk, charlie)
+            moves.do_concede(game.pk, charlie)
 
     def test_twice_is_refused(self, alice, bob, charlie):
         game = start_game(alice, bob, charlie)
-        services.do_concede(game.pk, alice)
+        moves.do_concede(game.pk, alice)
 
         with pytest.raises(IllegalAction):
-            services.do_concede(game.pk, alice)
+            moves.do_concede(game.pk, alice)
 
 
 class TestVoteCancel:
     def test_it_needs_every_vote(self, alice, bob):
         game = start_game(alice, bob)
 
-        game = services.do_vote_cancel(game.pk, alice)
+        game = cancel_votes.do_vote_cancel(game.pk, alice)
         assert game.status == Game.Status.SETUP
 
-        game = services.do_vote_cancel(game.pk, bob)
+        game = cancel_votes.do_vote_cancel(game.pk, bob)
         assert game.status == Game.Status.CANCELLED
         assert to_move(game) is None and game.finished is not None
 
     def test_a_vote_can_be_taken_back(self, alice, bob):
         game = start_game(alice, bob)
 
-        services.do_vote_cancel(game.pk, alice)
-        services.do_vote_cancel(game.pk, alice, vote=False)
-        game = services.do_vote_cancel(game.pk, bob)
+        cancel_votes.do_vote_cancel(game.pk, alice)
+        cancel_votes.do_vote_cancel(game.pk, alice, vote=False)
+        game = cancel_votes.do_vote_cancel(game.pk, bob)
 
         assert game.status == Game.Status.SETUP
 
     def test_resigned_players_do_not_vote(self, alice, bob, charlie):
         game = start_game(alice, bob, charlie)
-        services.do_concede(game.pk, charlie)
+        moves.do_concede(game.pk, charlie)
 
         with pytest.raises(PermissionDenied):
-            services.do_vote_cancel(game.pk, charlie)
-        services.do_vote_cancel(game.pk, alice)
-        game = services.do_vote_cancel(game.pk, bob)
+            cancel_votes.do_vote_cancel(game.pk, charlie)
+        cancel_votes.do_vote_cancel(game.pk, alice)
+        game = cancel_votes.do_vote_cancel(game.pk, bob)
 
         assert game.status == Game.Status.CANCELLED
 
     def test_a_cancelled_game_takes_no_move(self, alice, bob):
         game = start_game(alice, bob)
-        services.do_vote_cancel(game.pk, alice)
-        services.do_vote_cancel(game.pk, bob)
+        cancel_votes.do_vote_cancel(game.pk, alice)
+        cancel_votes.do_vote_cancel(game.pk, bob)
 
         with pytest.raises(GameNotActive):
-            services.do_submit_action(game.pk, alice, {"kind": "done"}, game.version)
+            moves.do_submit_action(game.pk, alice, {"kind": "done"}, game.version)
 
     def test_an_outsider_cannot_vote(self, alice, bob, charlie):
         game = start_game(alice, bob)
 
         with pytest.raises(PermissionDenied):
-            services.do_vote_cancel(game.pk, charlie)
+            cancel_votes.do_vote_cancel(game.pk, charlie)
 
 
 @pytest.mark.skipif(
@@ -549,14 +551,14 @@ class TestConcurrency:
     def test_two_submissions_of_one_version_apply_once(self, alice, bob):
         game = start_game(alice, bob)
         user = user_to_move(game)
-        action = legal_actions(services.game_state(game))[0]
+        action = legal_actions(viewing.game_state(game))[0]
         barrier = threading.Barrier(2)
         outcomes = []
 
         def submit():
             try:
                 barrier.wait()
-                services.do_submit_action(game.pk, user, action, 0)
+                moves.do_submit_action(game.pk, user, action, 0)
                 outcomes.append("applied")
             except StaleVersion:
                 outcomes.append("stale")

@@ -17,12 +17,12 @@ import time_machine
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Game, Move, Seat
 from games.notifications import delivery
+from games.notifications.events import sweep_reminders
 from games.notifications.models import Notification
-from games.tasks import sweep_reminders
-from games.timeouts import sweep_timeouts
+from games.play import invitations
+from games.play.timeouts import sweep_timeouts
 from tests.conftest import make_person
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding, start_game
@@ -36,9 +36,9 @@ SEED = 4242
 
 @pytest.fixture(autouse=True)
 def _in_order(monkeypatch, settings):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+    monkeypatch.setattr(invitations, "seat_random", InOrder())
     # Two games of the same deal, so that their pages can be compared.
-    monkeypatch.setattr(services.secrets, "randbits", lambda bits: SEED)
+    monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: SEED)
     settings.API_THROTTLE_RATES = {
         **settings.API_THROTTLE_RATES,
         "api": "100000/minute",

@@ -1,4 +1,4 @@
-"""Statistics: a finished game's score chart (games.stats, games.score_chart) on its board,
+"""Statistics: a finished game's score chart (games.reads.stats, games.reads.score_chart) on its board,
 and the numbers of a profile."""
 
 import html
@@ -13,10 +13,12 @@ from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
-from games import score_chart, services, stats
 from games.core import Match, registry
 from games.guildhall import random_player as guildhall_random
 from games.models import Game, Move, Seat
+from games.play import cancel_votes, moves
+from games.play.moves import do_concede
+from games.reads import score_chart, stats
 from tests.games.helpers import play_one, start_game, user_to_move
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -46,12 +48,12 @@ def finished_game(alice, bob, moves: int = 40, seed: int = 3) -> Game:
     rand = random.Random(seed)
     for _ in range(moves):
         game = play_one(game, rand)
-    return services.do_concede(game.pk, alice)
+    return do_concede(game.pk, alice)
 
 
 def replayed_scores(game: Game) -> list[dict[int, int]]:
     """The spectator's scores after each record of the game (index 0: before any), replayed
-    here independently of games.stats."""
+    here independently of games.reads.stats."""
     kind = game.game_kind
     match = Match(kind, game.engine_options(), game.names, game.seed)
     scores = [kind.scores(kind.view(match.state, None))]
@@ -219,12 +221,12 @@ class TestNiceTicks:
 class TestPlayerStats:
     def test_played_won_and_places_per_game_and_players(self, alice, bob, charlie):
         g1 = start_game(alice, bob)
-        services.do_concede(g1.pk, bob)  # Alice wins
+        moves.do_concede(g1.pk, bob)  # Alice wins
         g2 = start_game(alice, bob, charlie)
-        services.do_concede(g2.pk, alice)
-        services.do_concede(g2.pk, bob)  # Charlie wins; Alice, who left first, is last
+        moves.do_concede(g2.pk, alice)
+        moves.do_concede(g2.pk, bob)  # Charlie wins; Alice, who left first, is last
         g3 = start_game(alice, bob, kind="renaissance")
-        services.do_concede(g3.pk, alice)  # Bob wins
+        moves.do_concede(g3.pk, alice)  # Bob wins
         start_game(alice, bob)  # not finished: not counted
 
         s = stats.player_stats(alice)
@@ -240,8 +242,8 @@ class TestPlayerStats:
 
     def test_a_cancelled_game_is_not_counted(self, alice, bob):
         game = start_game(alice, bob)
-        services.do_vote_cancel(game.pk, alice)
-        services.do_vote_cancel(game.pk, bob)
+        cancel_votes.do_vote_cancel(game.pk, alice)
+        cancel_votes.do_vote_cancel(game.pk, bob)
         assert stats.player_stats(alice).total.played == 0
 
     def test_two_queries(self, alice, bob, charlie, django_assert_num_queries):
@@ -249,7 +251,7 @@ class TestPlayerStats:
             game = start_game(alice, *others)
             for user in others:
                 if Game.objects.get(pk=game.pk).is_active:
-                    services.do_concede(game.pk, user)
+                    moves.do_concede(game.pk, user)
         with django_assert_num_queries(2):
             stats.player_stats(alice)
 
@@ -274,7 +276,7 @@ class TestPlayerStats:
             game = start_game(alice, bob, charlie)
             traveller.shift(timedelta(hours=5))
             leaver = user_to_move(game)
-            game = services.do_concede(game.pk, leaver)  # the computer plays the seat on
+            game = moves.do_concede(game.pk, leaver)  # the computer plays the seat on
             for _ in range(30):
                 traveller.shift(timedelta(hours=9))
                 game = play_one(game, rand)
@@ -287,8 +289,8 @@ class TestPlayerStats:
         with time_machine.travel(T0, tick=False) as traveller:
             game = start_game(alice, bob)
             traveller.shift(timedelta(hours=26, minutes=10))
-            services.do_concede(game.pk, alice)
-        page = Client().get(reverse("accounts:profile", args=["alice"])).content.decode()
+            moves.do_concede(game.pk, alice)
+        page = Client().get(reverse("games:profile", args=["alice"])).content.decode()
         section = re.search(r'<section class="statistics".*?</section>', page, re.S).group()
         assert "<h2" in section and "Statistics" in section
         assert re.search(
@@ -298,7 +300,7 @@ class TestPlayerStats:
         assert "1 day 2 hours on average, 1 day 2 hours at the longest (1 turn)" in section
 
     def test_a_profile_without_games(self, charlie):
-        page = Client().get(reverse("accounts:profile", args=["charlie"])).content.decode()
+        page = Client().get(reverse("games:profile", args=["charlie"])).content.decode()
         section = re.search(r'<section class="statistics".*?</section>', page, re.S).group()
         assert "No finished game yet" in section and "Time to move" not in section
 

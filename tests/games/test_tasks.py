@@ -10,10 +10,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test import Client
 
-from games import clocks, services
 from games.models import Game, Move, Seat, Vacation
-from games.movelog import TIMEOUT_LINE
-from games.timeouts import sweep_timeouts
+from games.play import timeouts, vacations
+from games.play.timeouts import sweep_timeouts
+from games.reads import clocks, viewing
+from games.reads.movelog import TIMEOUT_LINE
 from tests import mailserver
 from tests.games.helpers import deadline_of, start_game, to_move, wait_version
 from tests.games.notifications.helpers import play_turn
@@ -86,7 +87,7 @@ class TestTimeOut:
         play_turn(game)  # Alice moves in time
         clock.move_to(T0 + timedelta(days=1, seconds=1))
 
-        assert services.do_time_out(game.pk, *seen) is None
+        assert timeouts.do_time_out(game.pk, *seen) is None
         assert not Move.objects.filter(automatic=True).exists()
 
     def test_the_board_says_the_computer_played(self, clock, alice, bob):
@@ -150,7 +151,7 @@ class TestAbandon:
         assert sorted(m["To"] for m in told) == [alice.email, charlie.email]
         assert "Bob let their time run out three turns in a row" in text_of(told[0])
         # From now on the computer plays Bob at once, and Bob ranks last at the end.
-        state = services.game_state(game)
+        state = viewing.game_state(game)
         assert 1 in state.resigned
         while game.is_active:
             game = play_turn(game, rand)
@@ -222,14 +223,14 @@ class TestVacation:
         game = start_game(alice, bob, move_days=2)
         clock.move_to(T0 + timedelta(days=1))
 
-        clocks.do_start_vacation(alice, 5)
+        vacations.do_start_vacation(alice, 5)
 
         game.refresh_from_db()
         assert deadline_of(game) == T0 + timedelta(days=7)
 
     def test_no_time_out_during_the_vacation(self, clock, alice, bob):
         game = start_game(alice, bob, move_days=1)
-        clocks.do_start_vacation(alice, 3)
+        vacations.do_start_vacation(alice, 3)
         clock.move_to(T0 + timedelta(days=3, hours=23))
 
         assert sweep_timeouts() == 0
@@ -239,10 +240,10 @@ class TestVacation:
 
     def test_coming_back_early_gives_the_days_back_and_the_clock_runs(self, clock, alice, bob):
         game = start_game(alice, bob, move_days=2)
-        clocks.do_start_vacation(alice, 10)
+        vacations.do_start_vacation(alice, 10)
         clock.move_to(T0 + timedelta(days=3))
 
-        clocks.do_stop_vacation(alice)
+        vacations.do_stop_vacation(alice)
 
         game.refresh_from_db()
         assert deadline_of(game) == T0 + timedelta(days=5)
@@ -250,7 +251,7 @@ class TestVacation:
 
     def test_a_turn_coming_during_the_vacation_waits_for_its_end(self, clock, alice, bob):
         game = start_game(alice, bob, move_days=2)
-        clocks.do_start_vacation(bob, 4)
+        vacations.do_start_vacation(bob, 4)
         clock.move_to(T0 + timedelta(hours=1))
 
         game = play_turn(game)  # Alice sets up: Bob's turn, while he is away
@@ -259,24 +260,24 @@ class TestVacation:
         assert deadline_of(game) == T0 + timedelta(days=6)
 
     def test_at_most_21_days_a_year(self, clock, alice):
-        clocks.do_start_vacation(alice, 15)
+        vacations.do_start_vacation(alice, 15)
         clock.move_to(T0 + timedelta(days=20))
 
         with pytest.raises(ValidationError, match="6 days"):
-            clocks.do_start_vacation(alice, 7)
-        clocks.do_start_vacation(alice, 6)
+            vacations.do_start_vacation(alice, 7)
+        vacations.do_start_vacation(alice, 6)
         assert clocks.time_left(alice) == timedelta(0)
 
     def test_a_vacation_over_new_year_counts_in_each_year(self, alice):
         with time_machine.travel(datetime(2027, 12, 30, tzinfo=UTC), tick=False):
-            clocks.do_start_vacation(alice, 10)  # 2 days of 2027, 8 of 2028
+            vacations.do_start_vacation(alice, 10)  # 2 days of 2027, 8 of 2028
             assert clocks.time_left(alice) == timedelta(days=19)
         assert clocks.used_in_year(alice, 2028) == timedelta(days=8)
 
     def test_one_at_a_time(self, clock, alice):
-        clocks.do_start_vacation(alice, 2)
+        vacations.do_start_vacation(alice, 2)
         with pytest.raises(ValidationError):
-            clocks.do_start_vacation(alice, 2)
+            vacations.do_start_vacation(alice, 2)
 
 
 class TestVacationPages:
@@ -307,7 +308,7 @@ class TestVacationPages:
 
     def test_the_others_see_it_on_the_board(self, clock, alice, bob):
         game = start_game(alice, bob, move_days=2)
-        clocks.do_start_vacation(bob, 4)
+        vacations.do_start_vacation(bob, 4)
         client = Client()
         client.force_login(alice)
 

@@ -14,13 +14,13 @@ import redis
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings as django_settings
 
-import games.computer_moves  # noqa: F401
+import games.notifications.events  # noqa: F401 (the worker must know the tasks before it starts)
 import games.notifications.tasks  # noqa: F401
-import games.tasks  # noqa: F401 (the worker must know the tasks before it starts)
-from games import services
+import games.play.computer_moves  # noqa: F401
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.notifications.models import Notification
+from games.play import invitations, moves
 from guildhall_site.celery import app
 from tests import mailserver
 from tests.games.helpers import random_action, start_game, to_move
@@ -134,7 +134,7 @@ class TestWorker:
         # Celery stops a task after 3 retries unless told otherwise; a mail server down for a
         # while must not leave the email to wait for the next sweep. One task, one email.
         settings.NOTIFICATION_RETRY_SECONDS = 0  # a second between tries (the minimum)
-        services.do_create_invitation(alice, invitees=[bob])
+        invitations.do_create_invitation(alice, invitees=[bob])
 
         invitation = Notification.objects.filter(kind=Kind.INVITATION, user=bob)
         wait_until(lambda: invitation.filter(attempts__gte=6).exists(), timeout=30)
@@ -153,7 +153,7 @@ class TestComputerPlayers:
     def test_the_computers_moves_arrive_through_the_worker(self, worker, alice, settings):
         settings.COMPUTER_BUDGET_MS = 50
         levels = registry.get("guildhall").computer_levels
-        invitation = services.do_create_invitation(
+        invitation = invitations.do_create_invitation(
             alice, players=3, computers=[levels[-1], levels[0]]
         )
         game = Game.objects.get(pk=invitation.game_id)
@@ -163,7 +163,7 @@ class TestComputerPlayers:
         for _ in range(12):  # Alice's decisions; the two computers answer in the worker
             wait_until(lambda: Seat.objects.filter(pk=mine.pk, deciding=True).exists(), timeout=60)
             game.refresh_from_db()
-            services.do_submit_action(
+            moves.do_submit_action(
                 game.pk, alice, random_action(game, rand, mine.number), game.version
             )
 
@@ -181,8 +181,8 @@ class TestQueues:
         smtp.clear()
         with running_worker(settings, ["celery"]):
             for _ in range(50):
-                games.computer_moves.play_computer_turn.delay(game.pk, game.version)
-            services.do_create_invitation(alice, invitees=[bob])
+                games.play.computer_moves.play_computer_turn.delay(game.pk, game.version)
+            invitations.do_create_invitation(alice, invitees=[bob])
 
             [invitation] = smtp.wait_for(1, timeout=10)
 

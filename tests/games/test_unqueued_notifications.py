@@ -14,10 +14,10 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from games import services
 from games.models import Game, Seat
+from games.notifications.events import UNQUEUED_AFTER, UNQUEUED_WITHIN, sweep_unqueued_notifications
 from games.notifications.models import Notification
-from games.tasks import UNQUEUED_AFTER, UNQUEUED_WITHIN, sweep_unqueued_notifications
+from games.play import invitations, moves
 from guildhall_site.celery import app
 from tests import mailserver
 from tests.games.helpers import (
@@ -118,7 +118,7 @@ class TestGames:
         assert sweep(clock) == 0
 
     def test_a_game_that_ended_while_the_broker_was_down(self, clock, game, alice, bob, smtp):
-        services.do_concede(game.pk, alice)
+        moves.do_concede(game.pk, alice)
 
         assert sweep(clock) == 2
 
@@ -151,7 +151,7 @@ class TestGames:
         assert dropped == [bob.email, charlie.email]
 
     def test_an_invitation_made_while_the_broker_was_down(self, clock, alice, bob, smtp):
-        services.do_create_invitation(alice, invitees=[bob])
+        invitations.do_create_invitation(alice, invitees=[bob])
 
         assert sweep(clock) == 1
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.clocks import Vacation
+from games.play import invitations
+from games.reads.clocks import Vacation
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import frozen, start_game, user_to_move
 
@@ -91,9 +91,9 @@ class TestNextUrl:
         "next_url", [HUGE, "lobby", "home", "//evil.example/", "https://evil.example/"]
     )
     def test_answers_go_back_to_pages_of_this_site_only(self, client, alice, bob, next_url):
-        from games import services
+        from games.play import invitations
 
-        invitation = services.do_create_invitation(alice, players=3)
+        invitation = invitations.do_create_invitation(alice, players=3)
         client.force_login(bob)
 
         response = client.post(reverse("games:decline", args=[invitation.pk]), {"next": next_url})
@@ -172,7 +172,7 @@ class TestTextNoAnswerCanHold:
         property (and one key) is such text: a 4xx in JSON, never a 500."""
         client = Api(alice, check=False).client
         schema = client.get("/api/schema/?format=json").json()
-        invitation = services.do_create_invitation(alice, players=3)
+        invitation = invitations.do_create_invitation(alice, players=3)
         ids = {"game_id": game.pk, "invitation_id": invitation.pk, "key": "x"}
         tried = 0
         for path, operations in schema["paths"].items():

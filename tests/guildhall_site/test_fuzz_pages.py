@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from accounts.forms import ProfileForm
 from accounts.services import do_create_guest
-from games import services
 from games.models import Game, Move
+from games.play import invitations
 from tests.games.helpers import start_game
 from tests.games.notifications.helpers import InOrder
 
@@ -105,9 +105,9 @@ def requests(draw, ids: dict):
 
 @pytest.fixture
 def site(alice, bob, charlie, monkeypatch):
-    monkeypatch.setattr(services, "seat_random", InOrder())
+    monkeypatch.setattr(invitations, "seat_random", InOrder())
     game = start_game(alice, bob)
-    invitation = services.do_create_invitation(alice, players=3)
+    invitation = invitations.do_create_invitation(alice, players=3)
     guest = do_create_guest()
     return {
         "game": game.pk,

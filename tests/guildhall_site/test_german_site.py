@@ -69,7 +69,7 @@ def pages_of(alice, bob) -> list[str]:
         reverse("games:invitation_new"),
         reverse("accounts:edit_profile"),
         reverse("accounts:api_tokens"),
-        reverse("accounts:profile", args=[alice.username]),
+        reverse("games:profile", args=[alice.username]),
     ]
     for game in (guildhall, played, renaissance, over):
         urls += [reverse("games:board", args=[game.pk]), reverse("games:log", args=[game.pk])]

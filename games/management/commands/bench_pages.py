@@ -45,12 +45,12 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from games.board_views import poll_token_of
 from games.core import registry
 from games.models import Game
 from games.perf import data as bench_data
 from games.perf import load
 from games.perf.server import Gunicorn, base_env, collectstatic, free_port
+from games.web.board import poll_token_of
 
 PAGES = ("board", "partial", "poll", "dashboard")
 

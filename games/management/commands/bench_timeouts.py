@@ -8,7 +8,7 @@ data) it bulk-creates ``--games`` two-player games in play, all sharing one real
 mid-game snapshot, of which ``--expired`` per cent are past their deadline. It then measures:
 
 1. the sweep's query that finds the expired turns (and shows PostgreSQL's plan for it);
-2. one sweep (``games.tasks.sweep_timeouts``) timing out all of them: the computer plays each
+2. one sweep (``games.play.timeouts.sweep_timeouts``) timing out all of them: the computer plays each
    whole turn under the row lock, and a "your turn" task is queued for each next player
    (to an in-memory broker, so that the sweep's time is its own);
 3. a Celery worker (solo pool, in this process) working through those tasks, sending each
@@ -87,7 +87,7 @@ class Command(BaseCommand):
             cursor.execute("ANALYZE")
 
         # 1. Finding the expired turns.
-        from games.timeouts import sweep_timeouts
+        from games.play.timeouts import sweep_timeouts
 
         now = timezone.now()
         query = Seat.objects.filter(
@@ -138,8 +138,8 @@ class Command(BaseCommand):
         settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
         settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
         settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+        import games.notifications.events  # noqa: F401 (registered before the worker starts)
         import games.notifications.tasks  # noqa: F401
-        import games.tasks  # noqa: F401 (registered before the worker starts)
 
         try:
             with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=60):

@@ -1,6 +1,6 @@
 """Recompute every rating from the finished rated games, in the order they finished.
 
-The ratings are updated one game at a time as games finish (games.ratings); this applies the
+The ratings are updated one game at a time as games finish (games.play.ratings); this applies the
 same rule to every game from scratch and must find the same numbers. Without options it
 stores what it found (every Rating and RatingChange row replaced, in one transaction); with
 ``--check`` it changes nothing and exits with status 1, naming each player and game whose
@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import User
-from games import ratings
+from games.play import ratings
 
 
 class Command(BaseCommand):
@@ -26,7 +26,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, check: bool, **options) -> None:
         with transaction.atomic():
-            # Games being rated meanwhile lock their players (games.ratings): holding every
+            # Games being rated meanwhile lock their players (games.play.ratings): holding every
             # player's lock, nothing is rated between reading the games and storing.
             list(User.objects.select_for_update().order_by("pk").values("pk"))
             computed, changes = ratings.recompute()

@@ -6,9 +6,9 @@ import random
 
 from django.conf import settings
 
-from games import services
 from games.models import Game, Seat
 from games.notifications.models import Notification
+from games.play import moves
 from tests.games.helpers import random_action, to_move
 
 
@@ -30,7 +30,7 @@ def play_turn(game: Game, rand: random.Random | None = None, limit: int = 500) -
     player = to_move(game)
     user = seat_user(game, player)
     for _ in range(limit):
-        game = services.do_submit_action(game.pk, user, random_action(game, rand), game.version)
+        game = moves.do_submit_action(game.pk, user, random_action(game, rand), game.version)
         if game.status not in Game.ACTIVE or to_move(game) != player:
             return game
     raise AssertionError("the turn did not end")

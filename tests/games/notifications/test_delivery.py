@@ -9,9 +9,9 @@ from django.utils import timezone
 from games.models import Game
 from games.notifications import delivery
 from games.notifications.delivery import Outcome
+from games.notifications.events import notify_turn
 from games.notifications.models import Notification
 from games.notifications.tasks import send_notification, sweep_notifications
-from games.tasks import notify_turn
 from tests.games.helpers import start_game, to_move, wait_version
 from tests.games.notifications.helpers import play_turn
 

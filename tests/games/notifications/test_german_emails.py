@@ -14,10 +14,10 @@ import pytest
 import time_machine
 from django.core.mail import EmailMultiAlternatives
 
-from games import services
 from games.models import Game
 from games.notifications import delivery, emails
 from games.notifications.models import Notification
+from games.play import invitations, moves
 from tests.games.helpers import deadline_of, start_game, wait_version
 from tests.games.notifications.helpers import play_turn
 
@@ -67,12 +67,14 @@ def finished(alice, bob, charlie):
     game = start_game(alice, bob, move_days=3)
     while game.status == Game.Status.SETUP:
         game = play_turn(game)
-    services.do_concede(game.pk, bob)
+    moves.do_concede(game.pk, bob)
     return bob, email(Kind.FINISHED, bob, T0, game=Game.objects.get(pk=game.pk))
 
 
 def invitation(alice, bob, charlie):
-    invited = services.do_create_invitation(alice, players=3, invitees=[bob, charlie], move_days=2)
+    invited = invitations.do_create_invitation(
+        alice, players=3, invitees=[bob, charlie], move_days=2
+    )
     return bob, email(Kind.INVITATION, bob, T0, invitation=invited)
 
 

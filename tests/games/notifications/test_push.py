@@ -19,13 +19,14 @@ from django.utils import timezone
 from py_vapid import Vapid
 
 from accounts.models import User
-from games import notify, services
 from games.models import Game, Seat
 from games.notifications import delivery, push, push_network
 from games.notifications.delivery import Outcome
+from games.notifications.events import UNQUEUED_AFTER, notify_turn, sweep_unqueued_notifications
 from games.notifications.models import Notification, PushSubscription
 from games.notifications.tasks import sweep_notifications
-from games.tasks import UNQUEUED_AFTER, notify_turn, sweep_unqueued_notifications
+from games.play import events as notify
+from games.play import invitations, moves
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
 from tests.games.notifications.helpers import play_turn
@@ -177,7 +178,7 @@ class TestWhichPushes:
         push_service.device(bob, "bobs")
         push_service.device(charlie, "charlies")
 
-        run_hooks(services.do_create_invitation, alice, players=3, invitees=[bob, charlie])
+        run_hooks(invitations.do_create_invitation, alice, players=3, invitees=[bob, charlie])
 
         assert [r.device for r in push_service.received] == ["charlies"]
         bob.refresh_from_db()
@@ -252,7 +253,7 @@ class TestLookingAtTheGame:
         minute_ago = timezone.now() - timedelta(minutes=1)
         Seat.objects.filter(game=game, user=bob).update(last_seen_at=minute_ago)
 
-        run_hooks(services.do_concede, game.pk, alice)
+        run_hooks(moves.do_concede, game.pk, alice)
         Seat.objects.filter(game=game, user=bob).update(last_seen_at=timezone.now())
 
         assert push_service.to("alices") == [
@@ -280,7 +281,7 @@ class TestInvitationPush:
         User.objects.filter(pk=charlie.pk).update(language="de")
         push_service.device(charlie, "charlies")
 
-        run_hooks(services.do_create_invitation, alice, players=3, invitees=[bob, charlie])
+        run_hooks(invitations.do_create_invitation, alice, players=3, invitees=[bob, charlie])
 
         assert push_service.to("bobs") == [
             {

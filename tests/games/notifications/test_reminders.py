@@ -5,10 +5,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import clocks
 from games.models import Seat
+from games.notifications.events import send_daily_digests, sweep_reminders
 from games.notifications.models import Notification
-from games.tasks import send_daily_digests, sweep_reminders
+from games.play import vacations
 from tests.games.helpers import start_game
 from tests.games.notifications.helpers import play_turn
 from tests.mailserver import text_of
@@ -83,7 +83,7 @@ class TestReminder:
         alice.reminder_after_hours = 2
         alice.save()
         start_game(alice, bob)
-        clocks.do_start_vacation(alice, 2)
+        vacations.do_start_vacation(alice, 2)
         clock.move_to(T0 + timedelta(hours=5))
 
         sweep_reminders()

@@ -6,11 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-from games import services
 from games.guildhall.builder import build
 from games.models import Game, Move, Seat
 from games.notifications import delivery
 from games.notifications.models import Notification
+from games.play import invitations
 from tests.games.helpers import start_game, to_move, wait_version
 from tests.games.notifications.helpers import InOrder, play_turn
 from tests.games.test_board_views import game_from_state
@@ -85,7 +85,7 @@ class TestSecrets:
     def test_a_turn_email_never_names_the_cards_others_drew(
         self, alice, bob, smtp, django_capture_on_commit_callbacks, monkeypatch
     ):
-        monkeypatch.setattr(services, "seat_random", InOrder())
+        monkeypatch.setattr(invitations, "seat_random", InOrder())
         game = start_game(alice, bob)
         rand = random.Random(11)
         for _ in range(60):

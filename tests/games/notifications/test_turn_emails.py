@@ -6,9 +6,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import notify, services
 from games.models import Game, Seat
 from games.notifications.models import Notification
+from games.play import cancel_votes, invitations, moves
+from games.play import events as notify
 from tests.games.helpers import deadline_of, start_game
 from tests.games.notifications.helpers import play_turn, seat_user
 from tests.mailserver import html_of, links, text_of
@@ -75,7 +76,7 @@ class TestTurnEmail:
         self, alice, bob, charlie, run_hooks, smtp
     ):
         game = run_hooks(start_game, alice, bob, charlie)
-        run_hooks(services.do_concede, game.pk, bob)
+        run_hooks(moves.do_concede, game.pk, bob)
         smtp.clear()
 
         game = run_hooks(play_turn, Game.objects.get(pk=game.pk))  # Alice; Bob is played
@@ -162,7 +163,7 @@ class TestGameStartedAndOver:
         finish_setup(game, run_hooks)
         smtp.clear()
 
-        run_hooks(services.do_concede, game.pk, bob)
+        run_hooks(moves.do_concede, game.pk, bob)
 
         by_user = {m["To"]: m for m in smtp.messages}
         assert by_user[alice.email]["Subject"] == (
@@ -176,8 +177,8 @@ class TestGameStartedAndOver:
         assert "<b>2nd</b>" in html_of(by_user[bob.email])
 
     def test_a_cancelled_game_says_so(self, game, alice, bob, smtp, run_hooks):
-        run_hooks(services.do_vote_cancel, game.pk, alice)
-        run_hooks(services.do_vote_cancel, game.pk, bob)
+        run_hooks(cancel_votes.do_vote_cancel, game.pk, alice)
+        run_hooks(cancel_votes.do_vote_cancel, game.pk, bob)
 
         assert len(smtp.messages) == 2
         assert all("was cancelled" in m["Subject"] for m in smtp.messages)
@@ -185,7 +186,7 @@ class TestGameStartedAndOver:
 
 class TestInvitation:
     def test_named_invitees_hear_of_it(self, alice, bob, charlie, smtp, run_hooks):
-        run_hooks(services.do_create_invitation, alice, players=3, invitees=[bob, charlie])
+        run_hooks(invitations.do_create_invitation, alice, players=3, invitees=[bob, charlie])
 
         assert {m["To"] for m in smtp.messages} == {bob.email, charlie.email}
         message = smtp.to(bob.email)[0]
@@ -194,7 +195,7 @@ class TestInvitation:
         assert f"{settings.SITE_URL}/lobby/" in links(text_of(message))
 
     def test_an_open_invitation_emails_nobody(self, alice, smtp, run_hooks):
-        run_hooks(services.do_create_invitation, alice, players=2)
+        run_hooks(invitations.do_create_invitation, alice, players=2)
 
         assert smtp.messages == []
 

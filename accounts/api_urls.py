@@ -1,0 +1,14 @@
+"""/api/v1/: the accounts' endpoints of the JSON API (you, your preferences, your tokens);
+guildhall_site.urls mounts them with the games' ones (``games.api.urls``)."""
+
+from django.urls import path
+
+from accounts import api
+
+urlpatterns = [
+    path("me/", api.MeView.as_view(), name="me"),
+    path("me/preferences/", api.PreferencesView.as_view(), name="preferences"),
+    path("auth/token/", api.TokenLoginView.as_view(), name="token_login"),
+    path("auth/tokens/", api.TokenListView.as_view(), name="tokens"),
+    path("auth/tokens/<str:key>/", api.TokenRevokeView.as_view(), name="token"),
+]

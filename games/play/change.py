@@ -1,0 +1,253 @@
+"""How a game changes: under its row lock, the platform's ``Match`` applies an action to the
+stored snapshot, and the new records become ``Move`` rows; the version grows by their number,
+and the snapshot, status and every seat's decision (whether the game waits for it, since
+when, its deadline) follow, all in one transaction. A move is posted against the version it
+was made on: a stale or repeated submission (two tabs, a double tap on a phone) raises
+``StaleVersion`` and changes nothing, and only a change of that seat's own decision makes it
+stale. What the change means for others (emails, push, the computer's turn) is queued by
+name after the commit (``games.play.events``).
+
+Every game is driven through the game protocol (``games.core``): the game is looked up in
+the registry by ``Game.kind``, and nothing here names one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.core import GameKind, Match
+from games.core.match import RESIGN, UNDO
+from games.core.waits import Waits
+from games.models import Game, Move, Seat
+from games.play import events, ratings
+from games.play.errors import GameNotActive, NotFound, NotYourTurn, StaleVersion
+from games.reads import clocks, list_stamps
+from games.reads.viewing import seat_of
+
+# The computer plays a resigned or abandoned seat's decisions at once; a game needs a few
+# hundred decisions, so this bound only stops a bug from looping forever.
+MAX_AUTOMATIC_DECISIONS = 10_000
+
+
+def lock_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(_("No such game")) from None
+
+
+def check_active(game: Game) -> None:
+    if game.status == Game.Status.FINISHED:
+        raise GameNotActive("game_over", _("The game is over"))
+    if game.status == Game.Status.CANCELLED:
+        raise GameNotActive("game_cancelled", _("The game was cancelled"))
+
+
+def seat_for(game: Game, user) -> Seat:
+    seat = seat_of(game, user)
+    if seat is None:
+        raise NotYourTurn(_("You do not play in this game"))
+    return seat
+
+
+def check_fresh(game: Game, seat: Seat, version: int) -> None:
+    """A choice made on ``version`` stands unless this seat's own decision changed since
+    (another seat's choice in the same simultaneous step does not make it stale)."""
+    if version > game.version or seat.decision_version > version:
+        raise StaleVersion(game.version)
+
+
+class Change:
+    """The records one service call adds to a game (its lock held): applied to the game's
+    match, followed for who must decide (``core.waits``), then stored by ``save``."""
+
+    def __init__(self, game: Game, *, with_record: bool = False) -> None:
+        self.game = game
+        self.kind: GameKind = game.game_kind
+        # The private records not yet public (``GameKind.private_record``), in order: the
+        # snapshot includes them.
+        self.drafts: list[dict] = list(game.drafts)
+        # Only an undo needs the record (to rebuild the states before the last steps);
+        # other changes append to an empty one, whose entries are then the new records.
+        record = None
+        if with_record:
+            record = [m.record() for m in game.moves.order_by("number")]
+            record += [{"player": d["player"], "action": d["action"]} for d in self.drafts]
+        self.match = Match.resume(
+            self.kind,
+            game.engine_options(),
+            game.names,
+            game.seed,
+            self.kind.from_json(game.snapshot),
+            record,
+        )
+        self.seats: dict[int, Seat] = {s.number: s for s in game.seats.all()}
+        self.waits = Waits(self.kind, self.match.state)
+        self.log: list[dict] = []  # the new records: player, action, events, automatic
+        self.public = False  # one of them is public: every record so far becomes a Move
+        self.resigned: set[int] = set()
+
+    @property
+    def state(self):
+        return self.match.state
+
+    def apply(
+        self, action: dict, seat: int, *, automatic: bool = False, marks: Iterable[dict] = ()
+    ) -> list[dict]:
+        """Apply and record one action; ``marks`` are site events stored before its own."""
+        kind = action["kind"]
+        events = self.match.apply(action, seat)
+        if kind == UNDO and self.drafts and self.drafts[-1]["player"] == seat and not self.log:
+            # Taking back a private record: it was never public, nor is its undo.
+            self.drafts.pop()
+        else:
+            self.log.append(
+                {
+                    "player": seat,
+                    "action": action,
+                    "events": [*marks, *events],
+                    "automatic": automatic,
+                }
+            )
+            private = kind not in (UNDO, RESIGN) and self.kind.private_record(self.match.state)
+            self.public = self.public or not private
+        if kind == RESIGN:
+            self.resigned.add(seat)
+            self.seats[seat].resigned = True
+        self.waits.after(self.match.state, seat)
+        return events
+
+    def play_computer_seats(self) -> None:
+        """Play the decisions of resigned and abandoned seats until only people are waited
+        for. Seeded by the game and its records, so that a retry plays the same."""
+        for _step in range(MAX_AUTOMATIC_DECISIONS):
+            waiting = self.kind.deciders(self.state)
+            computer = sorted(q for q in waiting if self.seats[q].computer_plays)
+            if not computer:
+                return
+            made = self.game.version + len(self.drafts) + len(self.log)
+            rand = random.Random(f"{self.game.pk}:{made}")
+            self.apply(self.kind.choose(self.state, computer[0], rand), computer[0], automatic=True)
+        raise RuntimeError(f"game {self.game.pk}: the computer did not finish its decisions")
+
+    def save(self) -> Game:
+        """Write the new records, the game's new state and every seat's decision. With a
+        public record among them, the private ones before it (``drafts``) and the new ones
+        become Move rows, in the order they were made; else the new ones join the drafts
+        and the version stays: nobody may count them."""
+        game, kind, st = self.game, self.kind, self.match.state
+        now = timezone.now()
+        if self.public:
+            rows = [*self.drafts, *self.log]
+            Move.objects.bulk_create(
+                Move(
+                    game=game,
+                    number=game.version + i + 1,
+                    seat=row["player"],
+                    action=row["action"],
+                    events=row["events"],
+                    automatic=row["automatic"],
+                )
+                for i, row in enumerate(rows)
+            )
+            game.version += len(rows)
+            game.drafts = []
+        else:
+            game.drafts = [*self.drafts, *self.log]
+        game.snapshot = kind.to_json(st)
+        phase = kind.phase(st)
+        finished_now = phase == "over" and game.status != Game.Status.FINISHED
+        if finished_now and game.status == Game.Status.SETUP:
+            game.rated = False  # a game that ended during its setup is not rated
+        if phase == "over":
+            game.status = Game.Status.FINISHED
+            game.finished = game.finished or now
+        else:
+            game.status = Game.Status.SETUP if phase == "setup" else Game.Status.PLAYING
+        if not self.public and any(
+            self.waits.seat(q).deciding != s.deciding for q, s in self.seats.items()
+        ):
+            game.stamp += 1  # a seat submitted or reopened its choice: everyone sees it
+        game.save()
+        result = {row["seat"]: row for row in (kind.result(st) or [])} if finished_now else {}
+        for seat in self.seats.values():
+            stamp = draft_stamp(game.drafts, seat.number)
+            if stamp != seat.draft_stamp:
+                seat.draft_stamp = stamp
+                Seat.objects.filter(pk=seat.pk).update(draft_stamp=stamp)
+            save_seat(game, seat, self.waits, now, seat.number in self.resigned, result)
+        if finished_now:
+            ratings.rate_finished_game(game)  # from the seats' ranks just saved
+        game_id = game.pk
+        list_stamps.users_changed(seat.user_id for seat in self.seats.values())
+        events.turn(game_id)
+        if game.is_active and any(s.deciding and s.computer_level for s in self.seats.values()):
+            events.computer_turn(game_id, game.version)
+        if finished_now:
+            events.game_over(game_id)
+        return game
+
+
+def draft_stamp(drafts: list[dict], seat: int) -> str:
+    """A name for ``seat``'s own private records: equal records, equal names."""
+    own = [d["action"] for d in drafts if d["player"] == seat]
+    if not own:
+        return ""
+    text = json.dumps(own, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def save_seat(
+    game: Game, seat: Seat, waits: Waits, now: datetime, resigned: bool, result: Mapping
+) -> None:
+    change = waits.seat(seat.number)
+    fields: list[str] = []
+    if change.restarted:
+        # The clock runs per wait, not per step: a player who keeps deciding through a
+        # long turn (or undoes and redoes) gets no more time.
+        seat.deciding, seat.deciding_since, seat.wait_version = True, now, game.version
+        seat.deadline = clocks.deadline_for(seat.user_id, now, game.move_days)
+        fields += ["deciding", "deciding_since", "wait_version", "deadline"]
+    elif change.deciding and not seat.deciding:
+        # The seat reopened its own submission in the same step (a choice changed after
+        # "done"): the game waits for it again, on the clock of the wait it had, so that
+        # reopening never buys time.
+        since = wait_began(game, seat)
+        seat.deciding, seat.deciding_since = True, since
+        seat.deadline = clocks.deadline_for(seat.user_id, since, game.move_days)
+        fields += ["deciding", "deciding_since", "deadline"]
+    elif seat.deciding and not change.deciding:
+        seat.deciding, seat.deciding_since, seat.deadline = False, None, None
+        fields += ["deciding", "deciding_since", "deadline"]
+    if change.changed:
+        seat.decision_version = game.version
+        fields.append("decision_version")
+    if resigned:
+        fields.append("resigned")
+    row = result.get(seat.number)
+    if row is not None:
+        seat.rank, seat.score = row["rank"], row["score"]
+        fields += ["rank", "score"]
+    if fields:
+        seat.save(update_fields=fields)
+
+
+def wait_began(game: Game, seat: Seat) -> datetime:
+    """When ``seat``'s current wait began: the time of the record that started it (the
+    game's start for a wait as old as the game)."""
+    if seat.wait_version:
+        began = (
+            Move.objects.filter(game=game, number=seat.wait_version)
+            .values_list("created", flat=True)
+            .first()
+        )
+        if began is not None:
+            return began
+    return game.created

@@ -1,0 +1,90 @@
+"""A player's moves: an action, taking back the last step, resigning.
+
+Like every ``do_*`` here (zulip's actions), each checks first, then changes the game inside
+``transaction.atomic()`` holding ``select_for_update()`` on its row, and leaves side effects
+to after the commit, so that a rolled-back move sends nothing. Views never save a game.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.core import IllegalAction
+from games.core.match import RESIGN, UNDO
+from games.models import Game, Seat
+from games.play.change import Change, check_active, check_fresh, lock_game, seat_for
+from games.play.errors import StaleVersion
+from games.reads.viewing import game_state
+
+
+def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
+    """Apply ``action`` for ``user``'s seat, chosen on the game at ``version``.
+
+    Raises ``NotYourTurn`` (a ``PermissionDenied``) for a user without a seat,
+    ``StaleVersion`` when the seat's decision changed since ``version`` (or it has nothing
+    to decide on a game that moved on since), ``GameNotActive`` when it is over, an
+    ``IllegalAction`` ``not_your_turn`` for a seat with nothing to decide on the current
+    version, and the game's ``IllegalAction`` unchanged for an illegal action; each leaves
+    everything as it was. "undo" and "resign"
+    actions go to ``do_undo`` and ``do_concede``.
+    """
+    kind = action.get("kind") if isinstance(action, dict) else None
+    if kind == UNDO:
+        return do_undo(game_id, user, version)
+    if kind == RESIGN:
+        return do_concede(game_id, user)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = seat_for(game, user)
+        check_active(game)
+        check_fresh(game, seat, version)
+        change = Change(game)
+        if not change.kind.legal_actions(change.state, seat.number):
+            if version < game.version:
+                # Its choice was made on a game that has moved on (another seat closed
+                # the step it was choosing in): stale, not forbidden.
+                raise StaleVersion(game.version)
+            raise IllegalAction("not_your_turn", _("It is not your turn"))
+        change.apply(action, seat.number)
+        change.play_computer_seats()
+        if seat.consecutive_timeouts:
+            Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
+            seat.consecutive_timeouts = 0
+        return change.save()
+
+
+def do_undo(game_id: int, user, version: int) -> Game:
+    """Take back ``user``'s last step (while the game allows it: in Guildhall, within their
+    turn while it revealed nothing). It takes back the game's last record: the player must
+    have seen it (``version`` is the game's)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = seat_for(game, user)
+        check_active(game)
+        if version != game.version:
+            raise StaleVersion(game.version)
+        if not game.game_kind.can_undo(game_state(game), seat.number):
+            raise IllegalAction(
+                "undo_not_allowed",
+                _(
+                    "The last step cannot be taken back (hidden information was revealed, or "
+                    "the turn has passed)"
+                ),
+            )
+        change = Change(game, with_record=True)
+        change.apply({"kind": UNDO}, seat.number)
+        return change.save()
+
+
+def do_concede(game_id: int, user) -> Game:
+    """``user`` resigns. In a 2-player game the other player wins at once; with more, the seat
+    ranks last and the computer plays it on (at once, if the game waits for it)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = seat_for(game, user)
+        check_active(game)
+        change = Change(game)
+        change.apply({"kind": RESIGN}, seat.number)
+        change.play_computer_seats()
+        return change.save()

@@ -1,0 +1,180 @@
+"""What every JSON endpoint of the site shares, whichever app it belongs to: throttles (the
+pages that share a limit with the API use them too), the base view with the body limit,
+pagination and strict JSON fields. The error format and the game errors' answers are
+``games.api.common``'s exception handler (settings.REST_FRAMEWORK)."""
+
+from __future__ import annotations
+
+import math
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from rest_framework import exceptions, serializers
+from rest_framework.generics import GenericAPIView
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.throttling import SimpleRateThrottle
+
+from guildhall_site import parsing
+from guildhall_site.parsers import check_body_size
+
+# Throttles ---------------------------------------------------------------------------------
+
+
+def retry_after(wait: float | None) -> tuple[int, str]:
+    """Whole seconds to wait (at least one) and the message that says so: a throttle's
+    answer, in the API and on the pages that share its throttles."""
+    seconds = math.ceil(wait or 1)
+    message = ngettext(
+        "Too many requests: try again in %(n)d second.",
+        "Too many requests: try again in %(n)d seconds.",
+        seconds,
+    ) % {"n": seconds}
+    return seconds, message
+
+
+class ApiThrottle(SimpleRateThrottle):
+    """Counted in the cache per user, or per IP address for requests without a user.
+
+    Rates come from ``settings.API_THROTTLE_RATES`` when the throttle is made (at each
+    request), so that tests and deployments can change them.
+    """
+
+    scope = "api"
+
+    def get_rate(self) -> str:
+        return settings.API_THROTTLE_RATES[self.scope]
+
+    def get_cache_key(self, request, view) -> str:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            ident = f"user-{user.pk}"
+        else:
+            ident = f"ip-{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class ActionThrottle(ApiThrottle):
+    """Submitted actions (moves), per user."""
+
+    scope = "actions"
+
+    def allow_request(self, request, view) -> bool:
+        if request.method != "POST":
+            return True
+        return super().allow_request(request, view)
+
+
+class LoginThrottle(ApiThrottle):
+    """Password attempts for a token, per IP address whoever they claim to be."""
+
+    scope = "login"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class TokenThrottle(ApiThrottle):
+    """New tokens per user, from the API or from the settings page (a Django view)."""
+
+    scope = "tokens"
+
+
+# Views -------------------------------------------------------------------------------------
+
+
+class ApiView(GenericAPIView):
+    """The base of every API view: the body limit before anything else, and the general
+    request throttle."""
+
+    throttle_classes = [ApiThrottle]
+    # No OPTIONS description of the views: the OpenAPI schema is the description.
+    metadata_class = None
+
+    def initial(self, request, *args, **kwargs) -> None:
+        check_body_size(request)
+        super().initial(request, *args, **kwargs)
+
+
+class Pagination(PageNumberPagination):
+    """``?page=`` from 1 and ``?page_size=`` up to 200, both checked: a page that does not
+    exist, or a value that is not such a number, is a 400 (not silently the first page)."""
+
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+    last_page_strings = ()
+
+    def paginate_queryset(self, queryset, request, view=None):
+        limits = {self.page_query_param: None, self.page_size_query_param: self.max_page_size}
+        for name, most in limits.items():
+            value = request.query_params.get(name)
+            if value is not None and not _whole_number(value, most):
+                message = (
+                    _("Must be a whole number from 1 up to %(most)d.") % {"most": most}
+                    if most
+                    else _("Must be a whole number from 1.")
+                )
+                raise exceptions.ValidationError({name: [message]})
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except exceptions.NotFound:
+            raise exceptions.ValidationError({"page": [_("There is no such page.")]}) from None
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["maximum"] = self.max_page_size
+        return parameters
+
+
+def _whole_number(value: str, most: int | None) -> bool:
+    return parsing.whole_number(value, minimum=1, maximum=most or 10**9) is not None
+
+
+# Strict JSON fields ------------------------------------------------------------------------
+# DRF's fields accept "7" for 7 and "yes" for true, as HTML forms need. A JSON API states
+# its types, and a client that sends the wrong one should hear about it.
+
+
+class StrictIntegerField(serializers.IntegerField):
+    def to_internal_value(self, data):
+        if type(data) is not int:
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    default_error_messages = {"invalid": gettext_lazy("Must be true or false.")}
+
+    def to_internal_value(self, data):
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    def to_internal_value(self, data):
+        for value in self.choices:
+            if type(value) is type(data) and value == data:
+                return value
+        self.fail("invalid_choice", input=data)
+
+
+def query_flag(request, name: str) -> bool | None:
+    """A true/false query parameter: None when absent, 400 when it is neither."""
+    value = request.query_params.get(name)
+    if value is None:
+        return None
+    if value in ("true", "false"):
+        return value == "true"
+    raise exceptions.ValidationError({name: [_("Must be true or false.")]})
