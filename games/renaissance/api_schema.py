@@ -52,9 +52,9 @@ FIELD_TYPES: dict[str, Any] = {
     "knight": KnightFrom,
 }
 # The platform's kinds, which every game takes.
-PLATFORM_KINDS = {"undo": {}, "resign": {}}
+PLATFORM_KINDS: dict[str, dict[str, Any]] = {"undo": {}, "resign": {}}
 
-ACTION_EXAMPLES: dict[str, dict] = {
+ACTION_EXAMPLES: dict[str, dict[str, Any]] = {
     "foundation": {"kind": "foundation", "worker": "merchant"},
     "reset": {"kind": "reset"},
     "remove": {"kind": "remove", "level": 2, "pos": 1},
@@ -93,7 +93,7 @@ def action_name(kind: str) -> str:
     return core_action_name(PREFIX, kind)
 
 
-def _action_component(schemas: Schemas, kind: str, fields: dict[str, type]) -> dict:
+def _action_component(schemas: Schemas, kind: str, fields: dict[str, type]) -> dict[str, Any]:
     return action_component(
         schemas,
         kind,
@@ -105,7 +105,7 @@ def _action_component(schemas: Schemas, kind: str, fields: dict[str, type]) -> d
     )
 
 
-def _action_union() -> dict:
+def _action_union() -> dict[str, Any]:
     by_step: dict[str, list[str]] = {}
     for kind, steps in ANSWERS.items():
         for step in steps:
@@ -128,7 +128,7 @@ def _action_union() -> dict:
     }
 
 
-def api_components(view: str = PREFIX + "View", action: str = PREFIX + "Action") -> dict:
+def api_components(view: str = PREFIX + "View", action: str = PREFIX + "Action") -> dict[str, Any]:
     """Every OpenAPI component of Renaissance Man: the view (``view``: the prefix and the
     class name, RenaissanceView) and what it holds, the action (``action``) and one
     component per action kind."""

@@ -9,9 +9,11 @@ discards, ...): the decisions it makes before the step moves on.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any, Unpack
 
 from games.core import arena
-from games.core.arena import Setup
+from games.core.arena import Setup, SetupFields
 
 from . import bot, random_player, search
 from .kind import RENAISSANCE
@@ -20,7 +22,7 @@ from .state import State
 LEVELS = ("easy", "normal", "strong")
 
 
-def _strong(st: State, seat: int, rand: random.Random, setup: Setup) -> dict:
+def _strong(st: State, seat: int, rand: random.Random, setup: Setup) -> dict[str, Any]:
     return search.choose(st, seat, rand, budget_ms=setup.budget_ms, iterations=setup.iterations)
 
 
@@ -36,20 +38,20 @@ CONTEST = arena.Contest(
 )
 
 
-def make_setup(a: str, b: str, *, max_rounds: int = 200, **fields) -> Setup:
+def make_setup(a: str, b: str, *, max_rounds: int = 200, **fields: Unpack[SetupFields]) -> Setup:
     """A run's setup (``fields``: players, games, seed, budget_ms, iterations)."""
     return Setup(a, b, max_length=max_rounds, **fields)
 
 
-def play_game(setup: Setup, index: int) -> dict:
+def play_game(setup: Setup, index: int) -> dict[str, Any]:
     return arena.play(CONTEST, setup, index)
 
 
-def run(setup: Setup, jobs: int = 1) -> dict:
+def run(setup: Setup, jobs: int = 1) -> dict[str, Any]:
     return arena.run(play_game, setup, jobs, length="rounds")
 
 
-def main(setup: Setup, jobs: int, out=print) -> dict:
+def main(setup: Setup, jobs: int, out: Callable[[str], object] = print) -> dict[str, Any]:
     return arena.main(play_game, setup, jobs, length="rounds", out=out)
 
 

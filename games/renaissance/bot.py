@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Container
+from typing import Any
 
 from . import pyramid
 from .cards import (
@@ -33,11 +35,13 @@ from .cards import (
     foundation_card,
 )
 from .legal import legal_actions, majority, virtual_cells
-from .pyramid import LEVEL
-from .state import State
+from .pyramid import LEVEL, Cells
+from .state import PlayerState, State
 
 
-def choose(st: State, seat: int, rand: random.Random, actions: list[dict] | None = None) -> dict:
+def choose(
+    st: State, seat: int, rand: random.Random, actions: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     if actions is None:
         actions = legal_actions(st, seat)
     removals = [a for a in actions if a["kind"] == "remove"]
@@ -65,7 +69,7 @@ def _unseen(st: State, seat: int) -> list[int]:
     return [c for c in range(DECK_SIZE) if c not in seen]
 
 
-def buildability(cells: list, down, unseen: list[int]) -> float:
+def buildability(cells: Cells, down: Container[int], unseen: list[int]) -> float:
     """How fillable the open positions are: for each, the share of unseen cards that fit
     (a dead position, which only a Renaissance Man can fill, scores nothing)."""
     total = 0.0
@@ -76,7 +80,7 @@ def buildability(cells: list, down, unseen: list[int]) -> float:
     return total
 
 
-def access(cells: list, down) -> int:
+def access(cells: Cells, down: Container[int]) -> int:
     """How many (level, action) pairs the uncovered workers give, HIRE counting twice: a
     structure whose every uncovered card is a Renaissance Man is stuck."""
     total = 0
@@ -87,12 +91,14 @@ def access(cells: list, down) -> int:
     return total
 
 
-def _stuck(p) -> bool:
+def _stuck(p: PlayerState) -> bool:
     """No uncovered worker gives anything at any level, and no token is stored."""
     return not p.stored and access(virtual_cells(p), p.down) == 0
 
 
-def _unblock(st: State, seat: int, removals: list[dict], rand: random.Random) -> dict:
+def _unblock(
+    st: State, seat: int, removals: list[dict[str, Any]], rand: random.Random
+) -> dict[str, Any]:
     """A stuck pyramid only moves again by a removal: the uncovered card whose removal
     gives the most access, the lowest first."""
     p = st.players[seat]
@@ -110,15 +116,15 @@ def _unblock(st: State, seat: int, removals: list[dict], rand: random.Random) ->
     return chosen[rand.randrange(len(chosen))]
 
 
-def _can_hire(st: State, p) -> bool:
+def _can_hire(st: State, p: PlayerState) -> bool:
     return MERCHANT in p.stored or _reaches(st, p, MERCHANT)
 
 
-def _fits_anywhere(p, card: int) -> bool:
+def _fits_anywhere(p: PlayerState, card: int) -> bool:
     return bool(pyramid.fitting(p.cells, p.down, card))
 
 
-def _score(st: State, seat: int, a: dict, unseen: list[int]) -> float:
+def _score(st: State, seat: int, a: dict[str, Any], unseen: list[int]) -> float:
     p = st.players[seat]
     kind = a["kind"]
     if kind == "pass":
@@ -181,21 +187,23 @@ def _score(st: State, seat: int, a: dict, unseen: list[int]) -> float:
 TOKEN_VALUE = (20.0, 10.0, 4.0, 8.0)
 
 
-def _token_value(st: State, p, t: int, stored: list[int]) -> float:
+def _token_value(st: State, p: PlayerState, t: int, stored: list[int]) -> float:
     value = TOKEN_VALUE[t]
     if t == SCHOLAR and len(p.rm_tokens) == 3 and not _reaches(st, p, SCHOLAR):
         value = 30.0  # the last RM token needs a TEACH it has no other way to take
     return value / (1 + stored.count(t))
 
 
-def _reaches(st: State, p, t: int) -> bool:
+def _reaches(st: State, p: PlayerState, t: int) -> bool:
     """Whether some uncovered worker gives the action of type ``t`` at some level (after
     the seat's pending removals)."""
     cells = virtual_cells(p) if st.stage == "action" else p.cells
     return any(pyramid.gives(cells, p.down, level, t) for level in range(1, 5))
 
 
-def _foundation(st: State, seat: int, rand: random.Random, actions: list[dict]) -> dict:
+def _foundation(
+    st: State, seat: int, rand: random.Random, actions: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The order whose level-2 positions the Recruit board's cards fit best, a Merchant on
     an edge (covered by one card only, it gives HIRE longer); then its next worker."""
     p = st.players[seat]
@@ -220,7 +228,7 @@ def _foundation(st: State, seat: int, rand: random.Random, actions: list[dict]) 
     return {"kind": "foundation", "worker": FOUNDATION[order[len(p.picks)]]}
 
 
-def _discard(st: State, seat: int, actions: list[dict]) -> dict:
+def _discard(st: State, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
     """Discard the cards that fit nowhere and that no action it can take would use well
     (a fresh card may fit); then confirm."""
     p = st.players[seat]

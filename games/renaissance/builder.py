@@ -26,6 +26,9 @@ position (``positions.from_json``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from games.core import rng
 
 from .cards import DECK_SIZE, FOUNDATION, ICON_INDEX, foundation_card
@@ -39,16 +42,16 @@ NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
 def build(
     *,
-    players: list[dict],
-    recruit: list | None = None,
-    deck_top: list[int] = (),
-    discard: list[int] = (),
+    players: list[dict[str, Any]],
+    recruit: list[int | None] | None = None,
+    deck_top: Sequence[int] = (),
+    discard: Sequence[int] = (),
     stage: str = "action",
     phase: int = 1,
     round: int = 1,
     area: int = 0,
     opposing: list[int] | None = None,
-    options: dict | None = None,
+    options: dict[str, Any] | None = None,
     names: list[str] | None = None,
     seed: int = 0,
 ) -> State:
@@ -76,7 +79,8 @@ def build(
             else:
                 p.cells[i] = take(card)
         for level, pos in spec.get("down", ()):  # named cards placed face down
-            p.down.append(p.cells[index(level, pos)])
+            # An empty cell named here goes in as None, for the final check to refuse.
+            p.down.append(p.cells[index(level, pos)])  # type: ignore[arg-type]
         p.hand = [take(c) for c in spec.get("hand", ())]
         p.stored = sorted(ICON_INDEX[t] for t in spec.get("stored", ()))
         p.rm_tokens = sorted(ICON_INDEX[t] for t in spec.get("rm_tokens", ()))

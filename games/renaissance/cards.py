@@ -21,9 +21,14 @@ workers (offering their own icon on both corners) and w = 4 its Renaissance Man.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Container, Sequence
+from typing import TYPE_CHECKING
 
 from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop, pgettext
+
+if TYPE_CHECKING:  # view_types imports this module's tables
+    from .view_types import Card
 
 # Worker types, in the order of the Recruit board's areas (left to right).
 MERCHANT, SCHOLAR, BAKER, KNIGHT = 0, 1, 2, 3
@@ -58,6 +63,8 @@ FOUNDATION = ("merchant", "scholar", "baker", "knight", "rm")  # foundation card
 
 # The generation rule's tables: [type][row], each value a shift mod 4. Every shift value
 # appears exactly 6 times in each table (checked by ``check_tables``).
+Table = Sequence[Sequence[int]]
+
 NEED_SHIFT = (
     (1, 2, 3, 1, 2, 3),
     (1, 2, 3, 1, 2, 3),
@@ -80,7 +87,7 @@ OFFER_TURN = (
 
 
 def generate(
-    need_shift=NEED_SHIFT, offer_shift=OFFER_SHIFT, offer_turn=OFFER_TURN
+    need_shift: Table = NEED_SHIFT, offer_shift: Table = OFFER_SHIFT, offer_turn: Table = OFFER_TURN
 ) -> list[tuple[int, int, int, int, int]]:
     """The deck by the rule above: (type, offer-left, offer-right, need-left, need-right)."""
     deck = []
@@ -91,7 +98,7 @@ def generate(
     return deck
 
 
-def check_tables(*tables) -> None:
+def check_tables(*tables: Table) -> None:
     for table in tables:
         counts = Counter(s % 4 for row in table for s in row)
         if len(table) != 4 or any(len(row) != 6 for row in table) or set(counts.values()) != {6}:
@@ -104,7 +111,11 @@ def check_deck(deck: list[tuple[int, int, int, int, int]]) -> None:
         raise ValueError("the deck has 96 cards")
     if Counter(card[0] for card in deck) != {t: 24 for t in range(4)}:
         raise ValueError("the deck has 24 cards of each worker type")
-    for name, pair in (("need", lambda c: (c[3], c[4])), ("offer", lambda c: (c[1], c[2]))):
+    pairs: tuple[tuple[str, Callable[[tuple[int, ...]], tuple[int, int]]], ...] = (
+        ("need", lambda c: (c[3], c[4])),
+        ("offer", lambda c: (c[1], c[2])),
+    )
+    for name, pair in pairs:
         counts = Counter(pair(card) for card in deck)
         if len(counts) != 16 or set(counts.values()) != {6}:
             raise ValueError(f"each ordered {name} pair must be on exactly 6 cards")
@@ -149,7 +160,7 @@ def is_foundation(card: int) -> bool:
     return card >= FOUNDATION_BASE
 
 
-def card_json(card: int) -> dict:
+def card_json(card: int) -> Card:
     """A face-up card as views show it (a new dict each time: callers may keep it)."""
     kind, offers, needs = _JSON[card]
     if card >= FOUNDATION_BASE:  # no bottom corners: it never rests on anything
@@ -240,7 +251,12 @@ def card_name(card: int) -> str:
     )
 
 
-def find(t: str, needs: tuple[str, str] | None = None, offers=None, skip=()) -> int:
+def find(
+    t: str,
+    needs: tuple[str, str] | None = None,
+    offers: tuple[str, str] | None = None,
+    skip: Container[int] = (),
+) -> int:
     """The first deck card of type ``t`` with these needs / offers (icon names), not in
     ``skip``: for tests and examples."""
     for card in range(DECK_SIZE):

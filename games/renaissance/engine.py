@@ -10,15 +10,25 @@ checked in full (``legal``) before anything moves.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.core import rng
 from games.core.errors import IllegalAction
 from games.core.i18n import gettext as _
 
 from . import legal, pyramid
-from .cards import DECK_SIZE, FOUNDATION, ICON_INDEX, TYPE, foundation_card, foundation_word
+from .cards import (
+    ACTION_OF,
+    DECK_SIZE,
+    FOUNDATION,
+    ICON_INDEX,
+    TYPE,
+    foundation_card,
+    foundation_word,
+)
 from .legal import ACTION_FIELDS, ANSWERS, check_shape, legal_actions, majority, position
 from .pyramid import LEVEL, MASTER, POS
-from .state import KNIGHTS, State
+from .state import KNIGHTS, PlayerState, State
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
 HAND = 4
@@ -48,7 +58,7 @@ class _DeckOut(Exception):
 # A new game -------------------------------------------------------------------------------
 
 
-def new_game(options: dict | None, names: list[str], seed: int) -> State:
+def new_game(options: dict[str, Any] | None, names: list[str], seed: int) -> State:
     """A game for ``names`` (seat order; the dealer is the last seat) from a secret seed:
     the deck is shuffled and the Recruit board dealt; every seat sets its foundation."""
     options = {**DEFAULT_OPTIONS, **(options or {})}
@@ -96,7 +106,7 @@ def private_record(st: State) -> bool:
 # Applying an action -----------------------------------------------------------------------
 
 
-def apply(st: State, seat: int, action: dict) -> list[dict]:
+def apply(st: State, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
     check_shape(action)
     if st.stage == "over":
         raise IllegalAction("game_over", _("The game is over"))
@@ -115,7 +125,7 @@ def apply(st: State, seat: int, action: dict) -> list[dict]:
             _("A {kind} action does not answer this step").format(kind=repr(kind)),
         )
     step = st.step
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     try:
         _HANDLERS[kind](st, seat, action, events)
     except _DeckOut:
@@ -133,7 +143,7 @@ def _involved(st: State, seat: int) -> None:
         raise IllegalAction("not_your_decision", _("You have nothing to decide in this step"))
 
 
-def _foundation(st: State, seat: int, action: dict, events: list[dict]) -> None:
+def _foundation(st: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     p = st.players[seat]
     worker = action["worker"]
     if worker not in FOUNDATION:
@@ -155,7 +165,7 @@ def _foundation(st: State, seat: int, action: dict, events: list[dict]) -> None:
         _reveal_foundation(st, events)
 
 
-def _reset(st: State, seat: int, action: dict, events: list[dict]) -> None:
+def _reset(st: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Take the submission back: in the foundation and an action phase all of it; where a
     card is placed (the face-down Renaissance Man) or discarded, the removals (and the
     place, which may have depended on them)."""
@@ -176,7 +186,7 @@ def _reset(st: State, seat: int, action: dict, events: list[dict]) -> None:
     events.append({"type": "reset", "player": seat, "was": was})
 
 
-def _remove(st: State, seat: int, action: dict, events: list[dict]) -> None:
+def _remove(st: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """An uncovered worker of level 2 or higher goes to the discard pile, as the first part
     of the seat's decision: at the reveal in a simultaneous step (what was chosen after it
     is chosen again: a freed place may take the card), at once for the Recruit winner."""
@@ -205,10 +215,11 @@ def _remove(st: State, seat: int, action: dict, events: list[dict]) -> None:
     events.append({"type": "remove", "player": seat, "level": LEVEL[i], "pos": POS[i], "was": was})
 
 
-def _take_down(st: State, p, i: int) -> int | None:
+def _take_down(st: State, p: PlayerState, i: int) -> int | None:
     """Remove the worker at ``i`` to the discard pile; its card for everyone to see, None
     for a face-down one (its face stays secret)."""
     card = p.cells[i]
+    assert card is not None  # only a present worker is removed
     p.cells[i] = None
     st.discard.append(card)
     if card in p.down:
@@ -217,7 +228,7 @@ def _take_down(st: State, p, i: int) -> int | None:
     return card
 
 
-def _act(st: State, seat: int, action: dict, events: list[dict]) -> None:
+def _act(st: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     if action["kind"] != "pass":
         legal.check_act(st, seat, action)
     p = st.players[seat]
@@ -228,7 +239,7 @@ def _act(st: State, seat: int, action: dict, events: list[dict]) -> None:
         _reveal_actions(st, events)
 
 
-def _place_rm(st: State, seat: int, action: dict, events: list[dict]) -> None:
+def _place_rm(st: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     _involved(st, seat)
     p = st.players[seat]
     i = position(action)
@@ -241,11 +252,14 @@ def _place_rm(st: State, seat: int, action: dict, events: list[dict]) -> None:
         _reveal_rm(st, events)
 
 
-def _recruit_choice(st: State, seat: int, action: dict, events: list[dict]) -> None:
+def _recruit_choice(
+    st: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     if majority(st, st.area) != seat:
         raise IllegalAction("not_your_decision", _("Another player decides now"))
     p = st.players[seat]
     card = st.recruit[st.area]
+    assert card is not None  # an area without a card has no winner's choice
     if action["kind"] == "take":
         p.hand.append(card)
         events.append({"type": "recruit_take", "player": seat, "card": card, "area": st.area})
@@ -265,7 +279,9 @@ def _recruit_choice(st: State, seat: int, action: dict, events: list[dict]) -> N
     _continue_recruit(st, events)
 
 
-def _discard_pick(st: State, seat: int, action: dict, events: list[dict]) -> None:
+def _discard_pick(
+    st: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     _involved(st, seat)
     p = st.players[seat]
     card = action["card"]
@@ -288,7 +304,9 @@ def _discard_pick(st: State, seat: int, action: dict, events: list[dict]) -> Non
     events.append({"type": kind, "player": seat, "card": card, "was": was})
 
 
-def _discard_done(st: State, seat: int, action: dict, events: list[dict]) -> None:
+def _discard_done(
+    st: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     _involved(st, seat)
     p = st.players[seat]
     if p.done:
@@ -317,14 +335,14 @@ _HANDLERS = {
 }
 
 
-def _at(i: int) -> dict:
+def _at(i: int) -> dict[str, Any]:
     return {"level": LEVEL[i], "pos": POS[i]}
 
 
 # Drawing ----------------------------------------------------------------------------------
 
 
-def draw(st: State, events: list[dict]) -> int | None:
+def draw(st: State, events: list[dict[str, Any]]) -> int | None:
     """The top card of the deck, reshuffling the discard pile into a new deck when it is
     empty. One player: the empty deck loses the game (the easier variant first makes one
     new deck of ``solo_cards`` random cards of the pile)."""
@@ -349,7 +367,7 @@ def draw(st: State, events: list[dict]) -> int | None:
     return st.deck.pop()
 
 
-def _deal(st: State, events: list[dict]) -> None:
+def _deal(st: State, events: list[dict[str, Any]]) -> None:
     """Hands back to 4, seat order from the dealer's left (seat 0 first)."""
     for seat, p in enumerate(st.players):
         cards = []
@@ -366,7 +384,16 @@ def _deal(st: State, events: list[dict]) -> None:
 # The steps of a round ---------------------------------------------------------------------
 
 
-def _reveal_foundation(st: State, events: list[dict]) -> None:
+def _foundation_order(p: PlayerState) -> list[str]:
+    """The workers of a foundation just placed, left to right."""
+    order = []
+    for c in p.cells[:5]:
+        assert c is not None  # placed
+        order.append(FOUNDATION[TYPE[c]])
+    return order
+
+
+def _reveal_foundation(st: State, events: list[dict[str, Any]]) -> None:
     for seat, p in enumerate(st.players):
         for k, w in enumerate(p.picks):
             p.cells[k] = foundation_card(seat, w)
@@ -374,7 +401,7 @@ def _reveal_foundation(st: State, events: list[dict]) -> None:
     events.append(
         {
             "type": "foundation_reveal",
-            "orders": [[FOUNDATION[TYPE[c]] for c in p.cells[:5]] for p in st.players],
+            "orders": [_foundation_order(p) for p in st.players],
         }
     )
     _deal(st, events)
@@ -382,7 +409,7 @@ def _reveal_foundation(st: State, events: list[dict]) -> None:
     _start_phase(st, 1, events)
 
 
-def _start_phase(st: State, phase: int, events: list[dict]) -> None:
+def _start_phase(st: State, phase: int, events: list[dict[str, Any]]) -> None:
     st.stage = "action"
     st.phase = phase
     st.step += 1
@@ -391,7 +418,7 @@ def _start_phase(st: State, phase: int, events: list[dict]) -> None:
     events.append({"type": "phase", "round": st.round, "phase": phase})
 
 
-def _reveal_actions(st: State, events: list[dict]) -> None:
+def _reveal_actions(st: State, events: list[dict[str, Any]]) -> None:
     """Every submission revealed at once, then resolved in seat order (seat 0 first)."""
     submissions = []
     for seat, p in enumerate(st.players):
@@ -411,15 +438,18 @@ def _reveal_actions(st: State, events: list[dict]) -> None:
         _end_of_phase(st, events)
 
 
-def _removals(p) -> list[dict]:
+def _removals(p: PlayerState) -> list[dict[str, Any]]:
     """A seat's pending removals as revealed: where, and the card (None: face down)."""
     return [{**_at(i), "card": None if p.cells[i] in p.down else p.cells[i]} for i in p.removals]
 
 
-def _resolve(st: State, seat: int, p, events: list[dict], drawn: dict[int, int]) -> None:
+def _resolve(
+    st: State, seat: int, p: PlayerState, events: list[dict[str, Any]], drawn: dict[int, int]
+) -> None:
     for i in p.removals:  # removals first, in order
         _take_down(st, p, i)
     action = p.choice
+    assert action is not None  # every seat has chosen before the reveal
     kind = action["kind"]
     if kind == "pass":
         return
@@ -427,7 +457,7 @@ def _resolve(st: State, seat: int, p, events: list[dict], drawn: dict[int, int])
     t = TYPE[card]
     p.hand.remove(card)
     if action["source"] == "token":
-        p.stored.remove(legal.ACTION_OF[kind])
+        p.stored.remove(ACTION_OF[kind])
     if kind == "hire":
         p.cells[position(action)] = card
         return
@@ -456,7 +486,7 @@ def _resolve(st: State, seat: int, p, events: list[dict], drawn: dict[int, int])
         st.knights[t][seat] += 1
 
 
-def _start_rm(st: State, drawn: dict[int, int], events: list[dict]) -> None:
+def _start_rm(st: State, drawn: dict[int, int], events: list[dict[str, Any]]) -> None:
     """Each new Renaissance Man is placed face down where its owner chooses, all at once.
     The owner is asked even with a single open place: removing workers first may free
     another (rulings §2)."""
@@ -478,18 +508,19 @@ def _start_rm(st: State, drawn: dict[int, int], events: list[dict]) -> None:
         _end_of_phase(st, events)
 
 
-def _put_down(p, card: int, i: int) -> None:
+def _put_down(p: PlayerState, card: int, i: int) -> None:
     p.cells[i] = card
     p.down.append(card)
 
 
-def _reveal_rm(st: State, events: list[dict]) -> None:
+def _reveal_rm(st: State, events: list[dict[str, Any]]) -> None:
     placements = []
     for seat, p in enumerate(st.players):
         if p.picks:
             removals = _removals(p)
             for j in p.removals:
                 _take_down(st, p, j)
+            assert p.choice is not None  # a seat with a card to place has chosen where
             i = pyramid.index(p.choice["level"], p.choice["pos"])
             _put_down(p, p.picks[0], i)
             placement = {"player": seat, **_at(i)}
@@ -501,7 +532,7 @@ def _reveal_rm(st: State, events: list[dict]) -> None:
     _end_of_phase(st, events)
 
 
-def _end_of_phase(st: State, events: list[dict]) -> None:
+def _end_of_phase(st: State, events: list[dict[str, Any]]) -> None:
     """After an action phase: the end on a Master, else the next phase if anyone has a card
     on its level, else the Recruit board."""
     if _any_master(st):
@@ -520,7 +551,7 @@ def _any_master(st: State) -> bool:
     return any(p.cells[MASTER] is not None for p in st.players)
 
 
-def _start_recruit(st: State, events: list[dict]) -> None:
+def _start_recruit(st: State, events: list[dict[str, Any]]) -> None:
     for p in st.players:
         p.clear_submission()
         p.done = True  # nobody submits anything here: the winners choose one by one
@@ -528,6 +559,7 @@ def _start_recruit(st: State, events: list[dict]) -> None:
         flipped = []
         for _flip in range(2):
             card = draw(st, events)
+            assert card is not None  # one player: an empty deck raised _DeckOut
             flipped.append(card)
             st.opposing[TYPE[card]] += 1
             st.discard.append(card)
@@ -537,7 +569,7 @@ def _start_recruit(st: State, events: list[dict]) -> None:
     _continue_recruit(st, events)
 
 
-def _continue_recruit(st: State, events: list[dict]) -> None:
+def _continue_recruit(st: State, events: list[dict[str, Any]]) -> None:
     """Resolve the areas left to right from ``st.area``; stop at a winner's choice."""
     while st.area < 4:
         area = st.area
@@ -592,7 +624,7 @@ def _clear_area(st: State, area: int) -> None:
     st.opposing[area] = 0
 
 
-def _start_discard(st: State, events: list[dict]) -> None:
+def _start_discard(st: State, events: list[dict[str, Any]]) -> None:
     st.stage = "discard"
     st.step += 1
     for p in st.players:
@@ -602,7 +634,7 @@ def _start_discard(st: State, events: list[dict]) -> None:
         _reveal_discards(st, events)
 
 
-def _reveal_discards(st: State, events: list[dict]) -> None:
+def _reveal_discards(st: State, events: list[dict[str, Any]]) -> None:
     cards, removed = [], []
     for p in st.players:
         removed.append(_removals(p))
@@ -613,16 +645,16 @@ def _reveal_discards(st: State, events: list[dict]) -> None:
             st.discard.append(card)
         cards.append(p.picks[:])
         p.clear_submission()
-    event: dict = {"type": "discards", "cards": cards}
+    event: dict[str, Any] = {"type": "discards", "cards": cards}
     if any(removed):
         event["removals"] = removed
     events.append(event)
     for area in range(4):  # refill the Recruit board, then the hands
         if st.recruit[area] is None:
-            card = draw(st, events)
-            st.recruit[area] = card
-            if card is not None:
-                events.append({"type": "refill", "area": area, "card": card})
+            drawn = draw(st, events)
+            st.recruit[area] = drawn
+            if drawn is not None:
+                events.append({"type": "refill", "area": area, "card": drawn})
     _deal(st, events)
     st.round += 1
     _start_phase(st, 1, events)
@@ -642,7 +674,7 @@ def score(st: State, seat: int) -> int:
     return pyramid.count(st.players[seat].cells)
 
 
-def _end(st: State, events: list[dict], reason: str, winner: int | None = None) -> None:
+def _end(st: State, events: list[dict[str, Any]], reason: str, winner: int | None = None) -> None:
     st.stage = "over"
     for p in st.players:  # a submission never revealed stays secret
         p.clear_submission()
@@ -651,7 +683,7 @@ def _end(st: State, events: list[dict], reason: str, winner: int | None = None) 
     events.append({"type": "game_over", "reason": reason, "result": [dict(r) for r in st.result]})
 
 
-def ranking(st: State, winner: int | None = None) -> list[dict]:
+def ranking(st: State, winner: int | None = None) -> list[dict[str, Any]]:
     """Best first: ``winner`` if given (the last seat not resigned), then the seats in the
     game by cards in their structure (a Master's 15 first), then by the tie-break sum,
     equal both sharing a rank; resigned seats last, the latest to resign highest.
@@ -673,7 +705,7 @@ def ranking(st: State, winner: int | None = None) -> list[dict]:
     return rows
 
 
-def resign(st: State, seat: int) -> list[dict]:
+def resign(st: State, seat: int) -> list[dict[str, Any]]:
     """``seat`` concedes: it ranks last. The game goes on (the site plays the seat) unless
     one seat is left in it, which wins at once; alone, the player loses."""
     if st.stage == "over":

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any, cast
 
 from games.core import GameKind, OptionSpec
 from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop, ngettext
-from games.core.protocol import SeatUser
+from games.core.protocol import ResultRow, SeatUser
 
 from . import api_schema, bot, engine, log, positions, present, random_player, search, views
 from .state import State
@@ -75,27 +76,32 @@ class RenaissanceMan(GameKind):
 
     # Options
 
-    def options_label(self, options: dict) -> str:
+    def options_label(self, options: dict[str, Any]) -> str:
         solo, n = options.get("solo", "standard"), options.get("solo_cards")
+        # A one-player game's options have its number of cards (parse_options).
         if solo == "easier":
             return ngettext(
-                "easier one-player game ({n} card)", "easier one-player game ({n} cards)", n
+                "easier one-player game ({n} card)",
+                "easier one-player game ({n} cards)",
+                cast(int, n),
             ).format(n=n)
         if solo == "tougher":
             return ngettext(
-                "tougher one-player game ({n} card)", "tougher one-player game ({n} cards)", n
+                "tougher one-player game ({n} card)",
+                "tougher one-player game ({n} cards)",
+                cast(int, n),
             ).format(n=n)
         return ""
 
     # Playing
 
-    def new_state(self, options: dict, names: list[str], seed: int) -> State:
+    def new_state(self, options: dict[str, Any], names: list[str], seed: int) -> State:
         return engine.new_game(options, names, seed)
 
-    def to_json(self, state: State) -> dict:
+    def to_json(self, state: State) -> dict[str, Any]:
         return positions.to_json(state)
 
-    def from_json(self, data: dict) -> State:
+    def from_json(self, data: dict[str, Any]) -> State:
         return positions.from_json(data)
 
     def clone(self, state: State) -> State:
@@ -110,16 +116,16 @@ class RenaissanceMan(GameKind):
     def step(self, state: State) -> int:
         return state.step
 
-    def legal_actions(self, state: State, seat: int) -> list[dict]:
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         return engine.legal_actions(state, seat)
 
-    def check_shape(self, action: object) -> dict:
+    def check_shape(self, action: object) -> dict[str, Any]:
         return engine.check_shape(action)
 
-    def apply(self, state: State, seat: int, action: dict) -> list[dict]:
+    def apply(self, state: State, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         return engine.apply(state, seat, action)
 
-    def resign(self, state: State, seat: int) -> list[dict]:
+    def resign(self, state: State, seat: int) -> list[dict[str, Any]]:
         return engine.resign(state, seat)
 
     def can_undo(self, state: State, seat: int) -> bool:
@@ -128,10 +134,13 @@ class RenaissanceMan(GameKind):
     def private_record(self, state: State) -> bool:
         return engine.private_record(state)
 
-    def result(self, state: State) -> list[dict] | None:
-        return None if state.result is None else [dict(row) for row in state.result]
+    def result(self, state: State) -> list[ResultRow] | None:
+        # The engine's ranking rows: seat, rank, score (and what decided them).
+        return (
+            None if state.result is None else [cast(ResultRow, dict(row)) for row in state.result]
+        )
 
-    def choose(self, state: State, seat: int, rand: random.Random) -> dict:
+    def choose(self, state: State, seat: int, rand: random.Random) -> dict[str, Any]:
         return bot.choose(state, seat, rand)
 
     # The random-legal player, the heuristic one, and the search (docs/computer-players.md).
@@ -146,7 +155,7 @@ class RenaissanceMan(GameKind):
         *,
         budget_ms: int | None = None,
         iterations: int | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """easy: random with a lean toward building; normal: ``choose``; strong: ISMCTS,
         for ``budget_ms`` (default ``search.DEFAULT_BUDGET_MS``) a step or, for tests and
         the arena, exactly ``iterations`` (then the same ``rand`` state gives the same
@@ -163,22 +172,25 @@ class RenaissanceMan(GameKind):
 
     # What people see
 
-    def view(self, state: State, seat: int | None) -> dict:
-        return views.view(state, seat)
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        # The site takes views as plain JSON: a View is that dict.
+        return cast(dict[str, Any], views.view(state, seat))
 
-    def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
+    def describe(self, state: State, events: list[dict[str, Any]], viewer: int | None) -> list[str]:
         return log.describe(state, events, viewer)
 
-    def log_heading(self, state: State, event: dict) -> str | None:
+    def log_heading(self, state: State, event: dict[str, Any]) -> str | None:
         return log.heading(event)
 
-    def prompt(self, view: dict) -> str | None:
+    def prompt(self, view: dict[str, Any]) -> str | None:
         return present.prompt(view)
 
-    def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
+    def board_context(
+        self, view: dict[str, Any], seat_users: dict[int, SeatUser]
+    ) -> dict[str, Any]:
         return present.board_context(view, seat_users)
 
-    def rules_context(self) -> dict:
+    def rules_context(self) -> dict[str, Any]:
         """The rules page's numbers and the workers' table, from the engine."""
         from .cards import ACTIONS, DECK_SIZE, ICONS, action_name, icon_word, type_name
         from .pyramid import LEVEL_SIZES
@@ -208,20 +220,20 @@ class RenaissanceMan(GameKind):
             "max_players": self.max_players,
         }
 
-    def scores(self, view: dict) -> dict[int, int]:
+    def scores(self, view: dict[str, Any]) -> dict[int, int]:
         return {p["seat"]: p["cards"] for p in view["players"]}
 
-    def result_detail(self, row) -> str:
+    def result_detail(self, row: ResultRow) -> str:
         return _("a Master") if row["score"] == 15 else ""
 
-    def hand_summary(self, view: dict) -> list[str] | None:
+    def hand_summary(self, view: dict[str, Any]) -> list[str] | None:
         if view["hand"] is None:
             return None
         return [f"{present.card_label(c)}: {present.corners_text(c)}" for c in view["hand"]]
 
     # The API
 
-    def api_components(self) -> dict[str, dict]:
+    def api_components(self) -> dict[str, dict[str, Any]]:
         return api_schema.api_components(self.view_component, self.action_component)
 
     @property
@@ -232,7 +244,7 @@ class RenaissanceMan(GameKind):
     def action_component(self) -> str:
         return "RenaissanceAction"
 
-    def action_examples(self) -> dict[str, dict]:
+    def action_examples(self) -> dict[str, dict[str, Any]]:
         return api_schema.EXAMPLES
 
 

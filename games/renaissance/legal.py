@@ -8,13 +8,15 @@ the public board, so that legality never depends on another seat's secrets.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.core.actions import check_shape as core_check_shape
 from games.core.errors import IllegalAction
 from games.core.i18n import gettext as _
 
 from . import pyramid
 from .cards import ACTION_OF, FOUNDATION, ICON_INDEX, ICONS, TYPE, action_name, icon_before
-from .pyramid import LEVEL, POS
+from .pyramid import LEVEL, POS, Cells
 from .state import STORE_SLOTS, PlayerState, State
 
 # Every action kind and its fields ("undo" and "resign" are the platform's).
@@ -56,15 +58,15 @@ ANSWERS = {
 }
 
 
-def check_shape(action: object) -> dict:
+def check_shape(action: object) -> dict[str, Any]:
     return core_check_shape(action, ACTION_FIELDS, OPTIONAL)
 
 
-def _at(i: int) -> dict:
+def _at(i: int) -> dict[str, Any]:
     return {"level": LEVEL[i], "pos": POS[i]}
 
 
-def virtual_cells(p: PlayerState) -> list:
+def virtual_cells(p: PlayerState) -> list[int | None]:
     """The seat's structure after its pending removals."""
     cells = p.cells[:]
     for i in p.removals:
@@ -72,7 +74,7 @@ def virtual_cells(p: PlayerState) -> list:
     return cells
 
 
-def _removals(cells: list) -> list[dict]:
+def _removals(cells: Cells) -> list[dict[str, Any]]:
     return [{"kind": "remove", **_at(i)} for i in pyramid.removable(cells)]
 
 
@@ -96,7 +98,7 @@ def majority(st: State, area: int) -> int | None:
 # Listing ----------------------------------------------------------------------------------
 
 
-def legal_actions(st: State, seat: int) -> list[dict]:
+def legal_actions(st: State, seat: int) -> list[dict[str, Any]]:
     if st.stage == "over" or type(seat) is not int or not 0 <= seat < len(st.players):
         return []
     p = st.players[seat]
@@ -104,7 +106,7 @@ def legal_actions(st: State, seat: int) -> list[dict]:
     if stage == "action":
         return _action_phase(st, seat, p)
     if stage == "foundation":
-        out = []
+        out: list[dict[str, Any]] = []
         if not p.done:
             out = [
                 {"kind": "foundation", "worker": FOUNDATION[w]}
@@ -138,6 +140,7 @@ def legal_actions(st: State, seat: int) -> list[dict]:
         if majority(st, st.area) != seat:
             return []
         card = st.recruit[st.area]
+        assert card is not None  # an area without a card has no winner to choose
         out = _removals(p.cells)  # made at once: nothing in this step is secret
         out.append({"kind": "take"})
         out += [{"kind": "place", **_at(i)} for i in pyramid.fitting(p.cells, p.down, card)]
@@ -145,7 +148,7 @@ def legal_actions(st: State, seat: int) -> list[dict]:
     return []
 
 
-def sources(st: State, p: PlayerState, cells: list, t: int) -> tuple[str, ...]:
+def sources(st: State, p: PlayerState, cells: Cells, t: int) -> tuple[str, ...]:
     """How the seat may get the action of type ``t`` this phase: a worker of the phase's
     level, else a Stored Actions token (a token is never offered beside a worker: using
     it could only lose a token, docs/renaissance.md)."""
@@ -156,7 +159,7 @@ def sources(st: State, p: PlayerState, cells: list, t: int) -> tuple[str, ...]:
     return ()
 
 
-def _action_phase(st: State, seat: int, p: PlayerState) -> list[dict]:
+def _action_phase(st: State, seat: int, p: PlayerState) -> list[dict[str, Any]]:
     cells = virtual_cells(p)
     out = _removals(cells)
     via = [sources(st, p, cells, t) for t in range(4)]
@@ -201,7 +204,7 @@ def _action_phase(st: State, seat: int, p: PlayerState) -> list[dict]:
 # Checking one action ----------------------------------------------------------------------
 
 
-def position(action: dict) -> int:
+def position(action: dict[str, Any]) -> int:
     try:
         return pyramid.index(action["level"], action["pos"])
     except ValueError:
@@ -213,7 +216,7 @@ def position(action: dict) -> int:
         ) from None
 
 
-def check_act(st: State, seat: int, action: dict) -> None:
+def check_act(st: State, seat: int, action: dict[str, Any]) -> None:
     """An action-phase action (hire, barter, teach, recruit), checked against the seat's
     structure after its pending removals: it must be possible to carry out in full."""
     p = st.players[seat]

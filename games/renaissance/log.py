@@ -12,24 +12,27 @@ in the reader's language; an icon's word before a noun ("a coin token", "the coi
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.core.i18n import gettext as _
 from games.core.i18n import ngettext
 
 from .cards import FOUNDATION, ICONS, TYPE, card_name, icon_before, type_name
+from .state import State
 
 
-def describe(st, events: list[dict], viewer: int | None) -> list[str]:
+def describe(st: State, events: list[dict[str, Any]], viewer: int | None) -> list[str]:
     return [line for event in events if (line := describe_event(st, event, viewer))]
 
 
-def heading(e: dict) -> str | None:
+def heading(e: dict[str, Any]) -> str | None:
     """The log's heading for an event that begins an action phase."""
     if e["type"] == "phase":
         return _("Round {round}, action phase {phase}").format(round=e["round"], phase=e["phase"])
     return None
 
 
-def _at(d: dict) -> str:
+def _at(d: dict[str, Any]) -> str:
     # The board's words for a place.
     return _("level {level}, place {place}").format(level=d["level"], place=d["pos"] + 1)
 
@@ -40,18 +43,18 @@ def _worker(name: str) -> str:
     return type_name(FOUNDATION.index(name))
 
 
-def _removed(r: dict) -> str:
+def _removed(r: dict[str, Any]) -> str:
     return _("a face-down Renaissance Man") if r["card"] is None else card_name(r["card"])
 
 
-def _removals(removals: list[dict]) -> str:
+def _removals(removals: list[dict[str, Any]]) -> str:
     """Revealed removals: "Knight (...) from level 2, place 1 and ..."."""
     return and_list(
         [_("{card} from {place}").format(card=_removed(r), place=_at(r)) for r in removals]
     )
 
 
-def _who(st, seat: int, viewer: int | None) -> str:
+def _who(st: State, seat: int, viewer: int | None) -> str:
     if seat == viewer:
         # Translators: the reader's own name in the move log.
         return _("{name} (you)").format(name=st.names[seat])
@@ -71,7 +74,7 @@ def _area(area: int) -> str:
     return _("the {icon} area").format(icon=icon_before(ICONS[area]))
 
 
-def action_text(action: dict) -> str:
+def action_text(action: dict[str, Any]) -> str:
     """A submitted action in words (public once revealed)."""
     kind = action["kind"]
     if kind == "pass":
@@ -108,7 +111,7 @@ def action_text(action: dict) -> str:
     )
 
 
-def _status(st, e: dict, viewer: int | None, done: bool) -> str | None:
+def _status(st: State, e: dict[str, Any], viewer: int | None, done: bool) -> str | None:
     """A pick told to someone else: only a change of the public submitted status."""
     name = st.names[e["player"]]
     if done and not e.get("was", False):
@@ -120,8 +123,13 @@ def _status(st, e: dict, viewer: int | None, done: bool) -> str | None:
     return None
 
 
-def describe_event(st, e: dict, viewer: int | None) -> str | None:
+def describe_event(st: State, e: dict[str, Any], viewer: int | None) -> str | None:
     names = st.names
+
+    def name(q: int | None) -> str:
+        assert q is not None  # an event told with a seat's name has one
+        return names[q]
+
     kind = e["type"]
     seat = e.get("player")
     own = seat is not None and seat == viewer
@@ -135,7 +143,7 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
                     who=who, type=worker
                 )
             return _("{who} put the {type} next in the foundation").format(who=who, type=worker)
-        return _("{name} has chosen").format(name=names[seat]) if e["done"] else None
+        return _("{name} has chosen").format(name=name(seat)) if e["done"] else None
     if kind == "reset":
         if own:
             return _("{who} started the submission over").format(who=who)
@@ -170,7 +178,7 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
                 return _("{who} discarded nothing").format(who=who)
             cards = ", ".join(card_name(c) for c in e["cards"])
             return _("{who} discarded {cards}").format(who=who, cards=cards)
-        return _("{name} has chosen").format(name=names[seat])
+        return _("{name} has chosen").format(name=name(seat))
     if kind == "foundation_reveal":
         orders = "; ".join(
             f"{_who(st, q, viewer)}: {', '.join(_worker(w) for w in order)}"
@@ -185,7 +193,7 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
             cards = ", ".join(card_name(c) for c in e["cards"])
             return _("{who} drew {cards}").format(who=who, cards=cards)
         return ngettext("{name} drew {n} card", "{name} drew {n} cards", n).format(
-            name=names[seat], n=n
+            name=name(seat), n=n
         )
     if kind == "phase":
         return heading(e)
@@ -285,13 +293,13 @@ def describe_event(st, e: dict, viewer: int | None) -> str | None:
             card=card_name(e["card"]), icon=icon_before(ICONS[e["area"]])
         )
     if kind == "resign":
-        return _("{name} resigned").format(name=names[seat])
+        return _("{name} resigned").format(name=name(seat))
     if kind == "game_over":
         return _game_over(st, e)
     return None
 
 
-def _game_over(st, e: dict) -> str:
+def _game_over(st: State, e: dict[str, Any]) -> str:
     rows = e["result"]
     if len(st.names) == 1:
         if e["reason"] == "deck_out":

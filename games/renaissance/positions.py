@@ -8,6 +8,7 @@ the 96 cards and every player's 5 foundation cards must be in exactly one place.
 from __future__ import annotations
 
 import copy
+from typing import Any, Literal, overload
 
 from . import pyramid
 from .cards import DECK_SIZE, NEED_L, NEED_R, foundation_cards, is_foundation
@@ -56,7 +57,7 @@ _PLAYER_KEYS = {
 }
 
 
-def to_json(st: State) -> dict:
+def to_json(st: State) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "options": dict(st.options),
@@ -96,7 +97,7 @@ def to_json(st: State) -> dict:
     }
 
 
-def copy_revealed(revealed: dict | None) -> dict | None:
+def copy_revealed(revealed: dict[str, Any] | None) -> dict[str, Any] | None:
     if revealed is None:
         return None
     return {
@@ -153,7 +154,7 @@ def _read(data: object) -> State:
     return st
 
 
-def _from_format_1(data: dict) -> dict:
+def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
     """A stored state of format 1: an action phase's removals move out of ``picks``."""
     players = []
     for pd in data["players"]:
@@ -187,7 +188,15 @@ def _read_player(q: int, pd: object) -> PlayerState:
     return p
 
 
-def _ints(xs: object, what: str, none: bool = False) -> list:
+@overload
+def _ints(xs: object, what: str) -> list[int]: ...
+
+
+@overload
+def _ints(xs: object, what: str, none: Literal[True]) -> list[int | None]: ...
+
+
+def _ints(xs: object, what: str, none: bool = False) -> list[int] | list[int | None]:
     if not isinstance(xs, list) or not all(type(x) is int or (none and x is None) for x in xs):
         raise ValueError(f"the {what} must be a list of ints")
     return list(xs)
@@ -247,6 +256,7 @@ def _check_cards(st: State) -> None:
             raise ValueError(f"card {card} is both in the {place[card]} and in the {where}")
         place[card] = where
 
+    card: int | None
     for card in st.deck:
         put(card, "deck")
     for card in st.discard:
@@ -304,13 +314,16 @@ def _check_structure(st: State, q: int, p: PlayerState) -> None:
             continue
         if is_foundation(card):
             raise ValueError(f"foundation card {card} is above level 1")
-        left, right = BELOW[i]
-        if cells[left] is None or cells[right] is None:
+        below = BELOW[i]
+        assert below is not None  # level 2 or higher
+        left, right = below
+        on_left, on_right = cells[left], cells[right]
+        if on_left is None or on_right is None:
             raise ValueError(f"player {q}'s card at level {LEVEL[i]}, {POS[i]} rests on nothing")
         if card in down:
             continue
-        have_l = pyramid.offers(cells[left], down)[1]
-        have_r = pyramid.offers(cells[right], down)[0]
+        have_l = pyramid.offers(on_left, down)[1]
+        have_r = pyramid.offers(on_right, down)[0]
         if (have_l not in (4, NEED_L[card])) or (have_r not in (4, NEED_R[card])):
             raise ValueError(f"player {q}'s card {card} does not match the cards below it")
 
@@ -352,11 +365,12 @@ def _check_submission(st: State, q: int, p: PlayerState) -> None:
         else:
             bad = choice is not None or not p.done or bool(p.removals)
         if choice is not None:
+            chosen: int | None
             try:
-                i = pyramid.index(choice["level"], choice["pos"])
+                chosen = pyramid.index(choice["level"], choice["pos"])
             except (KeyError, ValueError):
-                i = None
-            bad = bad or i not in pyramid.open_positions(cells)
+                chosen = None
+            bad = bad or chosen not in pyramid.open_positions(cells)
     elif stage == "discard":
         bad = (
             len(set(picks)) != len(picks)

@@ -21,9 +21,11 @@ the card and every place it fits, each named in full.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from games.core.i18n import gettext as _
 from games.core.i18n import ngettext, pgettext
+from games.core.protocol import SeatUser
 
 from . import cards
 from .cards import ACTIONS, ICONS, RM, TYPES, action_name, icon_before, icon_word
@@ -39,7 +41,7 @@ ACT_ICON = dict(zip(ACTIONS, ICONS, strict=True))
 CARD_ACTIONS = ("hire", "barter", "teach", "recruit", "discard", "keep")
 
 
-def action_json(action: dict) -> str:
+def action_json(action: dict[str, Any]) -> str:
     # Compact and key-sorted: the same action always reads the same in the HTML.
     return json.dumps(action, separators=(",", ":"), sort_keys=True)
 
@@ -77,7 +79,7 @@ def _any() -> str:
 # Icons and cards in words -------------------------------------------------------------------
 
 
-def icon(name: str | None) -> dict:
+def icon(name: str | None) -> dict[str, Any]:
     """An icon's badge: its letter (the worker type's) and its word, always together."""
     if name is None:
         return {
@@ -107,7 +109,7 @@ def type_name(t: str) -> str:
     return cards.type_name(TYPE_INDEX[t])
 
 
-def card_label(c: dict) -> str:
+def card_label(c: dict[str, Any]) -> str:
     """A card in a few words: "card 17 (Merchant)"."""
     if c.get("face_down"):
         return _("a face-down Renaissance Man")
@@ -116,7 +118,7 @@ def card_label(c: dict) -> str:
     return _("card {id} ({type})").format(id=c["id"], type=type_name(c["type"]))
 
 
-def corners_text(c: dict) -> str:
+def corners_text(c: dict[str, Any]) -> str:
     """A card's corners in words, as on the card: offers over needs."""
     if c.get("face_down"):
         return _("face down: offers any, any")
@@ -127,7 +129,7 @@ def corners_text(c: dict) -> str:
     return _("offers {offers}; needs {needs}").format(offers=offers, needs=needs)
 
 
-def card_info(c: dict) -> dict:
+def card_info(c: dict[str, Any]) -> dict[str, Any]:
     """A face-up card (or a face-down one) as the template draws it."""
     if c.get("face_down"):
         return {
@@ -171,7 +173,7 @@ def place(level: int, pos: int) -> str:
 # Actions in words ---------------------------------------------------------------------------
 
 
-def _via(a: dict, kind: str) -> str:
+def _via(a: dict[str, Any], kind: str) -> str:
     if a.get("source") != "token":
         return ""
     # Translators: added to an action paid with a token: "Hire card 3 at level 2, place 1
@@ -188,7 +190,9 @@ def _origin(knight: str, short: bool = False) -> str:
     return _("moved from the {icon} area").format(icon=icon_before(knight))
 
 
-def action_text(a: dict, cards: dict[int, dict], *, mid: bool = False, mine: bool = True) -> str:
+def action_text(
+    a: dict[str, Any], cards: dict[int, dict[str, Any]], *, mid: bool = False, mine: bool = True
+) -> str:
     """An action in a full sentence (a button's name, a choice, a revealed submission).
 
     ``cards`` finds a hand card by id; an action from a view may hold the card itself.
@@ -236,9 +240,9 @@ def action_text(a: dict, cards: dict[int, dict], *, mid: bool = False, mine: boo
     return text[:1].lower() + text[1:] if mid else text
 
 
-def _other_action_text(a: dict, cards: dict[int, dict]) -> str:
+def _other_action_text(a: dict[str, Any], cards: dict[int, dict[str, Any]]) -> str:
     """The name of an action that is not an action phase's closing choice."""
-    kind = a["kind"]
+    kind: str = a["kind"]
     if kind == "reset":
         return _("Start over")
     if kind == "remove":
@@ -262,7 +266,7 @@ def _other_action_text(a: dict, cards: dict[int, dict]) -> str:
     return kind.capitalize()  # no other kind is ever legal
 
 
-def _short(a: dict, cards: dict[int, dict]) -> str:
+def _short(a: dict[str, Any], cards: dict[int, dict[str, Any]]) -> str:
     """The visible words of a button grouped under its hand card (the card is the group's
     name; screen readers get it too, before these words)."""
     kind = a["kind"]
@@ -300,7 +304,7 @@ def _short(a: dict, cards: dict[int, dict]) -> str:
 # The prompt -----------------------------------------------------------------------------------
 
 
-def prompt(view: dict) -> str | None:
+def prompt(view: dict[str, Any]) -> str | None:
     """The viewer's decision in a sentence, from the view alone (None when none)."""
     d = view.get("decision")
     if not d or not view["legal_actions"]:
@@ -337,7 +341,7 @@ def prompt(view: dict) -> str | None:
     return None
 
 
-def stage_label(v: dict) -> str:
+def stage_label(v: dict[str, Any]) -> str:
     stage, r = v["stage"], v["round"]
     if stage == "foundation":
         return _("Setting the foundations")
@@ -362,7 +366,7 @@ def stage_label(v: dict) -> str:
 class Board:
     """Turns a view into what ``renaissance/board.html`` shows."""
 
-    def __init__(self, v: dict, seat_users: dict | None = None) -> None:
+    def __init__(self, v: dict[str, Any], seat_users: dict[int, SeatUser] | None = None) -> None:
         self.v = v
         self.viewer = v["viewer"]
         self.decision = v["decision"]
@@ -374,7 +378,7 @@ class Board:
 
     # The viewer's current submission
 
-    def _current_choice(self) -> dict | None:
+    def _current_choice(self) -> dict[str, Any] | None:
         """The seat's submitted closing action as a legal action (a card as its id)."""
         d = self.decision
         if not d or not d.get("choice"):
@@ -384,11 +388,13 @@ class Board:
             choice["card"] = choice["card"]["id"]
         return choice
 
-    def _removals(self) -> list[dict]:
+    def _removals(self) -> list[dict[str, Any]]:
         """The viewer's pending removals, in whatever step they are part of."""
         return list((self.decision or {}).get("removals", ()))
 
-    def button(self, a: dict, *, grouped: bool = False, primary: bool = False) -> dict:
+    def button(
+        self, a: dict[str, Any], *, grouped: bool = False, primary: bool = False
+    ) -> dict[str, Any]:
         label = action_text(a, self.hand)
         picked = a == self.choice
         out = {
@@ -406,10 +412,10 @@ class Board:
 
     # Structures
 
-    def _pending(self) -> dict[tuple[int, int], dict]:
+    def _pending(self) -> dict[tuple[int, int], dict[str, Any]]:
         """The viewer's own pending choices that go to a place of their structure, by place:
         still secret, so shown to their owner alone (this view is theirs)."""
-        pending: dict[tuple[int, int], dict] = {}
+        pending: dict[tuple[int, int], dict[str, Any]] = {}
         d = self.decision
         if d and d["kind"] == "foundation":
             for k, t in enumerate(d["order"]):
@@ -432,7 +438,7 @@ class Board:
                 }
         return pending
 
-    def pyramid(self, p: dict, *, mine: bool) -> list[dict]:
+    def pyramid(self, p: dict[str, Any], *, mine: bool) -> list[dict[str, Any]]:
         """The 15 places, level 5 first, left to right: each with its card, or its needs.
         Covered places and the needs of empty ones are the view's (the engine's)."""
         rows = p["structure"]
@@ -446,7 +452,7 @@ class Board:
         out = []
         for level in range(len(rows), 0, -1):
             for pos, c in enumerate(rows[level - 1]):
-                cell = {
+                cell: dict[str, Any] = {
                     "level": level,
                     "pos": pos,
                     "place": pos + 1,
@@ -509,7 +515,7 @@ class Board:
                 out.append(cell)
         return out
 
-    def player(self, p: dict) -> dict:
+    def player(self, p: dict[str, Any]) -> dict[str, Any]:
         seat = p["seat"]
         mine = seat == self.viewer
         user = self.seat_users.get(seat, {})
@@ -539,7 +545,7 @@ class Board:
             "places": self.pyramid(p, mine=mine),
         }
 
-    def _status(self, p: dict) -> str | None:
+    def _status(self, p: dict[str, Any]) -> str | None:
         """Who has chosen in this step (never what)."""
         stage = self.v["stage"]
         if stage == "over":
@@ -556,11 +562,13 @@ class Board:
 
     # The decision
 
-    def _sorted_buttons(self) -> tuple[list[dict], list[dict], dict[int, list[dict]]]:
+    def _sorted_buttons(
+        self,
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
         """The legal actions as buttons: (panel, removals, by hand card)."""
-        panel: list[dict] = []
-        removals: list[dict] = []
-        by_card: dict[int, list[dict]] = {}
+        panel: list[dict[str, Any]] = []
+        removals: list[dict[str, Any]] = []
+        by_card: dict[int, list[dict[str, Any]]] = {}
         for a in self.legal:
             kind = a["kind"]
             if kind in CARD_ACTIONS and a["card"] in self.hand:
@@ -572,7 +580,7 @@ class Board:
                 panel.append(self._panel_button(a, primary))
         return panel, removals, by_card
 
-    def _panel_button(self, a: dict, primary: bool) -> dict:
+    def _panel_button(self, a: dict[str, Any], primary: bool) -> dict[str, Any]:
         b = self.button(a, primary=primary)
         kind = a["kind"]
         d = self.decision or {}
@@ -601,7 +609,7 @@ class Board:
             b["primary"] = False
         return b
 
-    def _removal(self, a: dict) -> dict:
+    def _removal(self, a: dict[str, Any]) -> dict[str, Any]:
         b = self.button(a)
         b["label"] = b["short"] = _("Remove {worker}").format(
             worker=self._worker_at(a["level"], a["pos"])
@@ -621,7 +629,7 @@ class Board:
             type=type_name(c["type"]), id=c["id"], place=at
         )
 
-    def _me(self) -> dict | None:
+    def _me(self) -> dict[str, Any] | None:
         return next((p for p in self.v["players"] if p["seat"] == self.viewer), None)
 
     def choice_text(self) -> str | None:
@@ -687,7 +695,7 @@ class Board:
             return " ".join(lines) or None
         return None
 
-    def _then(self, parts: list[str], action: dict) -> str:
+    def _then(self, parts: list[str], action: dict[str, Any]) -> str:
         """A submission in words: its removals, then its closing action."""
         if not parts:
             return action_text(action, self.hand)
@@ -710,7 +718,7 @@ class Board:
             )
         return _("Waiting for {names}.").format(names=_names(waiting))
 
-    def panel_prompt(self) -> dict:
+    def panel_prompt(self) -> dict[str, Any]:
         text = prompt(self.v)
         if text is not None:
             return {"text": text, "mine": True}
@@ -721,7 +729,7 @@ class Board:
             return {"text": _("You have chosen: the others are still choosing."), "mine": False}
         return {"text": self.waiting_text() or _("Nothing to decide now."), "mine": False}
 
-    def access(self) -> list[dict] | None:
+    def access(self) -> list[dict[str, Any]] | None:
         """Which actions the phase gives, and from where (action phase only)."""
         d = self.decision
         if not d or d["kind"] != "action":
@@ -743,7 +751,7 @@ class Board:
 
     # Everything
 
-    def context(self) -> dict:
+    def context(self) -> dict[str, Any]:
         v = self.v
         panel, removals, by_card = self._sorted_buttons()
         players = [self.player(p) for p in v["players"]]
@@ -759,7 +767,7 @@ class Board:
                 "card": card_info(c),
                 "buttons": by_card.get(c["id"], []),
                 "discarding": c["id"] in discarding,
-                "chosen": bool(self.choice) and self.choice.get("card") == c["id"],
+                "chosen": self.choice is not None and self.choice.get("card") == c["id"],
             }
             for c in v["hand"] or ()
         ]
@@ -791,7 +799,7 @@ class Board:
             "undo_action": action_json({"kind": "undo"}) if v["can_undo"] else None,
         }
 
-    def recruit_board(self) -> list[dict]:
+    def recruit_board(self) -> list[dict[str, Any]]:
         v = self.v
         out = []
         for area in v["recruit_board"]:
@@ -814,7 +822,7 @@ class Board:
             )
         return out
 
-    def _leader(self, area: dict) -> str | None:
+    def _leader(self, area: dict[str, Any]) -> str | None:
         """Who would win the area now: the engine's majority (the opposing Knights
         included), else a tie where there are Knights."""
         who = area["majority"]
@@ -826,7 +834,7 @@ class Board:
             return _("majority: the opposing Knights")
         return _("majority: {name}").format(name=self.names[who])
 
-    def revealed(self) -> dict | None:
+    def revealed(self) -> dict[str, Any] | None:
         r = self.v["revealed"]
         if r is None:
             return None
@@ -852,7 +860,7 @@ class Board:
             )
         return {"round": r["round"], "phase": r["phase"], "rows": rows}
 
-    def result(self) -> list[dict] | None:
+    def result(self) -> list[dict[str, Any]] | None:
         rows = self.v["result"]
         if rows is None:
             return None
@@ -878,6 +886,8 @@ def _your_choice(what: str) -> str:
     )
 
 
-def board_context(view: dict, seat_users: dict | None = None) -> dict:
+def board_context(
+    view: dict[str, Any], seat_users: dict[int, SeatUser] | None = None
+) -> dict[str, Any]:
     """What ``renaissance/board.html`` shows, from the view alone."""
     return Board(view, seat_users).context()

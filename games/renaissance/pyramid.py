@@ -8,12 +8,18 @@ face-down cards, which are Renaissance Men whatever their face.
 
 from __future__ import annotations
 
+from collections.abc import Container, Sequence
+from typing import Any
+
 from .cards import NEED_L, NEED_R, OFFER_L, OFFER_R, RM, TYPE, WILD
 
 LEVEL_SIZES = (5, 4, 3, 2, 1)
 FIRST = (0, 5, 9, 12, 14)  # first position of each level (index L - 1)
 SIZE = 15
 MASTER = 14
+
+# A structure's cells by position: a card id, or None where the position is empty.
+Cells = Sequence[int | None]
 
 LEVEL: list[int] = []  # position -> level (1..5)
 POS: list[int] = []  # position -> place in its level (0-based, from the left)
@@ -29,7 +35,7 @@ for _i in range(5, SIZE):
     _base = FIRST[LEVEL[_i] - 2] + POS[_i]
     BELOW[_i] = (_base, _base + 1)
 for _i in range(SIZE):
-    ABOVE[_i] = tuple(j for j in range(SIZE) if BELOW[j] and _i in BELOW[j])
+    ABOVE[_i] = tuple(j for j in range(SIZE) if (_b := BELOW[j]) and _i in _b)
 
 
 def index(level: int, pos: int) -> int:
@@ -41,18 +47,18 @@ def index(level: int, pos: int) -> int:
     return FIRST[level - 1] + pos
 
 
-def where(i: int) -> dict:
+def where(i: int) -> dict[str, Any]:
     return {"level": LEVEL[i], "pos": POS[i]}
 
 
-def offers(card: int, down: set[int] | list[int]) -> tuple[int, int]:
+def offers(card: int, down: Container[int]) -> tuple[int, int]:
     """A placed card's two offers; a face-down card and the foundation RM are wild."""
     if TYPE[card] == RM or card in down:
         return WILD, WILD
     return OFFER_L[card], OFFER_R[card]
 
 
-def fits(cells: list, down, card: int, i: int, face_down: bool = False) -> bool:
+def fits(cells: Cells, down: Container[int], card: int, i: int, face_down: bool = False) -> bool:
     """Whether ``card`` may go to empty position ``i`` (level 2 or higher): both cards
     below present, its needs equal to the offers they turn toward it (RM corners wild)."""
     if cells[i] is not None:
@@ -68,29 +74,33 @@ def fits(cells: list, down, card: int, i: int, face_down: bool = False) -> bool:
     return _meets(cells, down, card, below[0], below[1])
 
 
-def open_positions(cells: list) -> list[int]:
+def open_positions(cells: Cells) -> list[int]:
     """Empty positions resting on two present cards: where a face-down RM may go."""
     out = []
     for i in range(5, SIZE):
         if cells[i] is None:
-            a, b = BELOW[i]
+            below = BELOW[i]
+            assert below is not None  # level 2 or higher
+            a, b = below
             if cells[a] is not None and cells[b] is not None:
                 out.append(i)
     return out
 
 
-def fitting(cells: list, down, card: int) -> list[int]:
+def fitting(cells: Cells, down: Container[int], card: int) -> list[int]:
     """The positions ``card`` may go to, face up."""
     return [i for i in open_positions(cells) if fits(cells, down, card, i)]
 
 
-def fits_after_removals(cells: list, down, card: int) -> bool:
+def fits_after_removals(cells: Cells, down: Container[int], card: int) -> bool:
     """Whether ``card`` fits some position once workers are removed from above it: a
     position of level 2 or higher, resting on two present cards whose offers meet its
     needs, empty now or holding a worker that can go with everything resting on it (a
     chain of removals of uncovered workers)."""
     for i in range(5, SIZE):
-        left, right = BELOW[i]
+        below = BELOW[i]
+        assert below is not None  # level 2 or higher
+        left, right = below
         if cells[left] is None or cells[right] is None:
             continue
         if _meets(cells, down, card, left, right):
@@ -98,27 +108,29 @@ def fits_after_removals(cells: list, down, card: int) -> bool:
     return False
 
 
-def _meets(cells: list, down, card: int, left: int, right: int) -> bool:
-    have = offers(cells[left], down)[1]
+def _meets(cells: Cells, down: Container[int], card: int, left: int, right: int) -> bool:
+    on_left, on_right = cells[left], cells[right]
+    assert on_left is not None and on_right is not None  # the callers checked
+    have = offers(on_left, down)[1]
     if NEED_L[card] != have and have != WILD:
         return False
-    have = offers(cells[right], down)[0]
+    have = offers(on_right, down)[0]
     return NEED_R[card] == have or have == WILD
 
 
-def covered(cells: list, i: int) -> bool:
+def covered(cells: Cells, i: int) -> bool:
     for j in ABOVE[i]:
         if cells[j] is not None:
             return True
     return False
 
 
-def removable(cells: list) -> list[int]:
+def removable(cells: Cells) -> list[int]:
     """Uncovered cards of level 2 or higher: they may be removed at no cost."""
     return [i for i in range(5, SIZE) if cells[i] is not None and not covered(cells, i)]
 
 
-def gives(cells: list, down, level: int, t: int) -> bool:
+def gives(cells: Cells, down: Container[int], level: int, t: int) -> bool:
     """Whether an uncovered card of ``level`` has the large icon of type ``t``."""
     first = FIRST[level - 1]
     for i in range(first, first + LEVEL_SIZES[level - 1]):
@@ -128,11 +140,11 @@ def gives(cells: list, down, level: int, t: int) -> bool:
     return False
 
 
-def count(cells: list) -> int:
+def count(cells: Cells) -> int:
     return sum(1 for c in cells if c is not None)
 
 
-def highest_level(cells: list) -> int:
+def highest_level(cells: Cells) -> int:
     """The highest level holding a card (0 for an empty structure)."""
     for i in range(SIZE - 1, -1, -1):
         if cells[i] is not None:

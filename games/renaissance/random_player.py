@@ -9,6 +9,7 @@ finite. It reads only the seat's legal actions, so it never sees a secret.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .legal import legal_actions
 from .state import State
@@ -31,7 +32,9 @@ WEIGHTS = {
 }
 
 
-def choose(st: State, seat: int, rand: random.Random, actions: list[dict] | None = None) -> dict:
+def choose(
+    st: State, seat: int, rand: random.Random, actions: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     if actions is None:
         actions = legal_actions(st, seat)
     weights = [WEIGHTS[a["kind"]] for a in actions]

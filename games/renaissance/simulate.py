@@ -6,6 +6,8 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 from games.core import Match
 from games.core.bench import figures, one_core
@@ -66,12 +68,14 @@ def invariants(st: State, scan: bool = True) -> list[str]:
     return problems
 
 
-def play(players: int, seed: int, rand: random.Random, max_rounds: int, check: bool):
+def play(
+    players: int, seed: int, rand: random.Random, max_rounds: int, check: bool
+) -> tuple[State, list[dict[str, Any]], list[str], float]:
     """One game of random-legal play: (state, record, decisions, problems, engine seconds)."""
     options = RENAISSANCE.parse_options(None, players)
     names = [f"P{i + 1}" for i in range(players)]
     st = engine.new_game(options, names, seed)
-    record: list[dict] = []
+    record: list[dict[str, Any]] = []
     problems: list[str] = []
     busy = 0.0
     while st.stage != "over" and st.round <= max_rounds:
@@ -104,13 +108,15 @@ def run(
     seed: int,
     max_rounds: int = 300,
     check_every: int = 1,
-    out=print,
-) -> dict:
+    out: Callable[[str], object] = print,
+) -> dict[str, Any]:
     """``games`` random games; with ``check_every`` (1: every game) every invariant after
     every action of that game. decisions_per_s counts the engine's time only (listing,
     choosing and applying), not the checks."""
     rand = random.Random(seed)
-    rounds, decisions, violations = [], 0, []
+    rounds: list[int] = []
+    decisions = 0
+    violations: list[str] = []
     ended = {"master": 0, "deck_out": 0, "resigned": 0, "round_limit": 0}
     busy = 0.0
     start = time.perf_counter()
@@ -148,14 +154,16 @@ def run(
     return {**summary, "violation_list": violations}
 
 
-def bench(seconds: float = 5.0, seed: int = 1, out=print) -> dict:
+def bench(
+    seconds: float = 5.0, seed: int = 1, out: Callable[[str], object] = print
+) -> dict[str, Any]:
     """Decisions/s (listing + applying, the random choice excluded), state JSON size and
     clone time, pinned to one core."""
     with one_core():
         return _bench(seconds, seed, out)
 
 
-def _bench(seconds: float, seed: int, out) -> dict:
+def _bench(seconds: float, seed: int, out: Callable[[str], object]) -> dict[str, Any]:
     rand = random.Random(seed)
     results = {}
     for players in (1, 2, 4):

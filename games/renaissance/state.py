@@ -7,6 +7,8 @@ seat's ``choice`` (a dict) is only ever replaced, never changed, so clones share
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from .pyramid import SIZE
 
 # Stages of a round. "foundation" is the setup; "action" an action phase; "rm" the
@@ -47,7 +49,7 @@ class PlayerState:
         # until the reveal. (The Recruit winner's removals happen at once: nothing is
         # secret in that step.)
         self.removals: list[int] = []
-        self.choice: dict | None = None  # the closing choice (action phase, rm placement)
+        self.choice: dict[str, Any] | None = None  # the closing choice (action phase, rm placement)
         self.done = False  # submitted: the step does not wait for this seat
 
     def clone(self) -> PlayerState:
@@ -95,7 +97,7 @@ class State:
         "result",
     )
 
-    def __init__(self, options: dict, names: list[str], rng: int) -> None:
+    def __init__(self, options: dict[str, Any], names: list[str], rng: int) -> None:
         n = len(names)
         self.options = options  # {"solo": ..., "solo_cards": ...}; never changed
         self.names = tuple(names)
@@ -114,9 +116,9 @@ class State:
         self.reshuffles = 0
         self.last_seat: int | None = None  # who made the last record
         self.last_undoable = False  # it changed only that seat's unrevealed submission
-        self.revealed: dict | None = None  # the latest reveal, public
+        self.revealed: dict[str, Any] | None = None  # the latest reveal, public
         self.resigned: list[int] = []  # in the order they resigned
-        self.result: list[dict] | None = None
+        self.result: list[dict[str, Any]] | None = None
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -149,7 +151,7 @@ class State:
 
         return to_json(self) == to_json(other)
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable (typeshed types it as a method)
 
     @property
     def seats(self) -> range:
@@ -160,7 +162,7 @@ class State:
         return len(self.names) == 1
 
     @property
-    def phase_name(self) -> str:
+    def phase_name(self) -> Literal["setup", "play", "over"]:
         """The platform's phase: "setup" during the foundation, "play", "over"."""
         if self.stage == "foundation":
             return "setup"

@@ -7,18 +7,22 @@ generator. Who has submitted in the current step is public; what, only to its ow
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from . import engine, pyramid
 from .cards import FOUNDATION, ICONS, TYPES, WILD, card_json
 from .legal import legal_actions, majority, sources, virtual_cells
-from .pyramid import BELOW, FIRST, LEVEL, LEVEL_SIZES, POS, SIZE
+from .pyramid import BELOW, FIRST, LEVEL, LEVEL_SIZES, POS, SIZE, Cells
 from .state import PlayerState, State
 from .view_types import (
+    Access,
     Area,
     Card,
     ChosenAction,
     Decision,
     EmptyPlace,
     FaceDown,
+    Options,
     Place,
     PlayerView,
     ResultRow,
@@ -33,10 +37,10 @@ def view(st: State, seat: int | None) -> View:
     if seat is not None and (type(seat) is not int or not 0 <= seat < len(st.players)):
         raise ValueError(f"no seat {seat!r}")
     waiting = engine.deciders(st)
-    mine = seat is not None
-    actions = legal_actions(st, seat) if mine else []
+    actions = legal_actions(st, seat) if seat is not None else []
     return {
-        "options": dict(st.options),
+        # The options as stored: the parsed options of the game (``Options``).
+        "options": cast(Options, dict(st.options)),
         "viewer": seat,
         "phase": st.phase_name,
         "stage": st.stage,
@@ -48,10 +52,11 @@ def view(st: State, seat: int | None) -> View:
         "recruit_area": ICONS[st.area] if st.stage == "recruit" and st.area < 4 else None,
         "deck_size": len(st.deck),
         "discard_size": len(st.discard),
-        "hand": [card_json(c) for c in st.players[seat].hand] if mine else None,
-        "decision": _decision(st, seat) if actions else None,
+        "hand": [card_json(c) for c in st.players[seat].hand] if seat is not None else None,
+        # Only a seat has legal actions.
+        "decision": _decision(st, seat) if actions and seat is not None else None,
         "legal_actions": actions,
-        "can_undo": mine and engine.can_undo(st, seat),
+        "can_undo": seat is not None and engine.can_undo(st, seat),
         "revealed": _revealed(st.revealed),
         "result": _result(st),
     }
@@ -63,7 +68,7 @@ def structure(st: State, q: int) -> list[list[Card | FaceDown | None]]:
     down = p.down
     rows = []
     for level, n in enumerate(LEVEL_SIZES, start=1):
-        row = []
+        row: list[Card | FaceDown | None] = []
         for i in range(FIRST[level - 1], FIRST[level - 1] + n):
             card = p.cells[i]
             row.append(None if card is None else FACE_DOWN if card in down else card_json(card))
@@ -93,7 +98,7 @@ def _player(st: State, q: int, deciding: bool) -> PlayerView:
     }
 
 
-def _covered(cells: list) -> list[Place]:
+def _covered(cells: Cells) -> list[Place]:
     return [_where(i) for i in range(SIZE) if cells[i] is not None and pyramid.covered(cells, i)]
 
 
@@ -101,7 +106,9 @@ def _empty(p: PlayerState) -> list[EmptyPlace]:
     """The empty places above a card, with the offers the cards below turn toward them."""
     out: list[EmptyPlace] = []
     for i in range(FIRST[1], SIZE):
-        left, right = (p.cells[j] for j in BELOW[i])
+        below = BELOW[i]
+        assert below is not None  # level 2 or higher
+        left, right = (p.cells[j] for j in below)
         if p.cells[i] is not None or (left is None and right is None):
             continue
         needs = [
@@ -159,19 +166,24 @@ def _decision(st: State, seat: int) -> Decision | None:
             "covered": _covered(cells),
         }
     if stage == "action":
-        access = {
-            action: list(sources(st, p, cells, t))
-            for t, action in enumerate(("hire", "teach", "barter", "recruit"))
+        access: Access = {
+            "hire": list(sources(st, p, cells, 0)),
+            "teach": list(sources(st, p, cells, 1)),
+            "barter": list(sources(st, p, cells, 2)),
+            "recruit": list(sources(st, p, cells, 3)),
         }
         return {**base, "phase": st.phase, "choice": _action(p.choice), "access": access}
     if stage == "rm":
-        choice = p.choice and {"kind": "place_rm", **p.choice}
+        # p.choice: the place chosen ({"level", "pos"}), or None.
+        choice = cast("ChosenAction | None", p.choice and {"kind": "place_rm", **p.choice})
         return {**base, "kind": "place_rm", "choice": choice}
     if stage == "recruit":
+        card = st.recruit[st.area]
+        assert card is not None  # an area without a card has no winner to choose
         return {
             **base,
             "area": ICONS[st.area],
-            "card": card_json(st.recruit[st.area]),
+            "card": card_json(card),
             "submitted": False,
         }
     if stage == "discard":
@@ -179,16 +191,16 @@ def _decision(st: State, seat: int) -> Decision | None:
     return None
 
 
-def _action(action: dict | None) -> ChosenAction | None:
+def _action(action: dict[str, Any] | None) -> ChosenAction | None:
     if action is None:
         return None
     out = dict(action)
     if "card" in out:
         out["card"] = card_json(out["card"])
-    return out
+    return cast(ChosenAction, out)  # an action as applied, its card given whole
 
 
-def _revealed(revealed: dict | None) -> Revealed | None:
+def _revealed(revealed: dict[str, Any] | None) -> Revealed | None:
     """The latest action phase's submissions, as revealed to all."""
     if revealed is None:
         return None
@@ -216,13 +228,17 @@ def _revealed(revealed: dict | None) -> Revealed | None:
 def _result(st: State) -> list[ResultRow] | None:
     if st.result is None:
         return None
+    # The engine's ranking rows (seat, rank, score) with what the view adds.
     return [
-        {
-            **row,
-            "name": st.names[row["seat"]],
-            "tiebreak": engine.tiebreak(st, row["seat"]),
-            "master": st.players[row["seat"]].cells[pyramid.MASTER] is not None,
-            "resigned": row["seat"] in st.resigned,
-        }
+        cast(
+            ResultRow,
+            {
+                **row,
+                "name": st.names[row["seat"]],
+                "tiebreak": engine.tiebreak(st, row["seat"]),
+                "master": st.players[row["seat"]].cells[pyramid.MASTER] is not None,
+                "resigned": row["seat"] in st.resigned,
+            },
+        )
         for row in st.result
     ]
