@@ -33,9 +33,8 @@ def _days(n: int) -> str:
 
 # Time per move, in days; None is no limit. The labels are in the language of the moment they
 # are shown.
-MOVE_DAYS_CHOICES = [(None, _("No limit"))] + [
-    (d, lazy(_days, str)(d)) for d in (1, 2, 3, 5, 7, 14)
-]
+MOVE_DAYS = (1, 2, 3, 5, 7, 14)
+MOVE_DAYS_CHOICES = [(None, _("No limit"))] + [(d, lazy(_days, str)(d)) for d in MOVE_DAYS]
 
 
 # A game's id in the registry: the first game the site had, for rows from before there were
@@ -321,7 +320,8 @@ class RatingChange(models.Model):
 
 
 class Vacation(models.Model):
-    """A time when a player's clocks stand still (games.reads.clocks): up to 21 days a calendar year.
+    """A time when a player's clocks stand still (games.reads.clocks): up to 21 days a
+    calendar year.
 
     ``end`` is the planned end, moved to the moment the player stopped it if they came back
     early. Periods of one user never overlap.

@@ -1,6 +1,7 @@
 """The API's JSON renderer: DRF's, which never fails on text that UTF-8 cannot encode.
 
-The parser refuses a body holding a lone surrogate (``guildhall_site.parsing.loads``), so none should
+The parser refuses a body holding a lone surrogate
+(``guildhall_site.parsing.loads``), so none should
 reach an answer; if one ever does (an echo from elsewhere), it is written as JSON's ``\\ud800``
 escape instead of failing the request with UnicodeEncodeError (a 500).
 """

@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from games.api.schema import ref
 from games.core import registry
-from games.models import DEFAULT_KIND, MAX_PLAYERS, Game, Invitation
+from games.models import DEFAULT_KIND, MAX_PLAYERS, MOVE_DAYS, Game, Invitation
 from guildhall_site.rest import (
     StrictBooleanField,
     StrictCharField,
@@ -208,9 +208,6 @@ class InvitationSerializer(serializers.Serializer):
     may_answer = serializers.BooleanField(help_text="I may accept or decline it.")
 
 
-MOVE_DAYS = [1, 2, 3, 5, 7, 14]
-
-
 class InvitationCreateSerializer(serializers.Serializer):
     game = StrictChoiceField(
         choices=[],  # the registered games, filled in when the serializer is made
@@ -230,7 +227,7 @@ class InvitationCreateSerializer(serializers.Serializer):
         "given at the top level, as before there were several games.",
     )
     move_days = StrictChoiceField(
-        choices=MOVE_DAYS,
+        choices=list(MOVE_DAYS),
         allow_null=True,
         default=3,
         help_text="Days per move (null: no limit).",

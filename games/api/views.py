@@ -11,10 +11,7 @@ the same way; the catalog lists them. Errors raised by the services
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -43,7 +40,7 @@ from games.api.serializers import (
 )
 from games.core import IllegalAction, registry
 from games.models import Game, Invitation, Move, Seat
-from games.play import invitations, moves, ratings
+from games.play import invitations, moves, presence, ratings
 from games.reads import queries, viewing
 from games.reads.movelog import describe_move
 from guildhall_site import parsing
@@ -51,14 +48,6 @@ from guildhall_site.rest import ActionThrottle, ApiThrottle, ApiView, Pagination
 
 # Reading a game through the API counts as having it open (as the board's poll does), so
 # that a turn email is not sent to a player looking at the game; written at most this often.
-SEEN_PRECISION = timedelta(seconds=20)
-
-
-def _mark_seen(game_id: int, user) -> None:
-    now = timezone.now()
-    Seat.objects.filter(game_id=game_id, user=user).exclude(
-        last_seen_at__gt=now - SEEN_PRECISION
-    ).update(last_seen_at=now)
 
 
 def _game_fields(game: Game, waiting: list[Seat]) -> dict:
@@ -195,7 +184,7 @@ class GameView(ApiView):
     def get(self, request, game_id: int):
         game, seat = viewing.get_game_for_viewer(game_id, request.user)
         if seat is not None:
-            _mark_seen(game_id, request.user)
+            presence.mark_seen(game_id, request.user)
         return Response(GameSerializer(game_payload(game, seat)).data)
 
 

@@ -257,7 +257,8 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
     """Record and queue the notifications of recent events that have no row yet.
 
     A change's notifications are queued after its commit; if the broker cannot be reached
-    then, the change stands and ``games.play.events.queue_on_commit`` only logs (a process that dies between
+    then, the change stands and ``games.play.events.queue_on_commit`` only logs (a process
+    that dies between
     the commit and the queuing, likewise). Nothing else would remember them: this sweep finds
     them again from the games' state (whose turn it is and since when, which games started or
     ended, which seats were abandoned, which invitations are open) and does what the lost task

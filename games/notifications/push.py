@@ -49,6 +49,7 @@ from games.models import Game
 from games.notifications import emails, push_network
 from games.notifications.emails import Defer, Skip
 from games.notifications.models import Notification, PushSubscription
+from games.play import presence
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +69,6 @@ TTL = int(timedelta(days=1).total_seconds())
 TIMEOUT = 10
 # Devices per player.
 MAX_DEVICES = 10
-# The board records a player as seen at most this often (games.web.board.SEEN_PRECISION).
-SEEN_PRECISION = timedelta(seconds=20)
 
 
 def enabled() -> bool:
@@ -139,7 +138,11 @@ def _check_finished(row: Notification, now: datetime):
         return found
     game, seat = found["game"], found["seat"]
     seen = seat.last_seen_at
-    if seen is not None and game.finished is not None and seen >= game.finished - SEEN_PRECISION:
+    if (
+        seen is not None
+        and game.finished is not None
+        and seen >= game.finished - presence.SEEN_PRECISION
+    ):
         return Skip("the player saw the end of the game")
     if seen is not None and seen > now - emails.ACTIVE_WINDOW:
         return Defer(seen + emails.ACTIVE_WINDOW, "the player was on the game a moment ago")

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext, ngettext_lazy
 
 from accounts.models import User
 from games.core import GameKind, Match, OptionError, parse_options, registry
-from games.models import DEFAULT_KIND, Game, Invitation, InvitationResponse, Seat
+from games.models import DEFAULT_KIND, MOVE_DAYS, Game, Invitation, InvitationResponse, Seat
 from games.play import computer_players, events
 from games.play.errors import Invalid, Limited, NotFound
 from games.reads import clocks, list_stamps, queries
@@ -29,8 +29,6 @@ from games.reads import clocks, list_stamps, queries
 # Seats are drawn from the operating system's randomness: nobody can predict or choose who
 # plays first. (Tests swap in a seeded generator.)
 seat_random = random.SystemRandom()
-
-MOVE_DAYS = (None, 1, 2, 3, 5, 7, 14)
 
 
 @dataclass(frozen=True)
@@ -73,7 +71,7 @@ def check_new_invitation(
         computers = computer_players.check(game, players, computers)
     except ValidationError as error:
         raise Invalid("computers", " ".join(error.messages)) from None
-    if move_days not in MOVE_DAYS:
+    if move_days is not None and move_days not in MOVE_DAYS:
         raise Invalid("move_days", _("Choose a time per move from the list"))
     people = check_invitees(creator, invitees)
     others = players - 1 - len(computers)  # the seats left for other people
@@ -127,9 +125,7 @@ def check_invitees(creator: User, invitees: Iterable[User | str]) -> list[User]:
     if creator in people:
         raise Invalid("invitees", _("You take a seat anyway: leave your own name out."))
     if any(u.is_computer for u in people):
-        raise Invalid(
-            "invitees", _("Computer players are not invited: add computer seats instead")
-        )
+        raise Invalid("invitees", _("Computer players are not invited: add computer seats instead"))
     return people
 
 

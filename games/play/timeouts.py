@@ -94,7 +94,7 @@ def do_time_out(
 TIMEOUT_BATCH = 1000
 
 
-# Named as when it lived in games.notifications.events, for beat schedules and messages already queued.
+# Named as when it lived in games.tasks, for beat schedules and messages already queued.
 @shared_task(name="games.tasks.sweep_timeouts")
 def sweep_timeouts(limit: int = TIMEOUT_BATCH) -> int:
     """Time out every wait whose deadline has passed; how many were timed out.

@@ -300,8 +300,11 @@ def _check_structure(st: State, q: int, p: PlayerState) -> None:
         raise ValueError(f"player {q}'s structure has {SIZE} positions")
     own = foundation_cards(q)
     level1 = cells[:5]
-    if st.stage == "foundation":
-        if any(c is not None for c in cells):
+    unset = all(c is None for c in cells)
+    # Empty until the foundation is set, and for good in a game that ended before it was (a
+    # resignation in the foundation step).
+    if st.stage == "foundation" or (st.stage == "over" and unset):
+        if not unset:
             raise ValueError(f"player {q}'s structure is empty until the foundation is set")
     elif sorted(c for c in level1 if c is not None) != own or None in level1:
         raise ValueError(f"player {q}'s level 1 must be their 5 foundation cards")

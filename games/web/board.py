@@ -33,8 +33,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games.core import IllegalAction
-from games.models import Game, Seat
-from games.play import change, errors, moves
+from games.models import Game
+from games.play import change, errors, moves, presence
 from games.reads import board as board_reads
 from games.reads import cache_keys, history, list_stamps, queries, score_chart, stats
 from games.reads.board import SeatRow
@@ -45,7 +45,6 @@ from guildhall_site import parsing
 from guildhall_site.rest import ActionThrottle, retry_after
 
 # A poll writes last_seen_at at most this often: "has the game open" needs no more precision.
-SEEN_PRECISION = timedelta(seconds=20)
 # How recently a seat must have been seen to be shown as online.
 ONLINE_WITHIN = timedelta(minutes=2)
 POLL_SECONDS = 3
@@ -68,13 +67,13 @@ def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """Polled by an open board: 204 while the game is as the board shows it, else the board.
 
     One query while nothing changes: the game's version and status with the viewer's
-    last_seen_at, which is written only when older than SEEN_PRECISION.
+    last_seen_at, which is written only when older than presence.SEEN_PRECISION.
     """
     row = board_reads.poll(game_id, request.user.pk)
     if row is None:
         raise Http404(_("No such game"))
     if row.seated:
-        _mark_seen(game_id, request.user, row.seen_at)
+        presence.mark_seen(game_id, request.user, row.seen_at)
     if request.GET.get("v") == poll_token(row.version, row.stamp, row.status, row.draft_stamp):
         return HttpResponse(status=204)
     return _render_board(request, game_id, partial=True, mark_seen=False)
@@ -148,14 +147,6 @@ def poll_token(version: int, stamp: int, status: str, draft_stamp: str) -> str:
     return f"{version}.{stamp}-{status}-{draft_stamp}"
 
 
-def _mark_seen(game_id: int, user, seen_at: datetime | None) -> None:
-    """Write the seat's last_seen_at when the one read (``seen_at``) is older than
-    SEEN_PRECISION: most requests of an open board write nothing."""
-    now = timezone.now()
-    if seen_at is None or now - seen_at >= SEEN_PRECISION:
-        Seat.objects.filter(game_id=game_id, user=user).update(last_seen_at=now)
-
-
 def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, dict]:
     """What the board shows of each seat's player besides the game: online, played by the
     computer, on vacation."""
@@ -224,7 +215,7 @@ def _render_board(
         raise Http404(_("No such game"))
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
     if mark_seen and mine is not None:
-        _mark_seen(game_id, request.user, mine.last_seen_at)
+        presence.mark_seen(game_id, request.user, mine.last_seen_at)
     page_key = None
     if error is None and status == 200:
         version, game_status = seats[0].game_version, seats[0].game_status

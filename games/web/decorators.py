@@ -10,7 +10,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 
 def board_login_required(view_func):
-    """``login_required`` for the pages of one game, except that an htmx request (a poll, a move after the session ended)
+    """``login_required`` for the pages of one game, except that an htmx request (a poll,
+    a move after the session ended)
     is sent to the login page as a whole page, not swapped into the board."""
     wrapped = login_required(view_func)
 

@@ -1,5 +1,6 @@
 """Playing against the computer: computer players' accounts, seats in invitations and games
-that start at once, and their moves in tasks (games.play.computer_players, games.play.computer_moves)."""
+that start at once, and their moves in tasks (games.play.computer_players,
+games.play.computer_moves)."""
 
 from __future__ import annotations
 

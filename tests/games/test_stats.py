@@ -1,4 +1,5 @@
-"""Statistics: a finished game's score chart (games.reads.stats, games.reads.score_chart) on its board,
+"""Statistics: a finished game's score chart (games.reads.stats, games.reads.score_chart) on
+its board,
 and the numbers of a profile."""
 
 import html

@@ -8,7 +8,8 @@ data) it bulk-creates ``--games`` two-player games in play, all sharing one real
 mid-game snapshot, of which ``--expired`` per cent are past their deadline. It then measures:
 
 1. the sweep's query that finds the expired turns (and shows PostgreSQL's plan for it);
-2. one sweep (``games.play.timeouts.sweep_timeouts``) timing out all of them: the computer plays each
+2. one sweep (``games.play.timeouts.sweep_timeouts``) timing out all of them: the computer
+   plays each
    whole turn under the row lock, and a "your turn" task is queued for each next player
    (to an in-memory broker, so that the sweep's time is its own);
 3. a Celery worker (solo pool, in this process) working through those tasks, sending each

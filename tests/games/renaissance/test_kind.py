@@ -115,3 +115,26 @@ def test_views_and_actions_follow_the_schemas():
             for a in seen["legal_actions"]:
                 action_schema = components[by_kind[a["kind"]].rsplit("/", 1)[1]]
                 assert set(a) <= set(action_schema["properties"])
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_a_game_over_in_its_foundation_step_is_stored_and_read_back(players):
+    # The last seats still in it resign before anyone set a foundation: the game is over
+    # with every structure empty, and its snapshot must read back (the site stores it).
+    match = new_match(players=players)
+    for seat in reversed(range(players)):
+        if GAME.phase(match.state) != "over":
+            match.apply({"kind": "resign"}, seat)
+    st = match.state
+    assert GAME.phase(st) == "over" and all(c is None for p in st.players for c in p.cells)
+    data = GAME.to_json(st)
+    assert GAME.to_json(GAME.from_json(data)) == data
+    assert GAME.result(GAME.from_json(data)) == GAME.result(st)
+
+
+def test_a_structure_set_in_part_is_still_refused_once_over():
+    data = GAME.to_json(new_match(players=2).state)
+    data["stage"] = "over"
+    data["players"][0]["cells"][0] = 0  # one card of a structure, the rest empty
+    with pytest.raises(ValueError):
+        GAME.from_json(data)
