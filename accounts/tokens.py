@@ -33,6 +33,7 @@ def do_create_token(user: User, name: str) -> tuple[ApiToken, str]:
     if not name:
         raise ValidationError(_("Give the token a name, such as the device or the bot using it"))
     longest = ApiToken._meta.get_field("name").max_length
+    assert longest is not None  # a CharField's
     if len(name) > longest:
         raise ValidationError(
             ngettext(

@@ -13,6 +13,7 @@ import os
 import re
 from email.utils import parseaddr
 from pathlib import Path
+from typing import overload
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
@@ -46,6 +47,10 @@ def envbool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}={value!r} is not a boolean: use true or false")
 
 
+@overload
+def envint(name: str, default: int) -> int: ...
+@overload
+def envint(name: str, default: None) -> int | None: ...
 def envint(name: str, default: int | None) -> int | None:
     value = _env(name)
     if value is None:
