@@ -177,7 +177,7 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
         return Outcome.DEFERRED
     message = decision
     try:
-        if is_push:
+        if isinstance(message, push.PushMessage):  # is_push: push.prepare's message
             push.send(message)
         else:
             message.connection = connection
@@ -186,6 +186,7 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
         if isinstance(error, push.Gone):
             log.info("Notification %s: the push service no longer knows the device", pk)
             _finish(pk, token, status=Status.FAILED, note=str(error)[:200])
+            assert isinstance(message, push.PushMessage)  # only push.send raises Gone
             push.forget(message.subscription)
             return Outcome.GONE
         if _permanent(error) or row.attempts >= MAX_ATTEMPTS:

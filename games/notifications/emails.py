@@ -18,8 +18,10 @@ game (``SITE_URL``), and a one-click unsubscribe link for its category, also giv
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -293,7 +295,10 @@ def _check_digest(row, now):
     return {"rows": rows}
 
 
-CHECKS = {
+# Whether a notification is still due: the context its message needs, or why not now.
+Check = Callable[[Notification, datetime], Skip | Defer | dict[str, Any]]
+
+CHECKS: dict[str, Check] = {
     Kind.TURN: _check_turn,
     Kind.REMINDER: _check_reminder,
     Kind.WEEKLY: _check_reminder,

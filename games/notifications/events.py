@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
-from celery import shared_task
-from django.db.models import Exists, OuterRef, Q
+from celery import Task, shared_task
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models.expressions import Combinable, NegatedExpression
 from django.utils import timezone
 
 from accounts.models import User
@@ -38,7 +40,7 @@ SECRETS = ("snapshot", "seed")
 DIGEST_HOUR = 7
 
 
-def _people(game: Game):
+def _people(game: Game) -> list[Seat]:
     """The seats of people (not computer players, nor taken over by the computer), with
     their users."""
     return [s for s in game.seats.select_related("user") if s.is_person]
@@ -120,45 +122,45 @@ def _game(game_id: int) -> Game | None:
     return Game.objects.filter(pk=game_id).defer(*SECRETS).first()
 
 
-def _deliver(task, recorded: Recorded | None):
+def _deliver(task: Task[Any, Any], recorded: Recorded | None) -> list[str] | None:
     """Deliver every row, new or not: a task run again tries again what is not done yet."""
     return None if recorded is None else deliver_all(task, [row.pk for row, _ in recorded])
 
 
 @shared_task(**NOTIFY_TASK, name="games.tasks.notify_turn")
-def notify_turn(self, game_id: int):
+def notify_turn(self: Task[Any, Any], game_id: int) -> list[str] | None:
     game = _game(game_id)
-    return _deliver(self, game and turn_notifications(game))
+    return _deliver(self, None if game is None else turn_notifications(game))
 
 
 @shared_task(**NOTIFY_TASK, name="games.tasks.notify_game_started")
-def notify_game_started(self, game_id: int):
+def notify_game_started(self: Task[Any, Any], game_id: int) -> list[str] | None:
     game = _game(game_id)
-    return _deliver(self, game and started_notifications(game))
+    return _deliver(self, None if game is None else started_notifications(game))
 
 
 @shared_task(**NOTIFY_TASK, name="games.tasks.notify_game_over")
-def notify_game_over(self, game_id: int):
+def notify_game_over(self: Task[Any, Any], game_id: int) -> list[str] | None:
     game = _game(game_id)
-    return _deliver(self, game and finished_notifications(game))
+    return _deliver(self, None if game is None else finished_notifications(game))
 
 
 @shared_task(**NOTIFY_TASK, name="games.tasks.notify_abandoned")
-def notify_abandoned(self, game_id: int, seat: int):
+def notify_abandoned(self: Task[Any, Any], game_id: int, seat: int) -> list[str] | None:
     game = _game(game_id)
-    return _deliver(self, game and abandoned_notifications(game, seat))
+    return _deliver(self, None if game is None else abandoned_notifications(game, seat))
 
 
 @shared_task(**NOTIFY_TASK, name="games.tasks.notify_invitation")
-def notify_invitation(self, invitation_id: int):
+def notify_invitation(self: Task[Any, Any], invitation_id: int) -> list[str] | None:
     invitation = Invitation.objects.filter(pk=invitation_id).first()
-    return _deliver(self, invitation and invitation_notifications(invitation))
+    return _deliver(self, None if invitation is None else invitation_notifications(invitation))
 
 
 # Sweeps --------------------------------------------------------------------------------------
 
 
-def _waiting_seats(now: datetime):
+def _waiting_seats(now: datetime) -> QuerySet[Seat]:
     """Seats of people the game waits for, with their game (no secrets) and user."""
     return (
         Seat.objects.filter(
@@ -182,7 +184,7 @@ def _wanting(kind: str, prefix: str = "") -> Q:
 
 # A change's email and pushes are recorded together, by one task: a row of either channel
 # says that the task ran.
-def _not_recorded(kind: str, number=0):
+def _not_recorded(kind: str, number: int = 0) -> NegatedExpression[Combinable]:
     return ~Exists(
         Notification.objects.filter(
             kind=kind,
@@ -216,6 +218,8 @@ def sweep_reminders() -> int:
             user__deadline_emails=True,
         )
         for seat in seats.filter(_not_recorded(kind)):
+            # Filtered on the deadline; a deciding seat has the time its wait began.
+            assert seat.deadline is not None and seat.deciding_since is not None
             if seat.deadline - seat.deciding_since > lead:
                 rows.append(record(kind, seat.user, game=seat.game, turn=seat.wait_version))
     # The user's own reminder, once per wait.
@@ -224,6 +228,8 @@ def sweep_reminders() -> int:
         deciding_since__lte=now - timedelta(hours=1),
     )
     for seat in seats.filter(_not_recorded(Kind.REMINDER)):
+        # Both filtered on above.
+        assert seat.deciding_since is not None and seat.user.reminder_after_hours is not None
         if seat.deciding_since + timedelta(hours=seat.user.reminder_after_hours) <= now:
             rows.append(record(Kind.REMINDER, seat.user, game=seat.game, turn=seat.wait_version))
     # Games without a time limit: a reminder for each week of waiting.
@@ -233,6 +239,7 @@ def sweep_reminders() -> int:
         user__weekly_reminders=True,
     )
     for seat in seats:
+        assert seat.deciding_since is not None  # filtered on above
         week = (now - seat.deciding_since) // WEEK
         rows.append(
             record(Kind.WEEKLY, seat.user, game=seat.game, turn=seat.wait_version, number=week)
@@ -248,7 +255,7 @@ UNQUEUED_AFTER = timedelta(minutes=2)
 UNQUEUED_WITHIN = timedelta(days=2)
 
 
-def _no_row(kind: str, **key) -> Exists:
+def _no_row(kind: str, **key: Any) -> NegatedExpression[Combinable]:
     return ~Exists(Notification.objects.filter(kind=kind, **key))
 
 

@@ -1,4 +1,7 @@
+from typing import Any, cast
+
 from django import forms
+from django.db import models
 
 from accounts.models import User
 from games.notifications import push
@@ -13,4 +16,8 @@ class PushPreferencesForm(forms.ModelForm):
         fields = list(push.PREFERENCE.values())
         # Each ends the panel's sentence ("... when it is my turn"): as the model words it,
         # without the capital letter a form gives a label.
-        labels = {name: User._meta.get_field(name).verbose_name for name in fields}
+        labels = {
+            # Concrete fields of the user (push.PREFERENCE), not relations.
+            name: cast("models.Field[Any, Any]", User._meta.get_field(name)).verbose_name
+            for name in fields
+        }

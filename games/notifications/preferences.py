@@ -27,7 +27,7 @@ TURN, REMINDERS, DEADLINES, GAMES, INVITATIONS = (
     "invitations",
 )
 
-CATEGORY = {
+CATEGORY: dict[str, str] = {
     Kind.TURN: TURN,
     Kind.DIGEST: TURN,
     Kind.REMINDER: REMINDERS,
@@ -56,7 +56,7 @@ _SALT = "notifications.unsubscribe"
 # The preference that decides each kind: the field of ``accounts.User`` and the value that
 # says yes (SET: any value but None). ``wants`` reads it for one user, ``wanting`` in a query.
 SET = object()
-_WANTS = {
+_WANTS: dict[str, tuple[str, object]] = {
     Kind.TURN: ("turn_emails", User.TurnEmails.EACH_TURN),
     Kind.DIGEST: ("turn_emails", User.TurnEmails.DAILY_DIGEST),
     Kind.REMINDER: ("reminder_after_hours", SET),
@@ -98,13 +98,14 @@ def wanting(kind: str, prefix: str = "") -> Q:
 
 def unsubscribe(user: User, category: str) -> None:
     """Stop every email of ``category`` for ``user``."""
-    fields = {
+    by_category: dict[str, dict[str, object]] = {
         TURN: {"turn_emails": User.TurnEmails.NEVER},
         REMINDERS: {"reminder_after_hours": None, "weekly_reminders": False},
         DEADLINES: {"deadline_emails": False},
         GAMES: {"game_emails": False},
         INVITATIONS: {"invitation_emails": False},
-    }[category]
+    }
+    fields = by_category[category]
     for name, value in fields.items():
         setattr(user, name, value)
     user.save(update_fields=list(fields))

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import TypeGuard
 from urllib.parse import urlsplit
 
 import requests
@@ -58,7 +59,7 @@ Kind = Notification.Kind
 # The notifications that go to devices too.
 KINDS = (Kind.TURN, Kind.FINISHED, Kind.INVITATION)
 # The player's preference (a field of accounts.User) that says yes to each kind.
-PREFERENCE = {
+PREFERENCE: dict[str, str] = {
     Kind.TURN: "push_turn",
     Kind.FINISHED: "push_finished",
     Kind.INVITATION: "push_invitation",
@@ -149,7 +150,7 @@ def _check_finished(row: Notification, now: datetime):
     return found
 
 
-CHECKS = {
+CHECKS: dict[str, emails.Check] = {
     # Skipped if the player has seen the game since the turn came, deferred while they may
     # still have it open (as the turn email).
     Kind.TURN: emails.CHECKS[Kind.TURN],
@@ -288,7 +289,7 @@ def _b64decode(value: object) -> bytes | None:
         return None
 
 
-def _valid_endpoint(endpoint: object) -> bool:
+def _valid_endpoint(endpoint: object) -> TypeGuard[str]:
     """An https URL of a known push service (``push_network.host_allowed``): we post to it
     from the server, so no plain http and no other host (SSRF; the address is checked again
     when a push is sent). Printable ASCII only: no NUL, which PostgreSQL cannot store."""
@@ -334,6 +335,7 @@ def read_subscription(data: object) -> tuple[str, str, str]:
     raw_auth = _b64decode(auth)
     if not _valid_key(_b64decode(p256dh)) or raw_auth is None or len(raw_auth) != 16:
         raise ValidationError(_("The subscription's keys are missing or not valid."), code="keys")
+    assert isinstance(p256dh, str) and isinstance(auth, str)  # _b64decode decodes strings only
     return endpoint, p256dh.rstrip("="), auth.rstrip("=")
 
 
@@ -380,8 +382,11 @@ def renew(old_endpoint: object, data: object) -> PushSubscription | None:
         device = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
         if device is None:
             return None
-        holders = PushSubscription.objects.select_for_update().filter(endpoint=endpoint)
-        holders = list(holders.exclude(pk=device.pk))
+        holders = list(
+            PushSubscription.objects.select_for_update()
+            .filter(endpoint=endpoint)
+            .exclude(pk=device.pk)
+        )
         if any(holder.user_id != device.user_id for holder in holders):
             return None  # another player's device: theirs stays as it is
         # A row of the same player at the new endpoint is this same browser, subscribed

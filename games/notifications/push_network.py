@@ -111,8 +111,9 @@ def _public(ip: Address) -> bool:
     )
 
 
-class _CheckedConnection:
-    """urllib3's connection, connecting only to checked addresses (``address_allowed``)."""
+class _CheckedConnection(HTTPConnection):
+    """urllib3's connection, connecting only to checked addresses (``address_allowed``).
+    Before HTTPSConnection in _HTTPSConnection's bases, so its ``_new_conn`` comes first."""
 
     def _new_conn(self) -> socket.socket:
         host = self._dns_host.strip("[]")
@@ -120,12 +121,13 @@ class _CheckedConnection:
             found = socket.getaddrinfo(host, self.port, allowed_gai_family(), socket.SOCK_STREAM)
         except socket.gaierror as error:
             raise NameResolutionError(self.host, self, error) from error
-        refused = sorted({sa[0] for *_, sa in found if not address_allowed(sa[0])})
+        # An IPv4 or IPv6 address: a string (an int only for families not asked for).
+        refused = sorted({str(sa[0]) for *_, sa in found if not address_allowed(str(sa[0]))})
         if refused or not found:
             raise ForbiddenAddress(
                 f"{self.host} resolves to {', '.join(refused) or 'nothing'}: not a public address"
             )
-        error: OSError | None = None
+        last_error: OSError | None = None
         for family, kind, proto, _name, sockaddr in found:
             sock = socket.socket(family, kind, proto)
             try:
@@ -141,8 +143,8 @@ class _CheckedConnection:
                 raise ConnectTimeoutError(self, f"Connection to {self.host} timed out") from e
             except OSError as e:
                 sock.close()
-                error = e
-        raise NewConnectionError(self, f"Failed to establish a new connection: {error}")
+                last_error = e
+        raise NewConnectionError(self, f"Failed to establish a new connection: {last_error}")
 
 
 class _HTTPConnection(_CheckedConnection, HTTPConnection):

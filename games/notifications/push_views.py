@@ -21,6 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from games.notifications import push
 from games.notifications.forms import PushPreferencesForm
 from games.notifications.models import PushSubscription
@@ -35,7 +36,7 @@ def _error(message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
 
 
-def _devices(request: HttpRequest, status: int = 200) -> HttpResponse:
+def _devices(request: AuthenticatedHttpRequest, status: int = 200) -> HttpResponse:
     context = {"devices": PushSubscription.objects.filter(user=request.user)}
     return render(request, "notifications/push_panel.html#devices", context, status=status)
 
@@ -61,7 +62,7 @@ def _json_body(request: HttpRequest) -> object:
 
 @login_required
 @require_POST
-def subscribe(request: HttpRequest) -> HttpResponse:
+def subscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Body: the browser's ``PushSubscription.toJSON()``. 201 with the device's id and label,
     or 4xx with ``{"error": message}``."""
     try:
@@ -92,7 +93,8 @@ def renew(request: HttpRequest) -> HttpResponse:
     exist), 429 when this address asked too often, 4xx with ``{"error": message}`` for a
     request that is no renewal."""
     throttle = RenewThrottle()
-    if not throttle.allow_request(request, None):
+    # A DRF throttle on a page: it reads only the client's address (request.META).
+    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
         wait, message = retry_after(throttle.wait())
         response = _error(message, status=429)
         response["Retry-After"] = str(wait)
@@ -112,7 +114,7 @@ def renew(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def preferences(request: HttpRequest) -> HttpResponse:
+def preferences(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Save which kinds of push the player's devices get (checkboxes: any answer is valid);
     answer the form as saved. Without htmx, back to the settings page."""
     form = PushPreferencesForm(request.POST, instance=request.user)
@@ -130,13 +132,13 @@ def preferences(request: HttpRequest) -> HttpResponse:
 @never_cache
 @login_required
 @require_GET
-def devices(request: HttpRequest) -> HttpResponse:
+def devices(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _devices(request)
 
 
 @login_required
 @require_POST
-def remove(request: HttpRequest, device_id: int) -> HttpResponse:
+def remove(request: AuthenticatedHttpRequest, device_id: int) -> HttpResponse:
     """Remove one of my devices; answer the list as it is now (404 with it if that device was
     not mine or is gone already). Without htmx, back to the settings page."""
     removed = push.unsubscribe(request.user, device_id)

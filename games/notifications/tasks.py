@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any, Literal, TypedDict
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db.models import Q
 from django.utils import timezone
 
@@ -27,10 +28,15 @@ SWEEP_BATCH = 2000
 # The options of every task that sends emails. No limit on retries (Celery's default is 3, and
 # ``retry(max_retries=None)`` means that default): a task retries after the backoff for as long
 # as one of its rows is to be tried again, which delivery.deliver decides (MAX_ATTEMPTS).
-NOTIFY_TASK = {"bind": True, "max_retries": None}
+class NotifyTaskOptions(TypedDict):
+    bind: Literal[True]
+    max_retries: None
 
 
-def deliver_all(task, pks: list[int]) -> list[str]:
+NOTIFY_TASK: NotifyTaskOptions = {"bind": True, "max_retries": None}
+
+
+def deliver_all(task: Task[Any, Any], pks: list[int]) -> list[str]:
     """Deliver these rows; if the mail server failed for any, retry the task after the
     backoff (in a worker; run inline, the sweep retries them later instead, so that a request
     never waits for a mail server)."""
@@ -42,7 +48,7 @@ def deliver_all(task, pks: list[int]) -> list[str]:
 
 
 @shared_task(**NOTIFY_TASK)
-def send_notification(self, notification_id: int) -> list[str]:
+def send_notification(self: Task[Any, Any], notification_id: int) -> list[str]:
     return deliver_all(self, [notification_id])
 
 
