@@ -10,7 +10,8 @@ class UserAdmin(BaseUserAdmin):
     list_display = ["username", "email", "display_name", "is_guest", "date_joined", "is_staff"]
     list_filter = ["is_guest", *BaseUserAdmin.list_filter]
     fieldsets = [
-        *BaseUserAdmin.fieldsets,
+        # Django's UserAdmin has fieldsets (the stubs allow None, as for any ModelAdmin).
+        *(BaseUserAdmin.fieldsets or ()),
         (
             "Guildhall",
             {
@@ -39,7 +40,8 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_display = ["name", "token_key", "user", "created", "last_used"]
     search_fields = ["token_key", "name", "user__username"]
     # The digest (the primary key, so in the links) is a hash: not worth a column.
-    fields = ["name", "token_key", "user", "created", "last_used"]
+    # A tuple: a list of names is not the list of name-or-group that the stubs give fields.
+    fields = ("name", "token_key", "user", "created", "last_used")
     readonly_fields = fields
 
     def has_add_permission(self, request) -> bool:

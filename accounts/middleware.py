@@ -59,10 +59,12 @@ class GuestRestrictionsMiddleware:
 
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
         user = request.user
+        match = request.resolver_match  # resolved before any process_view
         if (
             user.is_authenticated
             and user.is_guest
-            and request.resolver_match.url_name in GUEST_BLOCKED_URL_NAMES
+            and match is not None
+            and match.url_name in GUEST_BLOCKED_URL_NAMES
         ):
             messages.info(request, _("Save your guest account first: choose a name and an email."))
             return redirect("accounts:guest_convert")

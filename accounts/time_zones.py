@@ -22,9 +22,13 @@ from datetime import UTC, datetime
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # The regions of the picker, in its order; the first part of a zone's name.
 REGIONS = {
@@ -99,7 +103,7 @@ def utc_offset(name: str, now: datetime | None = None) -> str:
     return f"UTC{sign}{hours:02d}:{minutes:02d}"
 
 
-def label(name: str, now: datetime | None = None) -> str:
+def label(name: str, now: datetime | None = None) -> StrOrPromise:
     """A zone's label in the picker: "Berlin (UTC+01:00)"."""
     if name == "UTC":
         return UTC_LABEL
@@ -120,7 +124,8 @@ def _grouped(period: int) -> tuple:
     for name in picker_names():
         region = name.split("/", 1)[0]
         if region in groups and "/" in name:
-            groups[region].append((name, label(name, now)))
+            # A zone in a region is not "UTC": its label is a str, not the lazy UTC_LABEL.
+            groups[region].append((name, cast("str", label(name, now))))
         else:
             top.append((name, label(name, now)))
     return tuple(top) + tuple(

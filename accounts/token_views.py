@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -19,10 +19,12 @@ from rest_framework.exceptions import Throttled
 
 from accounts import tokens
 from accounts.api import check_token_throttle
+from accounts.http import AuthenticatedHttpRequest
+from guildhall_site.rest import retry_after
 
 
 def _page(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     *,
     new_token: str | None = None,
     error: str | None = None,
@@ -41,7 +43,7 @@ def _page(
 
 @never_cache  # the answer to a POST holds the new token: no cache may keep it
 @login_required
-def api_tokens(request: HttpRequest) -> HttpResponse:
+def api_tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
     """GET: my tokens. POST ``name``: a new token, shown on this answer only (no redirect:
     it is never stored, so a later page cannot show it again)."""
     if request.method != "POST":
@@ -51,14 +53,17 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
         check_token_throttle(request, request.user)
         _token, secret = tokens.do_create_token(request.user, name)
     except Throttled as error:
+        # DRF sets Throttled.wait (whole seconds, or None: no wait known); its stubs omit it.
+        # None (more tokens lately than a lowered rate allows) counts as 1 s, as in the API.
+        seconds, _message = retry_after(error.wait)  # type: ignore[attr-defined]
         return _page(
             request,
             error=ngettext(
                 "You made many tokens lately: try again in %(count)s second.",
                 "You made many tokens lately: try again in %(count)s seconds.",
-                error.wait,
+                seconds,
             )
-            % {"count": error.wait},
+            % {"count": seconds},
             name=name,
             status=429,
         )
@@ -69,7 +74,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def revoke_api_token(request: HttpRequest, key: str) -> HttpResponse:
+def revoke_api_token(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
     if tokens.do_revoke_token(request.user, key):
         messages.success(request, _("The token is revoked: it no longer works."))
     else:

@@ -53,7 +53,7 @@ def reserved_word(name: str) -> str | None:
 
 def skeleton(username: str) -> str:
     table = _representatives()
-    out = []
+    out: list[str] = []
     for char in normalise(username):
         if not char.isascii():
             # As written first: a capital that looks like a Latin one is that letter

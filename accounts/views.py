@@ -9,11 +9,11 @@ from django.views.decorators.http import require_POST
 
 from accounts import services
 from accounts.forms import GuestConversionForm, ProfileForm
-from accounts.models import User
+from accounts.http import AuthenticatedHttpRequest
 
 
 @login_required
-def edit_profile(request: HttpRequest) -> HttpResponse:
+def edit_profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -38,8 +38,8 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def convert_guest(request: HttpRequest) -> HttpResponse:
-    user: User = request.user
+def convert_guest(request: AuthenticatedHttpRequest) -> HttpResponse:
+    user = request.user
     if not user.is_guest:
         return redirect("accounts:edit_profile")
     form = GuestConversionForm(request.POST or None, user=user)

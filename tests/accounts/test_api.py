@@ -253,6 +253,16 @@ class TestTokenPage:
         response = client.post(reverse("accounts:api_tokens"), {"name": "b"})
         assert response.status_code == 429 and b"try again in" in response.content
 
+    def test_creation_throttled_without_a_wait(self, client, settings):
+        # More tokens made lately than the rate now allows (it was lowered): DRF's throttle
+        # gives no wait (None). The page still answers 429, not a server error.
+        settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "tokens": "2/hour"}
+        for name in ("a", "b"):
+            assert client.post(reverse("accounts:api_tokens"), {"name": name}).status_code == 200
+        settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "tokens": "1/hour"}
+        response = client.post(reverse("accounts:api_tokens"), {"name": "c"})
+        assert response.status_code == 429 and b"try again in 1 second" in response.content
+
     def test_revoke(self, client, alice):
         row, secret = do_create_token(alice, "Old phone")
         response = client.post(reverse("accounts:revoke_api_token", args=[row.token_key]))
