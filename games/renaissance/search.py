@@ -4,9 +4,10 @@ The hooks below are all the search knows of the game. Every iteration imagines w
 seat cannot see anew (``determinize``: the deck, the discard pile, the others' hands, every
 face-down face, and what the others chose in this simultaneous step), so it never works on
 the real cards or another seat's real choice. In a step of simultaneous choices the
-searching seat moves first, then the others, who choose in an imagined world without
-seeing its choice either: their current submissions are imagined with the play-out policy
-before the search's seat chooses. Play-outs run a few steps ahead (``progress`` counts
+others' submissions are imagined with the play-out policy before the search's seat
+chooses, blind to its choice: at the root (their real ones are secret) and in every later
+simultaneous step of the tree and of the play-outs alike (they cannot see the seat's
+choice there either). Play-outs run a few steps ahead (``progress`` counts
 the engine's steps) and the position reached is scored by ``rewards``.
 
 Everything goes through the engine's legal actions: a removal is searched wherever the
@@ -203,9 +204,9 @@ def _info_key(st: State, seat: int) -> str:
 
 
 def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
-    """The game as ``seat`` searches it: in a simultaneous step it chooses first, the
-    others after it, in seat order, in a world where they had chosen without seeing its
-    choice."""
+    """The game as ``seat`` searches it: in a simultaneous step the others still choosing
+    submit first (by the play-out policy, in seat order, blind to the seat's choice), then
+    the seat chooses; in the tree, another seat chooses only as a Recruit winner."""
 
     def to_move(st: State) -> int | None:
         waiting = engine.deciders(st)
@@ -229,8 +230,27 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
             actions = [a for a in actions if a["kind"] != "discard" or a["card"] > last]
         return actions
 
+    # This iteration's imagined world and generator (``imagine`` sets them): the others
+    # submit first in every simultaneous step of that world, never in a copy of the real
+    # state (``ismcts`` applies the chosen action to one to find the turn's tree again).
+    current: list = [None, None]
+
+    def others_first(st: State, rand: random.Random) -> None:
+        # Every other seat still choosing in this simultaneous step submits now, by the
+        # play-out policy, before the seat and blind to its choice, as at the root: in
+        # the tree the others would otherwise choose after the seat, seeing its choice
+        # (a RECRUIT contested, say), and their moves would spread the tree thin.
+        while st.stage in SIMULTANEOUS:
+            others = [q for q in sorted(engine.deciders(st)) if q != seat]
+            if not others:
+                return
+            complete(st, others[0], rand, _imagined)
+
     def act(st: State, action: dict) -> object:
-        return engine.apply(st, to_move(st), action)
+        events = engine.apply(st, to_move(st), action)
+        if st is current[0]:
+            others_first(st, current[1])
+        return events
 
     def imagine(st: State, me: int, rand: random.Random) -> State:
         s = determinize(st, me, rand, _imagined)
@@ -239,6 +259,7 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
             for q in sorted(engine.deciders(s)):
                 if q != me:
                     complete(s, q, rand, _imagined)
+        current[0], current[1] = s, rand
         return s
 
     def opens_turn(st: State) -> bool:

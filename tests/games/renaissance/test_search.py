@@ -15,7 +15,7 @@ from games.renaissance import engine, search
 from games.renaissance.__main__ import main
 from games.renaissance.arena import make_setup, play_game, run
 from games.renaissance.builder import build
-from games.renaissance.determinize import determinize, hidden_cards
+from games.renaissance.determinize import SIMULTANEOUS, determinize, hidden_cards
 from games.renaissance.kind import RENAISSANCE
 from games.renaissance.positions import check, to_json
 from games.renaissance.views import view
@@ -164,6 +164,24 @@ class TestStrong:
         result = search.search(st, 0, random.Random(1), iterations=300)
         assert result.action in legal
         assert {a["kind"] for a, _, _ in result.children} >= {"remove", "pass"}
+
+    def test_in_every_later_step_the_others_submit_before_the_seat(self):
+        # In an imagined world, once the seat's submission closes a step, the others
+        # still choosing in the next simultaneous step have submitted (blind to the
+        # seat's choice) before it chooses: the tree holds the seat's choices there.
+        checked = 0
+        for st, seat in positions(seeds=range(2), every=5):
+            if st.stage not in SIMULTANEOUS or st.players[seat].done:
+                continue
+            game = search.game_for(seat)
+            s = game.imagine(st, seat, random.Random(checked))
+            step = s.step
+            while game.to_move(s) == seat and s.step == step:
+                game.apply(s, game.legal_actions(s)[-1])
+            if s.stage in SIMULTANEOUS:
+                assert engine.deciders(s) <= {seat}, (s.stage, seat)
+                checked += 1
+        assert checked > 10
 
     def test_a_step_is_one_turn_a_later_part_gets_a_smaller_share(self):
         st = build(players=[{"cells": {(2, 0): "rm"}}, {}], phase=1)
