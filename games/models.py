@@ -308,6 +308,8 @@ class RatingChange(models.Model):
     sigma_after = models.FloatField()
     rating_before = models.IntegerField()
     rating_after = models.IntegerField()
+    # Not a column: the game's name, set by games.play.ratings.history for the profile page.
+    game_name: str
 
     class Meta:
         constraints = [

@@ -94,17 +94,23 @@ def update(before: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
 
 def _changes(game: Game, seats: Sequence[Seat], skills: dict[int, Skill]) -> list[RatingChange]:
     """Apply ``game`` to ``skills`` (by user id, changed in place) and return its changes."""
+    # A game that counts (``counts``): finished, every seat with its rank.
+    assert game.finished is not None
+    ranks: list[int] = []
+    for s in seats:
+        assert s.rank is not None
+        ranks.append(s.rank)
     before = [skills.get(s.user_id) or Skill() for s in seats]
-    after = update(before, [s.rank for s in seats])
+    after = update(before, ranks)
     changes = []
-    for seat, old, new in zip(seats, before, after, strict=True):
+    for seat, rank, old, new in zip(seats, ranks, before, after, strict=True):
         skills[seat.user_id] = new
         changes.append(
             RatingChange(
                 user_id=seat.user_id,
                 game=game,
                 kind=game.kind,
-                rank=seat.rank,
+                rank=rank,
                 finished=game.finished,
                 mu_before=old.mu,
                 sigma_before=old.sigma,

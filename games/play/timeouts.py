@@ -58,6 +58,7 @@ def do_time_out(
         change = Change(game)
         seat = change.seats[number]
         # A vacation may have started after the sweep read the deadline.
+        assert seat.deciding_since is not None  # claimed above as deciding
         deadline = clocks.deadline_for(seat.user_id, seat.deciding_since, game.move_days)
         if deadline is not None and deadline > now:
             Seat.objects.filter(pk=seat.pk).update(deadline=deadline)

@@ -95,6 +95,7 @@ def refresh_deadlines(user) -> int:
             seat = Seat.objects.filter(game=game, user=user, deciding=True).first()
             if seat is None:
                 continue  # the wait ended in the meantime: the move set the deadline
+            assert seat.deciding_since is not None  # a deciding seat's wait has begun
             deadline = deadline_for(user.pk, seat.deciding_since, game.move_days)
             if deadline != seat.deadline:
                 Seat.objects.filter(pk=seat.pk).update(deadline=deadline)

@@ -70,7 +70,9 @@ def _overlap(start: datetime, end: datetime, lo: datetime, hi: datetime) -> time
 
 def used_in_year(user, year: int, exclude: int | None = None) -> timedelta:
     lo, hi = _year_bounds(year)
-    periods = Vacation.objects.filter(user=user, start__lt=hi, end__gt=lo).exclude(pk=exclude)
+    periods = Vacation.objects.filter(user=user, start__lt=hi, end__gt=lo)
+    if exclude is not None:  # (exclude(pk=None) excluded nothing: a pk is never NULL)
+        periods = periods.exclude(pk=exclude)
     return sum((_overlap(v.start, v.end, lo, hi) for v in periods), timedelta(0))
 
 
