@@ -22,7 +22,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -32,7 +32,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games.core import IllegalAction
+from accounts.http import AuthenticatedHttpRequest
+from games.core import IllegalAction, SeatUser
 from games.models import Game
 from games.play import change, errors, moves, presence
 from games.reads import board as board_reads
@@ -55,7 +56,7 @@ POLL_SECONDS = 3
 @never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
 @board_login_required
 @require_GET
-def board(request: HttpRequest, game_id: int) -> HttpResponse:
+def board(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """The board: the whole page, or (htmx) the board partial alone."""
     return _render_board(request, game_id)
 
@@ -63,7 +64,7 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
 @board_login_required
 @require_GET
-def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
+def board_poll(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Polled by an open board: 204 while the game is as the board shows it, else the board.
 
     One query while nothing changes: the game's version and status with the viewer's
@@ -82,7 +83,7 @@ def board_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
 @board_login_required
 @require_POST
-def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
+def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """A decision: ``action`` (a legal action as JSON) made on the game at ``version``.
 
     Done: the new board (htmx) or a redirect to the page. Refused: the board as it is now
@@ -92,7 +93,8 @@ def board_move(request: HttpRequest, game_id: int) -> HttpResponse:
     """
     # The API's limit on moves (API_THROTTLE_RATES["actions"]), one count with the API's.
     throttle = ActionThrottle()
-    if not throttle.allow_request(request, None):
+    # A DRF throttle on a page: it reads only the user and the client's address.
+    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
         _wait, message = retry_after(throttle.wait())
         return _render_board(request, game_id, status=429, error=message)
     try:
@@ -147,7 +149,7 @@ def poll_token(version: int, stamp: int, status: str, draft_stamp: str) -> str:
     return f"{version}.{stamp}-{status}-{draft_stamp}"
 
 
-def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, dict]:
+def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, SeatUser]:
     """What the board shows of each seat's player besides the game: online, played by the
     computer, on vacation."""
     return {
@@ -162,14 +164,14 @@ def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, 
 
 
 def _board_key(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     game_id: int,
     version: int,
     stamp: int,
     status: str,
     draft_stamp: str,
     seats: list[SeatRow],
-    seat_users: dict[int, dict],
+    seat_users: dict[int, SeatUser],
     partial: bool,
 ) -> str:
     """The cache key of the board as this request would render it: the game at its version,
@@ -197,7 +199,7 @@ def _board_key(
 
 
 def _render_board(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     game_id: int,
     *,
     error: str | None = None,
@@ -258,7 +260,7 @@ def _score_chart(game: Game) -> score_chart.ScoreChart | None:
 
 
 def _render_fresh(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     game_id: int,
     error: str | None,
     status: int,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
+
+from guildhall_site.http import HtmxHttpRequest
 
 
 def board_login_required(view_func):
@@ -15,7 +17,7 @@ def board_login_required(view_func):
     is sent to the login page as a whole page, not swapped into the board."""
     wrapped = login_required(view_func)
 
-    def inner(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def inner(request: HtmxHttpRequest, *args, **kwargs) -> HttpResponse:
         if request.htmx and not request.user.is_authenticated:
             board_url = reverse("games:board", args=[kwargs["game_id"]])
             return HttpResponseClientRedirect(redirect_to_login(board_url).url)

@@ -102,7 +102,7 @@ class InvitationForm(forms.Form):
         self.game = game
         counts = range(game.min_players, game.max_players + 1)
         players = max(game.min_players, min(2, game.max_players))
-        fields = {
+        fields: dict[str, forms.Field] = {
             "players": forms.TypedChoiceField(
                 label=gettext("Players"),
                 choices=[
@@ -121,7 +121,8 @@ class InvitationForm(forms.Form):
                 choices=[(n, str(n)) for n in range(game.max_players)],
                 coerce=int,
                 required=False,
-                empty_value=0,
+                # Django takes any value for empty; its stubs only str or None.
+                empty_value=0,  # type: ignore[arg-type]
                 initial=players - 1 if against_computer else 0,
                 help_text=gettext(
                     "They take their seats at once. With every other seat a computer's, "

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from accounts.http import AuthenticatedHttpRequest
 from games.core import IllegalAction, registry
 from games.models import DEFAULT_KIND, Invitation
 from games.play import cancel_votes, errors, invitations, moves
@@ -27,11 +28,12 @@ from games.reads import cache_keys, list_stamps, queries, viewing
 from games.web import page_cache
 from games.web.forms import InvitationForm
 from guildhall_site import parsing
+from guildhall_site.http import HtmxHttpRequest
 
 DASHBOARD_FINISHED = 5
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome page, or a player's dashboard: from the cache while none of their games
     and no invitation has changed this minute (games.reads.list_stamps)."""
     if not request.user.is_authenticated:
@@ -72,7 +74,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @login_required
-def next_game(request: HttpRequest) -> HttpResponse:
+def next_game(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The next game where it is the user's turn, after the one in ``?after=`` if given."""
     # An "after" that names no game is ignored: the first game waiting, as without one.
     after = parsing.whole_number(request.GET.get("after"))
@@ -93,14 +95,14 @@ def next_game(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
     context = {"invitations": queries.open_invitations(request.user)}
     template = "games/lobby.html#invitation_list" if request.htmx else "games/lobby.html"
     return render(request, template, context)
 
 
 @login_required
-def create_invitation(request: HttpRequest) -> HttpResponse:
+def create_invitation(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A new game: first the game (when the site offers several), then its options."""
     games = registry.all_games()
     game_id = request.POST.get("game") or request.GET.get("game")
@@ -136,7 +138,7 @@ def create_invitation(request: HttpRequest) -> HttpResponse:
     return render(request, "games/invitation_form.html", context, status=status)
 
 
-def _answer(request: HttpRequest, invitation_id: int, do) -> HttpResponse:
+def _answer(request: AuthenticatedHttpRequest, invitation_id: int, do) -> HttpResponse:
     error = None
     try:
         invitation = do(invitation_id, request.user)
@@ -168,19 +170,19 @@ def _next_url(request: HttpRequest, default: str) -> str:
 
 @require_POST
 @login_required
-def accept_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def accept_invitation(request: AuthenticatedHttpRequest, invitation_id: int) -> HttpResponse:
     return _answer(request, invitation_id, invitations.do_accept_invitation)
 
 
 @require_POST
 @login_required
-def decline_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def decline_invitation(request: AuthenticatedHttpRequest, invitation_id: int) -> HttpResponse:
     return _answer(request, invitation_id, invitations.do_decline_invitation)
 
 
 @require_POST
 @login_required
-def withdraw_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def withdraw_invitation(request: AuthenticatedHttpRequest, invitation_id: int) -> HttpResponse:
     return _answer(request, invitation_id, invitations.do_withdraw_invitation)
 
 
@@ -196,7 +198,9 @@ def game_actions(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
-def _after_game_action(request: HttpRequest, game_id: int, error: str | None) -> HttpResponse:
+def _after_game_action(
+    request: AuthenticatedHttpRequest, game_id: int, error: str | None
+) -> HttpResponse:
     if request.htmx:
         if error is None:
             # The board shows the change (a resigned seat, a cancelled game): reload it.
@@ -211,7 +215,7 @@ def _after_game_action(request: HttpRequest, game_id: int, error: str | None) ->
 
 @require_POST
 @login_required
-def concede(request: HttpRequest, game_id: int) -> HttpResponse:
+def concede(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     error = None
     try:
         moves.do_concede(game_id, request.user)
@@ -224,7 +228,7 @@ def concede(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def vote_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
+def vote_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     vote = request.POST.get("vote", "1") != "0"
     error = None
     try:

@@ -7,12 +7,13 @@ is the game's ``describe`` for this viewer, as on the board.
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from accounts.http import AuthenticatedHttpRequest
 from games.models import Game, Seat
 from games.reads import history
 from games.reads.titles import game_title
@@ -23,7 +24,7 @@ from guildhall_site import parsing
 @never_cache  # lines of the viewer's own hand: no cache may keep them
 @board_login_required
 @require_GET
-def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_log(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     try:
         game = Game.objects.get(pk=game_id)
     except Game.DoesNotExist:

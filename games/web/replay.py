@@ -28,6 +28,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
+from accounts.http import AuthenticatedHttpRequest
+from games.core import SeatUser
 from games.models import Game, Seat
 from games.reads import cache_keys, replay
 from games.reads.movelog import describe_move
@@ -45,7 +47,7 @@ HANDS_ALL = "all"
 @never_cache  # with hands shown, a player's page: no shared cache may keep it
 @board_login_required
 @require_GET
-def replay_start(request: HttpRequest, game_id: int) -> HttpResponse:
+def replay_start(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Step 0, or (``?step=N``, the slider's form) step N: a redirect to its address, or
     for htmx the step itself."""
     game = _finished_game(request, game_id)
@@ -71,7 +73,7 @@ def replay_start(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache
 @board_login_required
 @require_GET
-def replay_step(request: HttpRequest, game_id: int, step: int) -> HttpResponse:
+def replay_step(request: AuthenticatedHttpRequest, game_id: int, step: int) -> HttpResponse:
     """The game after its first ``step`` records."""
     game = _finished_game(request, game_id)
     if isinstance(game, HttpResponse):
@@ -111,7 +113,7 @@ def _step_url(game_id: int, step: int, hands: bool) -> str:
     return f"{url}?hands={HANDS_ALL}" if hands else url
 
 
-def _serve(request: HttpRequest, game: Game, step: int) -> HttpResponse:
+def _serve(request: AuthenticatedHttpRequest, game: Game, step: int) -> HttpResponse:
     total = replay.total_steps(game)
     if not 0 <= step <= total:
         message = _("This game has no step %(step)d: its steps are 0 to %(last)d.") % {
@@ -119,8 +121,10 @@ def _serve(request: HttpRequest, game: Game, step: int) -> HttpResponse:
             "last": total,
         }
         return _refuse(request, game, 404, message)
+    # (The django-stubs plugin makes a new Row type for a named values_list on each pass over a
+    # function it defers, and then finds the two apart.)
     seats = list(
-        Seat.objects.filter(game=game)
+        Seat.objects.filter(game=game)  # type: ignore[arg-type]
         .order_by("number")
         .values_list("number", "user_id", "computer_level", named=True)
     )
@@ -160,7 +164,9 @@ def _render(
     step = replay.step_at(game, number)
     v = replay.read_only_view(kind, step.state, seat)
     # Whether each seat is a computer player's: not who was online or away then.
-    seat_users = {s.number: {"computer": bool(s.computer_level)} for s in seats}
+    seat_users: dict[int, SeatUser] = {
+        s.number: {"computer": bool(s.computer_level)} for s in seats
+    }
     players = len(game.names)
     options_label = kind.options_label(game.engine_options())
     total = step.total

@@ -24,7 +24,8 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
         kind = registry.get(game)
     except registry.UnknownGame:
         raise Http404(_("No such game")) from None
-    if not kind.rules_template:
+    template = kind.rules_template
+    if not template:
         raise Http404(_("This game has no rules page"))
     user = request.user
     # The header names the person logged in (base.html): part of the page.
@@ -38,6 +39,6 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
             **kind.rules_context(),
             **extra,
         }
-        return render(request, kind.rules_template, context), page_key
+        return render(request, template, context), page_key
 
     return page_cache.serve(request, page_key, render_rules)
