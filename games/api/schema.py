@@ -80,7 +80,8 @@ class ErrorSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         required=False, help_text="stale_version: the game's current version."
     )
-    fields = serializers.DictField(
+    # (Named like Serializer.fields: DRF's metaclass takes a declared field out of the class.)
+    fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="invalid: the messages of each invalid field.",

@@ -7,6 +7,8 @@ its schemas). Nothing here reads ``Game.seed``, ``Game.snapshot`` or ``Move.even
 
 from __future__ import annotations
 
+from typing import cast
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -254,18 +256,21 @@ class InvitationCreateSerializer(serializers.Serializer):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [game.id for game in registry.all_games()]
+        field = cast(serializers.ChoiceField, self.fields["game"])  # a StrictChoiceField
+        field.choices = [game.id for game in registry.all_games()]
 
 
 class CatalogOptionChoiceSerializer(serializers.Serializer):
     value = serializers.CharField()
-    label = serializers.CharField()
+    # (A declared field named like a Field attribute: DRF's metaclass takes it out of the class.)
+    label = serializers.CharField()  # type: ignore[assignment]
 
 
 class CatalogOptionSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="Its name in `options`.")
     type = serializers.ChoiceField(choices=["bool", "choice", "int"])
-    label = serializers.CharField()
+    # (A declared field named like a Field attribute: DRF's metaclass takes it out of the class.)
+    label = serializers.CharField()  # type: ignore[assignment]
     help = serializers.CharField()
     default = serializers.JSONField(help_text="Its value when left out.")
     choices = CatalogOptionChoiceSerializer(

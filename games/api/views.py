@@ -11,6 +11,8 @@ the same way; the catalog lists them. Errors raised by the services
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db.models import Q
 from django.utils.decorators import method_decorator
 from django.utils.translation import get_language
@@ -26,6 +28,7 @@ from drf_spectacular.utils import (
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from accounts.models import User
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
     CatalogGameSerializer,
@@ -59,7 +62,10 @@ def _game_fields(game: Game, waiting: list[Seat]) -> dict:
         "version": game.version,
         "deciding": [s.number for s in waiting],
         "to_move": waiting[0].number if len(waiting) == 1 else None,
-        "to_move_since": min((s.deciding_since for s in waiting), default=None),
+        # (A seat waited for always has the time its wait began.)
+        "to_move_since": min(
+            (s.deciding_since for s in waiting if s.deciding_since is not None), default=None
+        ),
         "deadline": min((s.deadline for s in waiting if s.deadline), default=None),
         "move_days": game.move_days,
         "created": game.created,
@@ -332,6 +338,7 @@ class MovesView(ApiView):
                 raise exceptions.ValidationError({"after": [_("Must be a version number.")]})
             moves = moves.filter(number__gt=version)
         page = self.paginate_queryset(moves.values("number", "seat", "automatic", "created"))
+        assert page is not None  # the view has its paginator (pagination_class)
         # The events hold secrets (cards drawn): they are read for this page only, and
         # leave only as describe_move's lines for this viewer.
         events = dict(
@@ -489,11 +496,14 @@ class InvitationView(ApiView):
 
 class _InvitationAction(ApiView):
     serializer_class = InvitationSerializer
-    service = None
+    # The action (games.play.invitations), set on each view by _invitation_action.
+    service: Callable[[int, User], Invitation] | None = None
 
     def post(self, request, invitation_id: int):
         _visible_invitation(invitation_id, request.user)
-        type(self).service(invitation_id, request.user)
+        service = type(self).service
+        assert service is not None
+        service(invitation_id, request.user)
         invitation = _invitations().get(pk=invitation_id)
         return Response(InvitationSerializer(invitation_payload(invitation, request.user)).data)
 
@@ -595,6 +605,7 @@ class LeaderboardView(ApiView):
         except registry.UnknownGame:
             raise exceptions.NotFound(_("No such game")) from None
         page = self.paginate_queryset(ratings.leaderboard(kind.id))
+        assert page is not None  # the view has its paginator (pagination_class)
         rows = [
             {
                 "username": r.user.username,
