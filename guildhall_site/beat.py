@@ -21,6 +21,7 @@ import logging
 import os
 import uuid
 from pathlib import Path
+from typing import TextIO
 
 from celery import signals
 from celery.beat import PersistentScheduler
@@ -79,7 +80,7 @@ class _FileLock:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.file = None
+        self.file: TextIO | None = None
 
     def hold(self) -> bool:
         if self.file is not None:

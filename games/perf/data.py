@@ -162,7 +162,9 @@ def build(
     rand = random.Random(seed)
     users = make_users(players)
     game, attempts = late_game(users, kind_id, moves, rand, progress=progress)
-    viewer = seat_to_move(game).user
+    to_move = seat_to_move(game)
+    assert to_move is not None  # late_game returns a game that waits for someone
+    viewer = to_move.user
     others = [u for u in users if u.pk != viewer.pk]
     active = dashboard_games(viewer, others, kind_id, dashboard, rand)
     return BenchData(game=game, viewer=viewer, users=users, active_games=active, attempts=attempts)

@@ -17,6 +17,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -67,7 +68,9 @@ def percentile(values: list[float], pc: float) -> float:
     return ordered[rank - 1]
 
 
-def summarise(latencies: list[float], seconds: float, statuses: Counter, expect: int) -> Result:
+def summarise(
+    latencies: list[float], seconds: float, statuses: Mapping[int, int], expect: int
+) -> Result:
     """A run's result from its latencies (seconds) and the statuses answered."""
     return Result(
         requests=len(latencies),

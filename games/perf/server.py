@@ -85,6 +85,7 @@ class Gunicorn:
     def wait_ready(self, timeout: float = 60) -> None:
         """Until the server answers (any status) on its port."""
         limit = time.monotonic() + timeout
+        assert self.process is not None  # started
         while time.monotonic() < limit:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn stopped at start-up:\n{self.log_tail()}")

@@ -33,7 +33,8 @@ def time_since(value) -> str:
     if not value:
         return ""
     try:
-        return timesince(value, time_strings=SINCE_STRINGS)
+        # Lazy strings, as Django's own TIME_STRINGS are (its stubs say str).
+        return timesince(value, time_strings=SINCE_STRINGS)  # type: ignore[arg-type]
     except (ValueError, TypeError):
         return ""
 

@@ -193,7 +193,9 @@ class Command(BaseCommand):
             f"{data.active_games} active games for {data.viewer.username} in "
             f"{time.perf_counter() - t:.1f} s"
         )
-        viewer_seat = bench_data.seat_to_move(game).number
+        to_move = bench_data.seat_to_move(game)
+        assert to_move is not None  # the late game waits for someone
+        viewer_seat = to_move.number
         session = bench_data.login_session(data.viewer)
         tokens = {u.pk: bench_data.api_token(u) for u in data.users}
         self.rand = random.Random(o["seed"])
