@@ -7,14 +7,16 @@ to after the commit, so that a rolled-back move sends nothing. Views never save 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.core import IllegalAction
+from games.core import IllegalAction, registry
 from games.core.match import RESIGN, UNDO
 from games.models import Game, Seat
 from games.play.change import Change, check_active, check_fresh, lock_game, seat_for
-from games.play.errors import StaleVersion
+from games.play.errors import NotFound, StaleVersion
 from games.reads.viewing import game_state
 
 
@@ -26,10 +28,14 @@ def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
     to decide on a game that moved on since), ``GameNotActive`` when it is over, an
     ``IllegalAction`` ``not_your_turn`` for a seat with nothing to decide on the current
     version, and the game's ``IllegalAction`` unchanged for an illegal action; each leaves
-    everything as it was. "undo" and "resign"
-    actions go to ``do_undo`` and ``do_concede``.
+    everything as it was. "undo" and "resign" actions go to ``do_undo`` and ``do_concede``.
+
+    The action's shape is checked first (a JSON object, a known kind, exactly its fields):
+    a malformed action is refused the same way whoever sends it, from a page or the API,
+    and whatever the game's state.
     """
-    kind = action.get("kind") if isinstance(action, dict) else None
+    action = check_action_shape(game_id, action)
+    kind = action["kind"]
     if kind == UNDO:
         return do_undo(game_id, user, version)
     if kind == RESIGN:
@@ -52,6 +58,25 @@ def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
             seat.consecutive_timeouts = 0
         return change.save()
+
+
+def check_action_shape(game_id: int, action: object) -> dict[str, Any]:
+    """``action`` if it is well formed for the game ``game_id`` (its game's ``check_shape``;
+    "undo" and "resign", which the platform takes by their kind alone, have no other
+    field either); else the game's ``IllegalAction``, or ``NotFound``."""
+    kind_id = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
+    if kind_id is None:
+        raise NotFound(_("No such game"))
+    action = registry.get(kind_id).check_shape(action)
+    if action["kind"] in (UNDO, RESIGN):
+        extra = sorted(set(action) - {"kind"})
+        if extra:
+            message = _("A %(kind)s action has no field %(name)s") % {
+                "kind": repr(action["kind"]),
+                "name": repr(extra[0]),
+            }
+            raise IllegalAction("malformed_action", message)
+    return action
 
 
 def do_undo(game_id: int, user, version: int) -> Game:

@@ -16,7 +16,7 @@ from games.core import arena
 from games.core.arena import Setup, SetupFields
 
 from . import bot, random_player, search
-from .kind import RENAISSANCE
+from .game import RENAISSANCE
 from .state import State
 
 LEVELS = ("easy", "normal", "strong")

@@ -2,7 +2,7 @@
 
 Pure Python, built from ``views.view(state, seat)`` alone (never from the state): no other
 hand, pending choice, face-down face or deck order can reach the page, because none is in
-the view. Used by the board page (``kind.RenaissanceMan.board_context``) and, for the
+the view. Used by the board page (``pages.board_context``) and, for the
 prompt, by the emails (``prompt``).
 
 Every legal action of the viewer becomes exactly one submit button (its value the action

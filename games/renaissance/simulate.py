@@ -13,7 +13,7 @@ from games.core import Match
 from games.core.bench import figures, one_core
 
 from . import engine, pyramid
-from .kind import RENAISSANCE
+from .game import RENAISSANCE
 from .positions import from_json, to_json
 from .random_player import choose
 from .state import State

@@ -105,10 +105,7 @@ def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     if not isinstance(action, dict) or version is None:
         return _render_board(request, game_id, error=_("That move could not be read."), status=400)
     try:
-        if action.get("kind") == "undo":
-            moves.do_undo(game_id, request.user, version)
-        else:
-            moves.do_submit_action(game_id, request.user, action, version)
+        moves.do_submit_action(game_id, request.user, action, version)
     except errors.StaleVersion:
         return _render_board(
             request,

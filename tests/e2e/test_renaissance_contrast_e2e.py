@@ -13,7 +13,7 @@ from pathlib import Path
 
 from games.play import moves
 from games.reads import viewing
-from games.renaissance.kind import RENAISSANCE
+from games.renaissance.game import RENAISSANCE
 from tests.e2e.conftest import PHONE, log_in
 from tests.games.helpers import start_game
 

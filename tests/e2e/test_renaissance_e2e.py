@@ -9,7 +9,7 @@ import random
 
 from games.models import Game
 from games.reads.viewing import game_state
-from games.renaissance.kind import RENAISSANCE
+from games.renaissance.game import RENAISSANCE
 from tests.e2e.conftest import log_in, tap_and_wait
 
 MOST_DECISIONS = 600

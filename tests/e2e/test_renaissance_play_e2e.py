@@ -19,7 +19,7 @@ from games.models import Game
 from games.play import invitations
 from games.reads import viewing
 from games.renaissance import present
-from games.renaissance.kind import RENAISSANCE
+from games.renaissance.game import RENAISSANCE
 from tests.e2e.conftest import log_in, tap_and_wait, wait_for_board
 from tests.games.helpers import start_game
 

@@ -317,14 +317,14 @@ class TestSimultaneousGames:
         """Two deliveries of one task think from the same position: the first makes a part
         of a pending choice (a private record, which leaves the version as it was), and the
         second's same action, refused by the game, is a stale task, not an error."""
-        from games.renaissance.kind import RENAISSANCE
+        from games.renaissance.game import RENAISSANCE
 
         # Made without running the on-commit hooks: no task runs by itself.
         invitation = invitations.do_create_invitation(
             alice, kind="renaissance", players=2, computers=["normal"]
         )
         game = Game.objects.get(pk=invitation.game_id)
-        think = RENAISSANCE.choose_at
+        think = RENAISSANCE.computers.choose
         twins = []
 
         def thinking_while_the_twin_runs(*args, **kwargs):
@@ -334,7 +334,7 @@ class TestSimultaneousGames:
                 twins[0] = computer_moves.play_computer_turn(game.pk, game.version)
             return action
 
-        monkeypatch.setattr(RENAISSANCE, "choose_at", thinking_while_the_twin_runs)
+        monkeypatch.setattr(RENAISSANCE.computers, "choose", thinking_while_the_twin_runs)
 
         assert computer_moves.play_computer_turn(game.pk, game.version) is False
 

@@ -19,7 +19,7 @@ from openapi_schema_validator import OAS30Validator
 from games.models import Game
 from games.play import invitations
 from games.reads import viewing
-from games.renaissance.kind import RENAISSANCE
+from games.renaissance.game import RENAISSANCE
 from tests.games.api_helpers import Api, game_url, openapi
 from tests.games.helpers import start_game
 from tests.games.notifications.helpers import InOrder

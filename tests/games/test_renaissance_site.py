@@ -16,7 +16,7 @@ from games.models import Game, Invitation, Seat
 from games.notifications.models import Notification
 from games.play import invitations, moves
 from games.reads import viewing
-from games.renaissance.kind import RENAISSANCE
+from games.renaissance.game import RENAISSANCE
 from games.web.board import poll_token_of
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding, start_game

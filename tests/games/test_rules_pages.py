@@ -79,13 +79,13 @@ class TestEachPage:
     def test_it_is_served_from_the_page_cache(self, client, db, game_id, monkeypatch):
         game = registry.get(game_id)
         calls = []
-        real = game.rules_context
+        real = game.pages.rules_context
 
         def counted():
             calls.append(1)
             return real()
 
-        monkeypatch.setattr(game, "rules_context", counted)
+        monkeypatch.setattr(game.pages, "rules_context", counted)
 
         first = client.get(rules_url(game_id))
         second = client.get(rules_url(game_id))

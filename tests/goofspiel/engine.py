@@ -48,9 +48,10 @@ class State:
 # A new game -----------------------------------------------------------------------------------
 
 
-def new_state(cards: int, names: list[str], seed: int) -> State:
+def new_state(options: dict, names: list[str], seed: int) -> State:
     """A game of ``cards`` cards for ``names`` (seat order); the prize deck is shuffled
     from ``seed``, once, so that the state never needs a generator."""
+    cards = options["cards"]
     if type(cards) is not int or not MIN_CARDS <= cards <= MAX_CARDS:
         raise ValueError(f"cards must be from {MIN_CARDS} to {MAX_CARDS}")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
@@ -132,6 +133,31 @@ def _cards_in_hand(st: State) -> int:
 
 
 # Playing --------------------------------------------------------------------------------------
+
+
+def clone(st: State) -> State:
+    return from_json(to_json(st))
+
+
+def phase(st: State) -> str:
+    return st.phase
+
+
+def step(st: State) -> int:
+    # Each round is a step of simultaneous choices: every wait starts again.
+    return st.round
+
+
+def can_undo(st: State, seat: int) -> bool:
+    return False  # a bid may be changed until the reveal, never taken back after
+
+
+def private_record(st: State) -> bool:
+    return False  # a bid is public as made (that it was made; its card is hidden)
+
+
+def result(st: State) -> list[dict] | None:
+    return None if st.result is None else [dict(row) for row in st.result]
 
 
 def deciders(st: State) -> frozenset[int]:

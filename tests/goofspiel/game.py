@@ -1,7 +1,10 @@
-"""Goofspiel as the platform sees it: the engine behind the game protocol, registered.
+"""Goofspiel on the site: the proof game of the platform's protocol (docs/adding-a-game.md
+shows it whole). Registered only when the tests import it: several seats deciding at once,
+with choices hidden until they are revealed together.
 
-A proof game for the tests (it is registered only when they import it): several seats
-deciding at once, with choices hidden until they are revealed together.
+Its parts (``games.core.protocol``): the rules are the engine module itself (``engine``,
+which has every function ``Rules`` asks for); what a seat sees and the log, the computer
+player and the pages are the small classes below.
 """
 
 from __future__ import annotations
@@ -9,9 +12,10 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from games.core import GameKind, OptionSpec, register
-from games.core.protocol import SeatUser
+from games.core.protocol import ResultRow, SeatUser
 
 from . import engine
 from .engine import State
@@ -22,95 +26,63 @@ def action_json(action: dict) -> str:
     return json.dumps(action, separators=(",", ":"), sort_keys=True)
 
 
-class Goofspiel(GameKind):
-    id = "goofspiel"
-    name = "Goofspiel"
-    min_players = engine.MIN_PLAYERS
-    max_players = engine.MAX_PLAYERS
-    summary = (
-        "Every round all players bid one of their cards at once, face down, for the prize "
-        "card on the table: the single highest bid takes it."
-    )
-    rules_url = "https://en.wikipedia.org/wiki/Goofspiel"
-    option_specs = (
-        OptionSpec(
-            "cards",
-            "int",
-            5,
-            "Cards",
-            "Each player holds cards 1 to this, and so does the prize deck.",
-            minimum=engine.MIN_CARDS,
-            maximum=engine.MAX_CARDS,
-        ),
-    )
-    board_template = "goofspiel/board.html"
-    template_dir = Path(__file__).parent / "templates"
-    stylesheet = None
+class Observer:
+    """What a seat or a spectator may know: the engine's views and log, and a prompt."""
 
-    # Options
-
-    def options_label(self, options: dict) -> str:
-        return f"{options['cards']} cards"
-
-    # Playing
-
-    def new_state(self, options: dict, names: list[str], seed: int) -> State:
-        return engine.new_state(options["cards"], names, seed)
-
-    def to_json(self, state: State) -> dict:
-        return engine.to_json(state)
-
-    def from_json(self, data: dict) -> State:
-        return engine.from_json(data)
-
-    def phase(self, state: State) -> str:
-        return state.phase
-
-    def deciders(self, state: State) -> frozenset[int]:
-        return engine.deciders(state)
-
-    def step(self, state: State) -> int:
-        return state.round
-
-    def legal_actions(self, state: State, seat: int) -> list[dict]:
-        return engine.legal_actions(state, seat)
-
-    def check_shape(self, action: object) -> dict:
-        return engine.check_shape(action)
-
-    def apply(self, state: State, seat: int, action: dict) -> list[dict]:
-        return engine.apply(state, seat, action)
-
-    def resign(self, state: State, seat: int) -> list[dict]:
-        return engine.resign(state, seat)
-
-    def result(self, state: State) -> list[dict] | None:
-        return None if state.result is None else [dict(row) for row in state.result]
-
-    def choose(self, state: State, seat: int, rand: random.Random) -> dict:
-        return engine.choose(state, seat, rand)
-
-    # What people see
-
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None, /) -> dict:
         return engine.view(state, seat)
 
-    def describe(self, state: State, events: list[dict], viewer: int | None) -> list[str]:
+    def describe(self, state: State, events: list[dict], viewer: int | None, /) -> list[str]:
         return engine.describe(state, events, viewer)
 
-    def prompt(self, view: dict) -> str | None:
+    def log_heading(self, state: State, event: dict, /) -> str | None:
+        return None
+
+    def prompt(self, view: dict, /) -> str | None:
         if not view["legal_actions"]:
             return None
         if view["choice"] is None:
             return f"Choose a card to bid for the prize of {view['prize']}."
         return f"You chose {view['choice']}: you may change it until everyone has chosen."
 
-    def board_context(self, view: dict, seat_users: dict[int, SeatUser]) -> dict:
+    def scores(self, view: dict, /) -> dict[int, int]:
+        return {p["seat"]: p["score"] for p in view["players"]}
+
+    def result_detail(self, row: ResultRow, /) -> str:
+        return ""
+
+    def hand_summary(self, view: dict, /) -> list[str] | None:
+        return None
+
+
+class ComputerPlayers:
+    LEVELS = ("normal",)
+
+    def choose(
+        self,
+        level: str,
+        state: State,
+        seat: int,
+        rand: random.Random,
+        budget_ms: int | None,
+        iterations: int | None,
+        /,
+    ) -> dict:
+        return engine.choose(state, seat, rand)
+
+
+class Pages:
+    BOARD_TEMPLATE = "goofspiel/board.html"
+    TEMPLATE_DIR: Path | None = Path(__file__).parent / "templates"
+    STYLESHEET: str | None = None
+    RULES_TEMPLATE: str | None = None
+
+    def board_context(self, view: dict, seat_users: dict[int, SeatUser], /) -> dict:
         names = {p["seat"]: p["name"] for p in view["players"]}
         bids = {a["card"]: action_json(a) for a in view["legal_actions"] if a["kind"] == "bid"}
         return {
             "stage_label": f"Round {view['round']} of {view['rounds']}",
-            "prompt_text": self.prompt(view),
+            "prompt_text": OBSERVER.prompt(view),
             "watching": view["viewer"] is None,
             "players": [_player(p, view["viewer"], seat_users) for p in view["players"]],
             "hand": [
@@ -123,16 +95,33 @@ class Goofspiel(GameKind):
             ],
         }
 
-    def scores(self, view: dict) -> dict[int, int]:
-        return {p["seat"]: p["score"] for p in view["players"]}
+    def rules_context(self) -> dict[str, Any]:
+        return {}
 
-    # The API
-
-    def api_components(self) -> dict[str, dict]:
-        return {self.view_component: VIEW_SCHEMA, self.action_component: ACTION_SCHEMA}
+    def api_components(self, view_component: str, action_component: str, /) -> dict:
+        return {view_component: VIEW_SCHEMA, action_component: ACTION_SCHEMA}
 
     def action_examples(self) -> dict[str, dict]:
         return {"Bid a card": {"kind": "bid", "card": 3}}
+
+
+class Options:
+    """Every option as a dict (the platform's way), named for the lobby."""
+
+    def parse(self, chosen: dict, players: int, /) -> dict:
+        return chosen
+
+    def to_json(self, options: dict, /) -> dict:
+        return dict(options)
+
+    def from_json(self, data: dict, /) -> dict:
+        return dict(data)
+
+    def label(self, options: dict, /) -> str:
+        return f"{options['cards']} cards"
+
+
+OBSERVER = Observer()
 
 
 def _player(p: dict, viewer: int | None, seat_users: dict[int, SeatUser]) -> dict:
@@ -261,4 +250,32 @@ VIEW_SCHEMA = {
 }
 
 
-GOOFSPIEL = register(Goofspiel())
+GOOFSPIEL = register(
+    GameKind(
+        id="goofspiel",
+        name="Goofspiel",
+        min_players=engine.MIN_PLAYERS,
+        max_players=engine.MAX_PLAYERS,
+        summary=(
+            "Every round all players bid one of their cards at once, face down, for the prize "
+            "card on the table: the single highest bid takes it."
+        ),
+        rules_url="https://en.wikipedia.org/wiki/Goofspiel",
+        option_specs=(
+            OptionSpec(
+                "cards",
+                "int",
+                5,
+                "Cards",
+                "Each player holds cards 1 to this, and so does the prize deck.",
+                minimum=engine.MIN_CARDS,
+                maximum=engine.MAX_CARDS,
+            ),
+        ),
+        options=Options(),
+        rules=engine,
+        observer=OBSERVER,
+        computers=ComputerPlayers(),
+        pages=Pages(),
+    )
+)

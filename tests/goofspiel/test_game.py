@@ -14,9 +14,9 @@ import pytest
 from django.template import Context, Engine
 from jsonschema import Draft202012Validator
 
-from games.core import OptionError, get
+from games.core import GameKind, OptionError, get
 
-from .game import GOOFSPIEL, Goofspiel, action_json
+from .game import GOOFSPIEL, action_json
 from .simulate import new_match, others_hidden, random_game
 
 GAME = GOOFSPIEL
@@ -24,7 +24,7 @@ GAME = GOOFSPIEL
 
 def test_it_is_registered_under_its_id():
     assert get("goofspiel") is GOOFSPIEL
-    assert isinstance(GOOFSPIEL, Goofspiel) and GOOFSPIEL.name == "Goofspiel"
+    assert isinstance(GOOFSPIEL, GameKind) and GOOFSPIEL.name == "Goofspiel"
     assert (GOOFSPIEL.template_dir / GOOFSPIEL.board_template).is_file()
 
 

@@ -72,9 +72,11 @@ the matching check fails.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import random
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -85,7 +87,9 @@ import pytest
 import tests.goofspiel.game  # noqa: F401 (registers the proof game, as tests/conftest.py does)
 from games.core import IllegalAction, Match, registry
 from games.core.protocol import GameKind, State
-from tests.goofspiel.game import Goofspiel
+from tests.goofspiel import engine as goofspiel_engine
+from tests.goofspiel.game import GOOFSPIEL
+from tests.goofspiel.game import Observer as GoofspielObserver
 from tests.goofspiel.simulate import others_hidden
 
 MOVES = 60  # actions per game: several rounds of every kind of step, in well under a second
@@ -96,21 +100,25 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 Imaginer = Callable[[State, "int | None", random.Random], State]
 
-# Games whose package has no ``determinize(state, seat, rand)``, by class (subclasses too).
-IMAGINERS: dict[type, Imaginer] = {
-    Goofspiel: lambda st, seat, rand: others_hidden(st, seat),
+# Games whose package has no ``determinize(state, seat, rand)``, by package.
+IMAGINERS: dict[str, Imaginer] = {
+    "tests.goofspiel": lambda st, seat, rand: others_hidden(st, seat),
 }
+
+
+def _package(part: object) -> str:
+    name = part.__name__ if isinstance(part, types.ModuleType) else type(part).__module__
+    return name.rpartition(".")[0]
 
 
 def imaginer(game: GameKind) -> Imaginer | None:
     """The game's own way to imagine what ``seat`` cannot see (see the module's docstring):
-    ``IMAGINERS``, else ``determinize`` in the package of the game's class (or of a class it
-    derives from)."""
-    for cls in type(game).__mro__:
-        if cls in IMAGINERS:
-            return IMAGINERS[cls]
-        package = cls.__module__.rpartition(".")[0]
-        if not package or cls is GameKind:
+    ``IMAGINERS``, else ``determinize`` in the package of one of the game's parts."""
+    for part in (game.rules, game.observer, game.computers, game.pages):
+        package = _package(part)
+        if package in IMAGINERS:
+            return IMAGINERS[package]
+        if not package:
             continue
         try:
             module = importlib.import_module(f"{package}.determinize")
@@ -725,92 +733,93 @@ def test_the_seats_marked_deciding_are_the_games_deciders(people, game_id, playe
 # The checks bite: Goofspiel broken on purpose, registered only inside the test ---------------
 
 
-class PeekingView(Goofspiel):
+class EngineRules:
+    """Goofspiel's rules (its engine module) as an object, for a variant to change one."""
+
+    def __getattr__(self, name: str):
+        return getattr(goofspiel_engine, name)
+
+
+def variant(game_id: str, **parts) -> GameKind:
+    return dataclasses.replace(GOOFSPIEL, id=game_id, name=f"Goofspiel ({game_id})", **parts)
+
+
+class PeekingObserver(GoofspielObserver):
     """Shows everyone every pending bid."""
 
-    id = "peeking_view"
-    name = "Goofspiel (peeking view)"
-
-    def view(self, state, seat):
+    def view(self, state, seat, /):
         return {**super().view(state, seat), "bids": list(state.pending)}
 
 
-class TellingLog(Goofspiel):
+class TellingObserver(GoofspielObserver):
     """Names a pending bid to everyone in the log."""
 
-    id = "telling_log"
-    name = "Goofspiel (telling log)"
-
-    def describe(self, state, events, viewer):
+    def describe(self, state, events, viewer, /):
         lines = super().describe(state, events, viewer)
         return lines + [
             f"{state.names[e['player']]} bid {e['card']}" for e in events if e["type"] == "bid"
         ]
 
 
-class Forgetful(Goofspiel):
+class ForgetfulRules(EngineRules):
     """Keeps part of the game outside the state: the same actions play differently."""
-
-    id = "forgetful"
-    name = "Goofspiel (forgetful)"
 
     def __init__(self) -> None:
         self.bids_seen = 0
 
-    def apply(self, state, seat, action):
-        events = super().apply(state, seat, action)
+    def apply(self, state, seat, action, /):
+        events = goofspiel_engine.apply(state, seat, action)
         self.bids_seen += 1
         if self.bids_seen % 5 == 0:
             state.scores[seat] += 1
         return events
 
 
-class LossyJson(Goofspiel):
+class LossyRules(EngineRules):
     """Loses the scores when a state is read back."""
 
-    id = "lossy_json"
-    name = "Goofspiel (lossy JSON)"
-
-    def from_json(self, data):
-        st = super().from_json(data)
+    def from_json(self, data, /):
+        st = goofspiel_engine.from_json(data)
         st.scores = [0] * len(st.names)
         return st
 
 
-class Overlooked(Goofspiel):
+class OverlookingRules(EngineRules):
     """Never waits for seat 0, which has bids to make all the same."""
 
-    id = "overlooked"
-    name = "Goofspiel (overlooked)"
-
-    def deciders(self, state):
-        return super().deciders(state) - {0}
+    def deciders(self, state, /):
+        return goofspiel_engine.deciders(state) - {0}
 
 
-class CarelessRefusal(Goofspiel):
+class CarelessRules(EngineRules):
     """Counts a bid before checking it: a refused bid leaves a point behind."""
 
-    id = "careless_refusal"
-    name = "Goofspiel (careless refusal)"
-
-    def apply(self, state, seat, action):
+    def apply(self, state, seat, action, /):
         state.scores[seat] += 1  # too early
-        events = super().apply(state, seat, action)
+        events = goofspiel_engine.apply(state, seat, action)
         state.scores[seat] -= 1
         return events
 
 
-class LenientShape(Goofspiel):
+class LenientRules(EngineRules):
     """Lets a field too many through."""
 
-    id = "lenient_shape"
-    name = "Goofspiel (lenient shape)"
-
-    def check_shape(self, action):
+    def check_shape(self, action, /):
         if isinstance(action, dict):
-            super().check_shape({k: v for k, v in action.items() if k != "bogus"})
+            goofspiel_engine.check_shape({k: v for k, v in action.items() if k != "bogus"})
             return action
-        return super().check_shape(action)
+        return goofspiel_engine.check_shape(action)
+
+
+BROKEN = {
+    "peeking_view": lambda: variant("peeking_view", observer=PeekingObserver()),
+    "telling_log": lambda: variant("telling_log", observer=TellingObserver()),
+    "forgetful": lambda: variant("forgetful", rules=ForgetfulRules()),
+    "lossy_json": lambda: variant("lossy_json", rules=LossyRules()),
+    "overlooked": lambda: variant("overlooked", rules=OverlookingRules()),
+    "careless_refusal": lambda: variant("careless_refusal", rules=CarelessRules()),
+    "lenient_shape": lambda: variant("lenient_shape", rules=LenientRules()),
+}
 
 
 @pytest.fixture
@@ -818,8 +827,8 @@ def enrol():
     """Register a broken game for one test; its cases, as the module would make them."""
     added: list[str] = []
 
-    def enrol(cls: type[GameKind]) -> tuple[GameKind, Case]:
-        game = registry.register(cls())
+    def enrol(name: str) -> tuple[GameKind, Case]:
+        game = registry.register(BROKEN[name]() if name in BROKEN else variant(name))
         added.append(game.id)
         cases = [case for case in all_cases() if case.game_id == game.id]
         assert cases, "a registered game is enrolled"
@@ -842,10 +851,7 @@ def _play(game: GameKind, case: Case) -> Played:
 def test_the_goofspiel_they_break_passes(enrol):
     """The broken games below are Goofspiel with one thing wrong: Goofspiel passes all."""
 
-    class Plain(Goofspiel):
-        id = "plain_goofspiel"
-
-    game, case = enrol(Plain)
+    game, case = enrol("plain_goofspiel")
     check_determinism(game, case.players, dict(case.options), case.seed)
     g = _play(game, case)
     for check in (check_replay, check_secrets, check_deciders, check_refusals):
@@ -853,37 +859,37 @@ def test_the_goofspiel_they_break_passes(enrol):
 
 
 def test_a_view_that_shows_another_seats_pending_bid_is_caught(enrol):
-    game, case = enrol(PeekingView)
+    game, case = enrol("peeking_view")
     _fails(lambda: check_secrets(game, _play(game, case)), "depends on what it cannot see")
 
 
 def test_a_log_line_that_names_another_seats_pending_bid_is_caught(enrol):
-    game, case = enrol(TellingLog)
+    game, case = enrol("telling_log")
     _fails(lambda: check_secrets(game, _play(game, case)), "tells apart outcomes")
 
 
 def test_state_kept_outside_the_state_is_caught(enrol):
-    game, case = enrol(Forgetful)
+    game, case = enrol("forgetful")
     _fails(lambda: check_determinism(game, case.players, {}, case.seed), "differs|other")
 
 
 def test_a_lossy_json_round_trip_is_caught(enrol):
-    game, case = enrol(LossyJson)
+    game, case = enrol("lossy_json")
     _fails(lambda: check_replay(game, _play(game, case)), "JSON round trip")
 
 
 def test_a_seat_with_actions_that_nobody_waits_for_is_caught(enrol):
-    game, case = enrol(Overlooked)
+    game, case = enrol("overlooked")
     _fails(lambda: check_deciders(game, _play(game, case)), "not waited for")
 
 
 def test_a_refusal_that_changes_the_state_is_caught(enrol):
-    game, case = enrol(CarelessRefusal)
+    game, case = enrol("careless_refusal")
     _fails(lambda: check_refusals(game, _play(game, case)), "refused but changed")
 
 
 def test_a_field_too_many_let_through_is_caught(enrol):
-    game, case = enrol(LenientShape)
+    game, case = enrol("lenient_shape")
     _fails(lambda: check_refusals(game, _play(game, case)), "let through a bogus field")
 
 

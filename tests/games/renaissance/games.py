@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from games.core import Match
 from games.renaissance import engine, pyramid
 from games.renaissance.cards import FOUNDATION
-from games.renaissance.kind import RENAISSANCE
+from games.renaissance.game import RENAISSANCE
 from games.renaissance.random_player import choose
 from games.renaissance.state import State
 

@@ -15,7 +15,7 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 
 from games.renaissance.api_schema import ACTION_EXAMPLES, api_components, kinds
-from games.renaissance.kind import RENAISSANCE as GAME
+from games.renaissance.game import RENAISSANCE as GAME
 
 from .games import random_game
 

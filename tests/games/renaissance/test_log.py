@@ -8,7 +8,7 @@ import re
 
 from games.renaissance.builder import build
 from games.renaissance.cards import card_name
-from games.renaissance.kind import RENAISSANCE as GAME
+from games.renaissance.game import RENAISSANCE as GAME
 
 from .games import new_match, random_game
 from .helpers import act, card

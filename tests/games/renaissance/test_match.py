@@ -7,7 +7,7 @@ import pytest
 from games.core import IllegalAction, Match
 from games.core.waits import Waits
 from games.renaissance.builder import build
-from games.renaissance.kind import RENAISSANCE as GAME
+from games.renaissance.game import RENAISSANCE as GAME
 from games.renaissance.positions import from_json, to_json
 
 from .games import new_match, random_game

@@ -21,7 +21,7 @@ from games.core import registry
 from games.renaissance import present
 from games.renaissance.builder import build
 from games.renaissance.cards import ICONS, OFFER_R
-from games.renaissance.kind import RENAISSANCE as GAME
+from games.renaissance.game import RENAISSANCE as GAME
 
 from .games import new_match, others_hidden, random_game
 from .helpers import act, card

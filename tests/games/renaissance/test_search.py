@@ -16,7 +16,7 @@ from games.renaissance.__main__ import main
 from games.renaissance.arena import make_setup, play_game, run
 from games.renaissance.builder import build
 from games.renaissance.determinize import SIMULTANEOUS, determinize, hidden_cards
-from games.renaissance.kind import RENAISSANCE
+from games.renaissance.game import RENAISSANCE
 from games.renaissance.positions import check, to_json
 from games.renaissance.views import view
 

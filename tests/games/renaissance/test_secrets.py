@@ -8,7 +8,7 @@ import random
 
 from games.renaissance import bot, random_player
 from games.renaissance.builder import build
-from games.renaissance.kind import RENAISSANCE as GAME
+from games.renaissance.game import RENAISSANCE as GAME
 from games.renaissance.views import view
 
 from .games import hide_events, others_hidden, random_game

@@ -25,7 +25,7 @@ from games.core import Match, i18n
 from games.core.errors import IllegalAction
 from games.renaissance import engine
 from games.renaissance.cards import FOUNDATION, ICONS, TYPES
-from games.renaissance.kind import RENAISSANCE as GAME
+from games.renaissance.game import RENAISSANCE as GAME
 from games.renaissance.legal import ACTION_FIELDS
 
 from .games import NAMES, _next_move, new_match

@@ -1,0 +1,73 @@
+"""Guildhall's rules as the platform asks for them (``games.core.protocol.Rules``): the
+engine's own functions, in the protocol's names and argument order."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, cast
+
+from games.core.protocol import ResultRow
+
+from . import engine
+from .engine import check_shape, legal_actions, resign
+from .engine import new_game as new_state
+from .positions import from_json, to_json
+from .state import State
+
+__all__ = [
+    "apply",
+    "can_undo",
+    "check_shape",
+    "clone",
+    "deciders",
+    "from_json",
+    "legal_actions",
+    "new_state",
+    "phase",
+    "private_record",
+    "resign",
+    "result",
+    "step",
+    "to_json",
+]
+
+
+def clone(state: State) -> State:
+    return state.clone()
+
+
+def phase(state: State) -> str:
+    return state.phase
+
+
+def deciders(state: State) -> frozenset[int]:
+    # Every seat still choosing in a simultaneous setup step, else the deciding seat.
+    return frozenset(engine.deciders(state))
+
+
+def step(state: State) -> Hashable:
+    # Each step of a simultaneous setup is a round of choices of its own; otherwise one seat
+    # decides at a time and its wait starts again when the decision comes to it.
+    if state.simultaneous:
+        return ("setup", state.stage)
+    return 0
+
+
+def apply(state: State, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+    return engine.apply(state, action, seat)
+
+
+def can_undo(state: State, seat: int) -> bool:
+    return engine.undo_player(state) == seat
+
+
+def private_record(state: State) -> bool:
+    # Every Guildhall record is public (a simultaneous setup's choices are whole ones).
+    return False
+
+
+def result(state: State) -> list[ResultRow] | None:
+    if state.result is None:
+        return None
+    # The engine's ranking rows (seat, rank, vp, completed...) with the score.
+    return [cast(ResultRow, {**row, "score": row["vp"]}) for row in state.result]
