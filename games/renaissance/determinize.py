@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any, cast
 
 from games.core.rng import MASK
 
@@ -31,7 +32,7 @@ SIMULTANEOUS = frozenset({"foundation", "action", "rm", "discard"})
 # Taking back a part of one's own submission: never imagined, so that submissions end.
 TAKE_BACK = frozenset({"reset", "keep"})
 
-Chooser = Callable[[State, int, list[dict], random.Random], dict]
+Chooser = Callable[[State, int, list[dict[str, Any]], random.Random], dict[str, Any]]
 
 
 def determinize(st: State, seat: int, rand: random.Random, chooser: Chooser | None = None) -> State:
@@ -50,7 +51,8 @@ def determinize(st: State, seat: int, rand: random.Random, chooser: Chooser | No
 
 def _redeal(s: State, seat: int, rand: random.Random) -> None:
     """Every card ``seat`` cannot see dealt again among the same places."""
-    slots: list[tuple[list, int]] = [(s.deck, i) for i in range(len(s.deck))]
+    # (a list of cards, a place in it): the deck, the discard pile, hands, structures, picks
+    slots: list[tuple[list[Any], int]] = [(s.deck, i) for i in range(len(s.deck))]
     slots += [(s.discard, i) for i in range(len(s.discard))]
     down_at: list[list[int]] = []
     for q, p in enumerate(s.players):
@@ -63,10 +65,11 @@ def _redeal(s: State, seat: int, rand: random.Random) -> None:
             slots.append((p.picks, 0))
     _deal(slots, rand)
     for p, at in zip(s.players, down_at, strict=True):
-        p.down = [p.cells[i] for i in at]  # in place order, not in the real order of play
+        # In place order, not in the real order of play (a face-down place holds a card).
+        p.down = [cast(int, p.cells[i]) for i in at]
 
 
-def _deal(slots: list[tuple[list, int]], rand: random.Random) -> None:
+def _deal(slots: list[tuple[list[Any], int]], rand: random.Random) -> None:
     cards = sorted(place[i] for place, i in slots)
     rand.shuffle(cards)
     for (place, i), card in zip(slots, cards, strict=True):
@@ -102,7 +105,9 @@ def complete(s: State, q: int, rand: random.Random, chooser: Chooser) -> None:
     raise RuntimeError(f"seat {q}'s imagined submission does not end")
 
 
-def _any_action(s: State, q: int, actions: list[dict], rand: random.Random) -> dict:
+def _any_action(
+    s: State, q: int, actions: list[dict[str, Any]], rand: random.Random
+) -> dict[str, Any]:
     # Never a removal unless nothing else is offered: a random one undoes the structure.
     closing = [a for a in actions if a["kind"] != "remove"] or actions
     return closing[rand.randrange(len(closing))]

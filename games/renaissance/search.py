@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from typing import Any, cast
 
 from games.core import ismcts
 
@@ -82,6 +83,7 @@ def rewards(st: State) -> list[float]:
     logistic of how far its ``worth`` is ahead of the best other seat's."""
     n = len(st.players)
     if st.stage == "over":
+        assert st.result is not None  # a game over has its result
         return [1.0 if row["rank"] == 1 else 0.0 for row in sorted(st.result, key=_seat)]
     worths = [worth(st, q) for q in range(n)]
     if n == 1:
@@ -93,8 +95,8 @@ def rewards(st: State) -> list[float]:
     return out
 
 
-def _seat(row: dict) -> int:
-    return row["seat"]
+def _seat(row: dict[str, Any]) -> int:
+    return cast(int, row["seat"])
 
 
 def worth(st: State, q: int) -> float:
@@ -130,20 +132,21 @@ def worth(st: State, q: int) -> float:
     for i in places:
         value += OPEN_PLACE * _fill_chance(cells, down, i) * (1 + LEVEL[i]) / 3
     for area in range(4):
-        card = st.recruit[area]
-        if card is not None and st.knights[area][q] and majority(st, area) == q:
-            fits = any(pyramid.fits(cells, down, card, i) for i in places)
+        offered = st.recruit[area]
+        if offered is not None and st.knights[area][q] and majority(st, area) == q:
+            fits = any(pyramid.fits(cells, down, offered, i) for i in places)
             value += WINNING_AREA if fits else WINNING_AREA / 4
     return value
 
 
-def _fill_chance(cells: list, down, i: int) -> float:
+def _fill_chance(cells: list[int | None], down: list[int], i: int) -> float:
     """How likely an unseen card fits open position ``i``: 1/16 for two typed corners,
     1/4 with one wild, 1 with two (each ordered need pair is on 6 of the 96 cards)."""
-    left, right = pyramid.BELOW[i]
-    wild = (pyramid.offers(cells[left], down)[1] == WILD) + (
-        pyramid.offers(cells[right], down)[0] == WILD
-    )
+    below = pyramid.BELOW[i]
+    assert below is not None  # an open position is above level 1
+    # Both cards below an open position are placed.
+    left, right = cast(int, cells[below[0]]), cast(int, cells[below[1]])
+    wild = (pyramid.offers(left, down)[1] == WILD) + (pyramid.offers(right, down)[0] == WILD)
     return (1 / 16, 1 / 4, 1.0)[wild]
 
 
@@ -155,18 +158,20 @@ def progress(st: State) -> int:
     return st.step
 
 
-def rollout_policy(st: State, actions: list[dict], rand: random.Random) -> dict:
+def rollout_policy(st: State, actions: list[dict[str, Any]], rand: random.Random) -> dict[str, Any]:
     weights = [_ROLLOUT_WEIGHTS.get(a["kind"], 1.0) for a in actions]
     if not any(weights):
         return actions[rand.randrange(len(actions))]
     return rand.choices(actions, weights)[0]
 
 
-def _imagined(st: State, q: int, actions: list[dict], rand: random.Random) -> dict:
+def _imagined(
+    st: State, q: int, actions: list[dict[str, Any]], rand: random.Random
+) -> dict[str, Any]:
     return rollout_policy(st, actions, rand)
 
 
-def _helps(st: State, q: int, removal: dict) -> bool:
+def _helps(st: State, q: int, removal: dict[str, Any]) -> bool:
     """Whether a removal can help: the structure gives no action and the seat holds no
     token (stuck) and the removal uncovers a worker that gives one, or it frees a place
     for the card a Recruit winner places. The search leaves the others out: each one is a
@@ -178,15 +183,17 @@ def _helps(st: State, q: int, removal: dict) -> bool:
     after = cells[:]
     after[i] = None
     down = p.down
-    if st.stage == "recruit" and st.area < 4 and st.recruit[st.area] is not None:
-        card = st.recruit[st.area]
+    card = st.recruit[st.area] if st.stage == "recruit" and st.area < 4 else None
+    if card is not None:
         if len(pyramid.fitting(after, down, card)) > len(pyramid.fitting(cells, down, card)):
             return True
     if p.stored or any(
         pyramid.gives(cells, down, level, t) for level in range(1, 5) for t in range(4)
     ):
         return False
-    for j in pyramid.BELOW[i]:  # only the cards it rests on can be uncovered
+    below = pyramid.BELOW[i]
+    assert below is not None  # a worker removed is of level 2 or more
+    for j in below:  # only the cards it rests on can be uncovered
         card = after[j]
         if card is not None and card not in down and TYPE[card] != RM:
             if not pyramid.covered(after, j):
@@ -194,7 +201,7 @@ def _helps(st: State, q: int, removal: dict) -> bool:
     return False
 
 
-def _key(action: dict) -> tuple:
+def _key(action: dict[str, Any]) -> tuple[Any, ...]:
     # Renaissance Man's actions are flat: kind plus a few int or str fields.
     return tuple(sorted(action.items()))
 
@@ -203,7 +210,7 @@ def _info_key(st: State, seat: int) -> str:
     return json.dumps(views.view(st, seat), sort_keys=True, separators=(",", ":"))
 
 
-def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
+def game_for(seat: int) -> ismcts.SearchGame[State, dict[str, Any]]:
     """The game as ``seat`` searches it: in a simultaneous step the others still choosing
     submit first (by the play-out policy, in seat order, blind to the seat's choice), then
     the seat chooses; in the tree, another seat chooses only as a Recruit winner."""
@@ -214,8 +221,9 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
             return None
         return seat if seat in waiting else min(waiting)
 
-    def legal(st: State) -> list[dict]:
+    def legal(st: State) -> list[dict[str, Any]]:
         q = to_move(st)
+        assert q is not None  # asked only while someone decides
         actions = [
             a
             for a in engine.legal_actions(st, q)
@@ -233,7 +241,7 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
     # This iteration's imagined world and generator (``imagine`` sets them): the others
     # submit first in every simultaneous step of that world, never in a copy of the real
     # state (``ismcts`` applies the chosen action to one to find the turn's tree again).
-    current: list = [None, None]
+    current: list[Any] = [None, None]
 
     def others_first(st: State, rand: random.Random) -> None:
         # Every other seat still choosing in this simultaneous step submits now, by the
@@ -246,8 +254,10 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
                 return
             complete(st, others[0], rand, _imagined)
 
-    def act(st: State, action: dict) -> object:
-        events = engine.apply(st, to_move(st), action)
+    def act(st: State, action: dict[str, Any]) -> object:
+        q = to_move(st)
+        assert q is not None  # asked only while someone decides
+        events = engine.apply(st, q, action)
         if st is current[0]:
             others_first(st, current[1])
         return events
@@ -265,7 +275,9 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict]:
     def opens_turn(st: State) -> bool:
         # The first part of the seat's submission in this step (a new Renaissance Man's
         # drawn card is not a part: it is what the step is about).
-        p = st.players[to_move(st)]
+        q = to_move(st)
+        assert q is not None  # asked only while someone decides
+        p = st.players[q]
         picks = p.picks[1:] if st.stage == "rm" else p.picks
         return not picks and not p.removals and p.choice is None
 
@@ -292,7 +304,7 @@ def search(
     budget_ms: int | None = None,
     iterations: int | None = None,
     config: ismcts.SearchConfig | None = None,
-) -> ismcts.SearchResult[dict]:
+) -> ismcts.SearchResult[dict[str, Any]]:
     """The strong player's search for ``seat`` (a seat deciding now): ``iterations`` of it
     when given (deterministic), else ``budget_ms`` (default 1000 ms) for the whole step."""
     if iterations is None and budget_ms is None:
@@ -310,7 +322,7 @@ def choose(
     *,
     budget_ms: int | None = None,
     iterations: int | None = None,
-) -> dict:
+) -> dict[str, Any]:
     return search(st, seat, rand, budget_ms=budget_ms, iterations=iterations).action
 
 
