@@ -1,7 +1,7 @@
 """Sending each notification exactly once: claim the row, send, mark it sent.
 
-``record`` creates the row of a notification (or finds it: the unique constraint makes
-deciding twice harmless). ``deliver`` then:
+``rows.record`` creates the row of a notification (or finds it: the unique constraint
+makes deciding twice harmless). ``deliver`` then:
 
 1. claims the row with a conditional update (status queued or deferred, or a sending row
    whose lease ran out), writing a fresh token and a lease: of two workers, only the one
@@ -43,11 +43,10 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.notifications import emails, push
+from games.notifications import due, emails, push
 from games.notifications.models import Notification
 
 log = logging.getLogger(__name__)
@@ -80,30 +79,6 @@ def backoff(attempts: int) -> int:
     base = settings.NOTIFICATION_RETRY_SECONDS
     delay = min(MAX_DELAY, base * 2 ** max(0, attempts - 1))
     return max(1, round(delay * random.uniform(0.9, 1.1)))
-
-
-def record(
-    kind: str,
-    user,
-    *,
-    game=None,
-    invitation=None,
-    turn: int = 0,
-    number: int = 0,
-    subscription=None,
-) -> tuple[Notification, bool]:
-    """The row of this notification, created queued if there is none yet; and whether it
-    was created now. An email, or with ``subscription`` a push to that device."""
-    key = {"kind": kind, "user": user, "game": game, "invitation": invitation}
-    key |= {"turn": turn, "number": number, "subscription": subscription}
-    push_row = subscription is not None
-    key["channel"] = Notification.Channel.PUSH if push_row else Notification.Channel.EMAIL
-    try:
-        with transaction.atomic():
-            return Notification.objects.get_or_create(**key)
-    except IntegrityError:
-        # Another worker created it between our read and our insert.
-        return Notification.objects.get(**key), False
 
 
 def _permanent(error: Exception) -> bool:
@@ -161,10 +136,10 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
             next_attempt_at=now + timedelta(seconds=backoff(row.attempts)),
         )
         raise
-    if isinstance(decision, emails.Skip):
+    if isinstance(decision, due.Skip):
         _finish(pk, token, status=Status.SKIPPED, note=decision.reason[:200])
         return Outcome.SKIPPED
-    if isinstance(decision, emails.Defer):
+    if isinstance(decision, due.Defer):
         # Looking again is not an attempt at sending.
         _finish(
             pk,
@@ -214,9 +189,3 @@ def retry_delay(pks: list[int], now: datetime | None = None) -> int:
     if earliest is None:
         return settings.NOTIFICATION_RETRY_SECONDS
     return max(1, int((earliest - now).total_seconds()))
-
-
-def message_id(row: Notification) -> str:
-    """The same for every attempt at one notification, so that a resend is recognisable."""
-    domain = settings.SITE_URL.split("://", 1)[1].split("/")[0].split(":")[0] or "localhost"
-    return f"<guildhall.{row.kind}.{row.pk}@{domain}>"

@@ -18,10 +18,7 @@ game (``SITE_URL``), and a one-click unsubscribe link for its category, also giv
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import datetime
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -33,36 +30,18 @@ from django.utils.translation import ngettext, pgettext
 
 from accounts import languages
 from games.core import registry
-from games.models import Game, Invitation, Move, Seat
+from games.models import Game, Move, Seat
 from games.notifications import preferences
+from games.notifications.due import CHECKS, WARNING_LEAD, Defer, Skip
 from games.notifications.models import Notification
-from games.reads import clocks, queries
+from games.notifications.rows import message_id
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title
 
 Kind = Notification.Kind
 
-# A player seen on the game this recently may still have it open: the board polls every few
-# seconds and records it at most every 20 s (Seat.last_seen_at). Turn emails and reminders
-# wait until the player has been away this long (lichess's CorresAlarm skips the alarm of a
-# player who is looking at the game).
-ACTIVE_WINDOW = timedelta(minutes=5)
 # How many lines of "what happened" a turn email shows at most.
 LOG_LINES = 30
-
-WARNING_LEAD = {Kind.DEADLINE_24H: timedelta(hours=24), Kind.DEADLINE_1H: timedelta(hours=1)}
-WEEK = timedelta(days=7)
-
-
-@dataclass(frozen=True)
-class Skip:
-    reason: str
-
-
-@dataclass(frozen=True)
-class Defer:
-    until: datetime
-    reason: str
 
 
 def site_url(path: str) -> str:
@@ -153,163 +132,6 @@ def recent_moves(game: Game, seat: int, state) -> list[str]:
     for events in moves.values_list("events", flat=True)[:LOG_LINES]:
         lines[:0] = describe_move(game, state, events, seat)
     return lines[-LOG_LINES:]
-
-
-# Whether each kind is still due ---------------------------------------------------------------
-
-
-def _waiting(row: Notification) -> tuple[Game, Seat] | Skip:
-    """The game and seat of a notification about a player's wait, if that wait goes on."""
-    game = row.game
-    if game is None or game.status not in Game.ACTIVE:
-        return Skip("the game is over")
-    seat = Seat.objects.filter(game=game, user_id=row.user_id).first()
-    if seat is None or not seat.deciding:
-        return Skip("it is not this player's turn")
-    if seat.wait_version != row.turn:
-        return Skip("the turn has passed")
-    if not seat.is_person:
-        return Skip("the computer plays this seat")
-    return game, seat
-
-
-def _active_until(seat: Seat, now: datetime) -> datetime | None:
-    seen = seat.last_seen_at
-    if seen is not None and seen > now - ACTIVE_WINDOW:
-        return seen + ACTIVE_WINDOW
-    return None
-
-
-def _away(row: Notification, now: datetime) -> Defer | None:
-    vacation = clocks.current_vacation(row.user, now)
-    if vacation is not None:
-        return Defer(vacation.end, "the player is on vacation")
-    return None
-
-
-def _check_turn(row, now):
-    waiting = _waiting(row)
-    if isinstance(waiting, Skip):
-        return waiting
-    game, seat = waiting
-    if seat.last_seen_at is not None and seat.last_seen_at >= seat.deciding_since:
-        return Skip("the player has seen the game since the turn came to them")
-    if until := _active_until(seat, now):
-        return Defer(until, "the player was on the game a moment ago")
-    return {"game": game, "seat": seat}
-
-
-def _check_reminder(row, now):
-    waiting = _waiting(row)
-    if isinstance(waiting, Skip):
-        return waiting
-    game, seat = waiting
-    if row.kind == Kind.WEEKLY:
-        if game.move_days is not None:
-            return Skip("the game has a time limit")
-        due = seat.deciding_since + WEEK * row.number
-    else:
-        due = seat.deciding_since + timedelta(hours=row.user.reminder_after_hours)
-    if now < due:
-        return Defer(due, "not due yet")
-    if away := _away(row, now):
-        return away
-    if until := _active_until(seat, now):
-        return Defer(until, "the player is on the game")
-    return {"game": game, "seat": seat, "weeks": row.number}
-
-
-def _check_deadline(row, now):
-    waiting = _waiting(row)
-    if isinstance(waiting, Skip):
-        return waiting
-    game, seat = waiting
-    if seat.deadline is None or seat.deadline <= now:
-        return Skip("no time limit runs out")
-    lead = WARNING_LEAD[row.kind]
-    if seat.deadline - lead > now + timedelta(minutes=1):
-        # A vacation pushed the deadline back since the sweep chose this warning.
-        return Defer(seat.deadline - lead, "the deadline moved")
-    if until := _active_until(seat, now):
-        return Defer(min(until, seat.deadline), "the player is on the game")
-    return {"game": game, "seat": seat, "hours_left": round(lead.total_seconds() / 3600)}
-
-
-def _seat_of(row) -> Seat | None:
-    return Seat.objects.filter(game=row.game, user=row.user).first()
-
-
-def _check_started(row, now):
-    seat = _seat_of(row)
-    if seat is None or row.game.status not in Game.ACTIVE:
-        return Skip("the game is not going on")
-    return {"game": row.game, "seat": seat}
-
-
-def _check_finished(row, now):
-    seat = _seat_of(row)
-    if seat is None or row.game.status in Game.ACTIVE:
-        return Skip("the game is not over")
-    return {"game": row.game, "seat": seat}
-
-
-def _check_abandoned(row, now):
-    seat = _seat_of(row)
-    if seat is None:
-        return Skip("not a player of this game")
-    return {"game": row.game, "seat": seat, "dropped": row.number}
-
-
-def _check_invitation(row, now):
-    invitation: Invitation = row.invitation
-    if invitation.status != Invitation.Status.OPEN:
-        return Skip("the invitation is no longer open")
-    if not invitation.invitees.filter(pk=row.user_id).exists():
-        return Skip("not invited")
-    if invitation.responses.filter(user=row.user).exists():
-        return Skip("already answered")
-    # At most a few a day from one player to another (per device for a push): a hundred
-    # invitations must not become a hundred emails.
-    heard = (
-        Notification.objects.filter(
-            kind=Kind.INVITATION,
-            user_id=row.user_id,
-            channel=row.channel,
-            subscription_id=row.subscription_id,
-            status=Notification.Status.SENT,
-            sent_at__gt=now - timedelta(days=1),
-            invitation__creator_id=invitation.creator_id,
-        )
-        .exclude(pk=row.pk)
-        .count()
-    )
-    if heard >= settings.INVITATION_EMAILS_PER_DAY:
-        return Skip("enough invitations from this player today")
-    return {"invitation": invitation}
-
-
-def _check_digest(row, now):
-    rows = queries.games_to_play(row.user)
-    if not rows:
-        return Skip("no game is waiting")
-    return {"rows": rows}
-
-
-# Whether a notification is still due: the context its message needs, or why not now.
-Check = Callable[[Notification, datetime], Skip | Defer | dict[str, Any]]
-
-CHECKS: dict[str, Check] = {
-    Kind.TURN: _check_turn,
-    Kind.REMINDER: _check_reminder,
-    Kind.WEEKLY: _check_reminder,
-    Kind.DEADLINE_24H: _check_deadline,
-    Kind.DEADLINE_1H: _check_deadline,
-    Kind.STARTED: _check_started,
-    Kind.FINISHED: _check_finished,
-    Kind.ABANDONED: _check_abandoned,
-    Kind.INVITATION: _check_invitation,
-    Kind.DIGEST: _check_digest,
-}
 
 
 # The emails ----------------------------------------------------------------------------------
@@ -418,7 +240,7 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAltern
     category = preferences.CATEGORY[row.kind]
     unsubscribe = preferences.unsubscribe_url(user, category)
     language = languages.language_of(user)
-    with translation.override(language), timezone.override(_zone(user.time_zone)):
+    with translation.override(language), timezone.override(user_zone(user.time_zone)):
         c = _context(row, found)
         c |= {
             "unsubscribe_url": unsubscribe,
@@ -432,8 +254,6 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAltern
         subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + _subject(row, c)
         text = render_to_string(f"notifications/email/{row.kind}.txt", c)
         html = render_to_string(f"notifications/email/{row.kind}.html", c)
-    from games.notifications.delivery import message_id
-
     message = EmailMultiAlternatives(
         subject=subject,
         body=text,
@@ -449,7 +269,8 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAltern
     return message
 
 
-def _zone(name: str):
+def user_zone(name: str) -> zoneinfo.ZoneInfo:
+    """A user's time zone (UTC for a name this machine does not know)."""
     try:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):

@@ -24,9 +24,10 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, Invitation, Seat
 from games.notifications import preferences, push
-from games.notifications.delivery import record
-from games.notifications.emails import WARNING_LEAD, WEEK, _zone
+from games.notifications.due import WARNING_LEAD, WEEK
+from games.notifications.emails import user_zone
 from games.notifications.models import Notification
+from games.notifications.rows import record
 from games.notifications.tasks import NOTIFY_TASK, deliver_all, send_notification
 from games.reads import queries
 
@@ -343,7 +344,7 @@ def send_daily_digests() -> int:
     waiting = Seat.objects.filter(user=OuterRef("pk"), game__status__in=Game.ACTIVE, deciding=True)
     rows = []
     for user in users.filter(Exists(waiting)):
-        local = now.astimezone(_zone(user.time_zone))
+        local = now.astimezone(user_zone(user.time_zone))
         if local.hour < DIGEST_HOUR:
             continue
         row, created = record(Kind.DIGEST, user, turn=local.date().toordinal())

@@ -47,9 +47,10 @@ from pywebpush import WebPushException, webpush
 from accounts import languages
 from games.core import registry
 from games.models import Game
-from games.notifications import emails, push_network
-from games.notifications.emails import Defer, Skip
+from games.notifications import due, emails, push_network
+from games.notifications.due import Defer, Skip
 from games.notifications.models import Notification, PushSubscription
+from games.notifications.rows import record as record_row
 from games.play import presence
 
 log = logging.getLogger(__name__)
@@ -119,8 +120,6 @@ class Gone(PushError):
 
 def record(kind: str, user, **key) -> list[tuple[Notification, bool]]:
     """The rows of a push of ``kind`` to each device of ``user`` (none when push is off)."""
-    from games.notifications.delivery import record as record_row
-
     if not enabled() or kind not in KINDS or not wants(user, kind):
         return []
     return [
@@ -134,7 +133,7 @@ def record(kind: str, user, **key) -> list[tuple[Notification, bool]]:
 
 def _check_finished(row: Notification, now: datetime):
     """Game over: not to a player who saw the end on the board, nor while they look at it."""
-    found = emails.CHECKS[Kind.FINISHED](row, now)
+    found = due.CHECKS[Kind.FINISHED](row, now)
     if isinstance(found, Skip | Defer):
         return found
     game, seat = found["game"], found["seat"]
@@ -145,17 +144,17 @@ def _check_finished(row: Notification, now: datetime):
         and seen >= game.finished - presence.SEEN_PRECISION
     ):
         return Skip("the player saw the end of the game")
-    if seen is not None and seen > now - emails.ACTIVE_WINDOW:
-        return Defer(seen + emails.ACTIVE_WINDOW, "the player was on the game a moment ago")
+    if seen is not None and seen > now - due.ACTIVE_WINDOW:
+        return Defer(seen + due.ACTIVE_WINDOW, "the player was on the game a moment ago")
     return found
 
 
-CHECKS: dict[str, emails.Check] = {
+CHECKS: dict[str, due.Check] = {
     # Skipped if the player has seen the game since the turn came, deferred while they may
     # still have it open (as the turn email).
-    Kind.TURN: emails.CHECKS[Kind.TURN],
+    Kind.TURN: due.CHECKS[Kind.TURN],
     Kind.FINISHED: _check_finished,
-    Kind.INVITATION: emails.CHECKS[Kind.INVITATION],
+    Kind.INVITATION: due.CHECKS[Kind.INVITATION],
 }
 
 

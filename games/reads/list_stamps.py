@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from django.core.cache import caches
 from django.db import transaction
 
+from games.models import Seat
+
 INVITATIONS = "lists:invitations"
 # Long enough to outlive any page kept under them (PAGE_CACHE_SECONDS).
 TIMEOUT = 30 * 24 * 3600
@@ -64,8 +66,6 @@ def users_changed(user_ids: Iterable[int]) -> None:
 
 def games_changed(game_ids: Iterable[int]) -> None:
     """After the commit: the lists of everyone seated at these games changed."""
-    from games.models import Seat
-
     ids = list(game_ids)
 
     def renew() -> None:

@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, Move, Seat
-from games.notifications import delivery
+from games.notifications import delivery, rows
 from games.notifications.events import sweep_reminders
 from games.notifications.models import Notification
 from games.play import invitations
@@ -191,7 +191,7 @@ class TestSecrets:
             deciding_since=game.created - timedelta(hours=2)
         )
         for kind in (Kind.TURN, Kind.REMINDER):
-            row, _ = delivery.record(kind, user, game=game, turn=wait)
+            row, _ = rows.record(kind, user, game=game, turn=wait)
             assert delivery.deliver(row.pk) is delivery.Outcome.SENT, kind
         return [normalized(text_of(m), game) for m in smtp.wait_for(2)]
 

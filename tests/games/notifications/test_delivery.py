@@ -7,7 +7,7 @@ import time_machine
 from django.utils import timezone
 
 from games.models import Game
-from games.notifications import delivery
+from games.notifications import delivery, rows
 from games.notifications.delivery import Outcome
 from games.notifications.events import notify_turn
 from games.notifications.models import Notification
@@ -41,20 +41,18 @@ class TestTwice:
         assert turn_row(bobs_turn, bob).status == Status.SENT
 
     def test_sending_a_row_twice_sends_it_once(self, bobs_turn, bob, smtp):
-        row, created = delivery.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
+        row, created = rows.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
         assert created
 
         send_notification.delay(row.pk)
         send_notification.delay(row.pk)
-        again, created = delivery.record(
-            Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn)
-        )
+        again, created = rows.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
 
         assert not created and again.pk == row.pk
         assert len(smtp.messages) == 1
 
     def test_a_row_held_by_a_live_worker_is_left_alone(self, bobs_turn, bob, smtp):
-        row, _ = delivery.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
+        row, _ = rows.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
         Notification.objects.filter(pk=row.pk).update(
             status=Status.SENDING, lease_until=timezone.now() + timedelta(minutes=5)
         )
@@ -66,7 +64,7 @@ class TestTwice:
     def test_a_row_whose_worker_died_is_sent_after_the_lease_with_the_same_message_id(
         self, bobs_turn, bob, smtp
     ):
-        row, _ = delivery.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
+        row, _ = rows.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
         # A worker claimed it and died before the mail server had the email.
         Notification.objects.filter(pk=row.pk).update(
             status=Status.SENDING, attempts=1, lease_until=timezone.now() + delivery.LEASE
@@ -76,12 +74,12 @@ class TestTwice:
             assert sweep_notifications() == 1
 
         [message] = smtp.messages
-        assert message["Message-ID"] == delivery.message_id(row)
+        assert message["Message-ID"] == rows.message_id(row)
         row.refresh_from_db()
         assert (row.status, row.attempts) == (Status.SENT, 2)
 
     def test_a_turn_that_passed_before_sending_is_skipped(self, bobs_turn, bob, smtp):
-        row, _ = delivery.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
+        row, _ = rows.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
         play_turn(bobs_turn)  # Bob moved before the email went out
 
         assert delivery.deliver(row.pk) is Outcome.SKIPPED
@@ -127,7 +125,7 @@ class TestMailServerDown:
             assert expected * 0.9 <= delay <= expected * 1.1
 
     def test_it_gives_up_after_the_last_attempt(self, bobs_turn, bob, smtp_down):
-        row, _ = delivery.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
+        row, _ = rows.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
         Notification.objects.filter(pk=row.pk).update(attempts=delivery.MAX_ATTEMPTS - 1)
 
         assert delivery.deliver(row.pk) is Outcome.FAILED

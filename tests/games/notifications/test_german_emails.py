@@ -15,7 +15,7 @@ import time_machine
 from django.core.mail import EmailMultiAlternatives
 
 from games.models import Game
-from games.notifications import delivery, emails
+from games.notifications import emails, rows
 from games.notifications.models import Notification
 from games.play import invitations, moves
 from tests.games.helpers import deadline_of, start_game, wait_version
@@ -41,7 +41,7 @@ def clock():
 
 def email(kind, user, now, **row) -> tuple[str, str, str]:
     """Subject, text and HTML of the email of this notification, as prepared at ``now``."""
-    notification, _ = delivery.record(kind, user, **row)
+    notification, _ = rows.record(kind, user, **row)
     with time_machine.travel(now, tick=False):
         message = emails.prepare(notification, now)
     assert isinstance(message, EmailMultiAlternatives), message

@@ -20,7 +20,7 @@ from py_vapid import Vapid
 
 from accounts.models import User
 from games.models import Game, Seat
-from games.notifications import delivery, push, push_network
+from games.notifications import delivery, push, push_network, rows
 from games.notifications.delivery import Outcome
 from games.notifications.events import UNQUEUED_AFTER, notify_turn, sweep_unqueued_notifications
 from games.notifications.models import Notification, PushSubscription
@@ -55,7 +55,7 @@ def push_rows(**filters) -> list[Notification]:
 def bobs_turn_push_recorded(game: Game, bob, device) -> Notification:
     """Bob's turn comes, and its push to ``device`` is recorded but not sent (no hooks run)."""
     game = play_turn(game)
-    row, _ = delivery.record(
+    row, _ = rows.record(
         Kind.TURN,
         bob,
         game=game,

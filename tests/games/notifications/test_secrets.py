@@ -8,7 +8,7 @@ import pytest
 
 from games.guildhall.builder import build
 from games.models import Game, Move, Seat
-from games.notifications import delivery
+from games.notifications import delivery, rows
 from games.notifications.models import Notification
 from games.play import invitations
 from tests.games.helpers import start_game, to_move, wait_version
@@ -40,10 +40,10 @@ def emails_for(game: Game, user, smtp) -> list[str]:
         if kind == Kind.REMINDER:
             user.reminder_after_hours = 1
             user.save()
-        row, _ = delivery.record(kind, user, game=game, turn=0)
+        row, _ = rows.record(kind, user, game=game, turn=0)
         assert delivery.deliver(row.pk) is delivery.Outcome.SENT, kind
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    row, _ = delivery.record(Kind.FINISHED, user, game=game)
+    row, _ = rows.record(Kind.FINISHED, user, game=game)
     assert delivery.deliver(row.pk) is delivery.Outcome.SENT
     out = []
     for m in smtp.messages:
@@ -110,7 +110,7 @@ class TestSecrets:
         smtp.clear()
         Notification.objects.all().delete()
 
-        row, _ = delivery.record(Kind.TURN, alice, game=game, turn=wait_version(game))
+        row, _ = rows.record(Kind.TURN, alice, game=game, turn=wait_version(game))
         assert delivery.deliver(row.pk) is delivery.Outcome.SENT
         [message] = smtp.messages
         text = message.get_body(preferencelist=("plain",)).get_content()
