@@ -154,13 +154,14 @@ def build(
     dashboard: int = 50,
     seed: int = 1,
     progress: Callable | None = None,
+    prefix: str = "bench",
 ) -> BenchData:
     """Everything the benchmark measures: ``players`` users, the late game, and the viewer's
     active games up to ``dashboard`` (the late game among them)."""
     kind = registry.get(kind_id)
     players = max(kind.min_players, min(players, kind.max_players))
     rand = random.Random(seed)
-    users = make_users(players)
+    users = make_users(players, prefix)
     game, attempts = late_game(users, kind_id, moves, rand, progress=progress)
     to_move = seat_to_move(game)
     assert to_move is not None  # late_game returns a game that waits for someone

@@ -1,0 +1,390 @@
+"""``manage.py bench_render``: what each page costs in one process, without a server.
+
+Where ``bench_pages`` measures the site under gunicorn and load (what a player's request
+waits for), this command times the work of one request alone, with Django's test client in
+this process: the whole middleware chain, the session and user lookups, the view, the
+templates and the queries, one request at a time (docs/performance.md, issue 30). For each
+game of the registry it builds, through the services, a late game of 4 players and 50 active
+games for the viewer (``games.perf.data``), then times:
+
+- a board rendered afresh (the page cache off): the page and its htmx partial, as the seat
+  the game waits for and as another seat;
+- the board from the page cache, the unchanged poll and the dashboard (fresh and cached);
+- the bare view (one small template, the same session): the floor every logged-in request
+  pays;
+- moves through the API, one at a time, with the queries each one makes.
+
+Each row prints p50, p90 and p99 over ``--repeat`` requests, the queries of one request and
+the size of the answer. ``--profile`` adds, for a fresh board of each game, the functions
+that took the most time (cProfile), and how many translation lookups it made.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import json
+import os
+import platform
+import pstats
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import django
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.test import Client
+from django.test.utils import override_settings
+from django.utils import translation
+
+from games.core import registry
+from games.models import Game
+from games.perf import data as bench_data
+from games.web.board import poll_token_of
+
+MOVES = {"guildhall": 600, "renaissance": 150}  # a late game of each (Renaissance Man's end sooner)
+
+
+def percentile(values: list[float], pc: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(pc / 100 * (len(ordered) - 1)))]
+
+
+class Command(BaseCommand):
+    help = "What each page costs in one process: fresh boards, polls, dashboards, API moves."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--game", action="append", help="a game of the registry (default: every one)"
+        )
+        parser.add_argument("--repeat", type=int, default=200, help="requests per row")
+        parser.add_argument("--api-moves", type=int, default=60)
+        parser.add_argument("--dashboard", type=int, default=50, help="the viewer's games")
+        parser.add_argument("--language", default="en")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--profile", action="store_true", help="where a fresh board goes")
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+        parser.add_argument(
+            "--sql", action="store_true", help="print the queries of the last API move counted"
+        )
+
+    def handle(self, *args, **o):
+        import logging
+
+        for name in ("celery", "kombu", "games", "notifications", "django.request"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        kinds = o["game"] or [k.id for k in registry.all_games()]
+        for kind_id in kinds:
+            try:
+                registry.get(kind_id)
+            except registry.UnknownGame as error:
+                raise CommandError(str(error)) from None
+        from guildhall_site.celery import app
+
+        # The moves queue their notification tasks to no broker: nothing is sent.
+        app.close()
+        app.conf.update(task_always_eager=False, broker_url="memory://")
+        app.loader.import_default_modules()
+        db = settings.DATABASES["default"]
+        old_name = db["NAME"]
+        if connection.vendor == "sqlite":
+            scratch = str(Path(old_name).with_name(f"bench_{Path(old_name).name}"))
+        else:
+            scratch = f"bench_{old_name}"
+        db.setdefault("TEST", {})["NAME"] = scratch
+        self.note("Creating a scratch database...")
+        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+        try:
+            with override_settings(
+                DEBUG=False,
+                ALLOWED_HOSTS=["*"],
+                ROOT_URLCONF="guildhall_site.bench_urls",
+                TEMPLATES=bench_templates(),
+                API_THROTTLE_RATES=relaxed_throttles(),
+            ):
+                results = {k: self.measure(k, o) for k in kinds}
+        finally:
+            connection.creation.destroy_test_db(old_name, verbosity=0)
+        summary = {
+            "settings": {
+                "database": connection.vendor,
+                "python": platform.python_version(),
+                "django": django.get_version(),
+                "repeat": o["repeat"],
+                "language": o["language"],
+                "load_average": os.getloadavg()[0],
+            },
+            "games": results,
+        }
+        if o["json"]:
+            self.stdout.write(json.dumps(summary, indent=2))
+        else:
+            self.report(summary)
+
+    def note(self, text: str) -> None:
+        (self.stderr if self.json_out else self.stdout).write(text)
+
+    json_out = False
+    show_sql = False
+
+    # -------------------------------------------------------------------------------------
+
+    def measure(self, kind_id: str, o: dict) -> dict:
+        self.json_out = o["json"]
+        self.show_sql = o["sql"]
+        t = time.perf_counter()
+        data = bench_data.build(
+            kind_id,
+            players=4,
+            moves=MOVES.get(kind_id, 100),
+            dashboard=o["dashboard"],
+            seed=o["seed"],
+            prefix=f"bench-{kind_id}",
+        )
+        game = data.game
+        self.note(
+            f"{kind_id}: a {len(game.names)}-player game at move {game.version} and "
+            f"{data.active_games} active games for the viewer, built in "
+            f"{time.perf_counter() - t:.1f} s"
+        )
+        seat = game.seats.get(user=data.viewer).number
+        other = game.seats.exclude(user=data.viewer).select_related("user").first()
+        assert other is not None
+        client = self.client_for(data.viewer, o["language"])
+        other_client = self.client_for(other.user, o["language"])
+        board = f"/games/{game.pk}/"
+        poll = f"/games/{game.pk}/poll/?v={poll_token_of(game, seat)}"
+        htmx = {"headers": {"HX-Request": "true"}}
+        rows: dict[str, dict] = {}
+        fresh = {"PAGE_CACHE_SECONDS": 0}
+        rows["bare view"] = self.row(client, "/bench/bare/", o, must=b"one small template")
+        rows["board, fresh"] = self.row(client, board, o, fresh, must=b'name="action"')
+        rows["board partial, fresh"] = self.row(client, board, o, fresh, htmx, must=b'id="board"')
+        rows["board, fresh, another seat"] = self.row(other_client, board, o, fresh)
+        rows["board, cached"] = self.row(client, board, o, must=b'name="action"')
+        rows["unchanged poll"] = self.row(client, poll, o, htmx, status=204)
+        rows["dashboard, fresh"] = self.row(client, "/", o, fresh, must=board.encode())
+        rows["dashboard, cached"] = self.row(client, "/", o, must=board.encode())
+        rows["API move"] = self.api_moves(data, o)
+        result: dict[str, Any] = {"moves": game.version, "rows": rows}
+        if o["profile"]:
+            result["profile"] = self.profile(client, board)
+        return result
+
+    def client_for(self, user, language: str) -> Client:
+        client = Client(headers={"Accept-Language": language})
+        client.cookies[settings.SESSION_COOKIE_NAME] = bench_data.login_session(user)
+        return client
+
+    def row(
+        self,
+        client: Client,
+        path: str,
+        o: dict,
+        overrides: dict | None = None,
+        extra: dict | None = None,
+        *,
+        status: int = 200,
+        must: bytes = b"",
+    ) -> dict:
+        """``path`` requested ``repeat`` times (after two untimed), one at a time."""
+        extra = extra or {}
+        with override_settings(**(overrides or {})):
+            response = client.get(path, secure=True, **extra)
+            if response.status_code != status or must not in response.content:
+                raise CommandError(
+                    f"{path} answered {response.status_code}, not {status}, or not the page "
+                    f"it should be:\n{response.content[:600]!r}"
+                )
+            client.get(path, secure=True, **extra)
+            with count_queries() as queries:
+                client.get(path, secure=True, **extra)
+            times = []
+            for _ in range(o["repeat"]):
+                t = time.perf_counter()
+                client.get(path, secure=True, **extra)
+                times.append(time.perf_counter() - t)
+        return summary_of(times, queries=queries.calls, kb=len(response.content) / 1024)
+
+    def api_moves(self, data: bench_data.BenchData, o: dict) -> dict:
+        """Moves through the API one at a time (each chosen by the game's computer player
+        outside the timed part): the late game, then its other active games."""
+        rand = random.Random(o["seed"])
+        tokens = {u.pk: bench_data.api_token(u) for u in data.users}
+        games = [data.game.pk] + list(
+            Game.objects.filter(kind=data.game.kind, status__in=Game.ACTIVE)
+            .exclude(pk=data.game.pk)
+            .values_list("pk", flat=True)
+        )
+        client = Client()
+        times, query_counts = [], []
+        last_sql: list[str] = []
+        for n in range(o["api_moves"] + 2):
+            move = None
+            while move is None and games:
+                game = Game.objects.get(pk=games[0])
+                move = bench_data.next_move(game, rand)
+                if move is None:
+                    games.pop(0)
+            if move is None:
+                break
+            seat, action = move
+            path = f"/api/v1/games/{game.pk}/actions/"
+            body = {"version": game.version, "action": action}
+            headers = {"Authorization": f"Token {tokens[seat.user_id]}"}
+
+            def post(path=path, body=body, headers=headers):
+                return client.post(
+                    path, body, content_type="application/json", secure=True, headers=headers
+                )
+
+            if n % 2:  # every other move counted, the others timed
+                with count_queries() as queries:
+                    response = post()
+                query_counts.append(queries.calls)
+                last_sql = queries.sql
+            else:
+                t = time.perf_counter()
+                response = post()
+                elapsed = time.perf_counter() - t
+                if n >= 2:  # the first ones load the API's modules
+                    times.append(elapsed)
+            if response.status_code != 201:
+                raise CommandError(
+                    f"an API move answered {response.status_code}: {response.content[:500]!r}"
+                )
+        summary = summary_of(times, queries=max(query_counts, default=0), kb=0.0)
+        summary["sql"] = last_sql  # the queries of the last move counted
+        return summary
+
+    def profile(self, client: Client, path: str) -> dict:
+        """Where a fresh board's time goes: the functions with the most time of their own,
+        and the translation lookups."""
+        lookups = count_translations()
+        with override_settings(PAGE_CACHE_SECONDS=0):
+            client.get(path, secure=True)
+            profiler = cProfile.Profile()
+            with lookups:
+                profiler.enable()
+                client.get(path, secure=True)
+                profiler.disable()
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("tottime").print_stats(15)
+        # And the site's own functions by their whole time (what they call included).
+        stats.sort_stats("cumulative").print_stats(r"/(games|accounts|guildhall_site)/", 30)
+        return {"translation_lookups": lookups.calls, "top": out.getvalue()}
+
+    # -------------------------------------------------------------------------------------
+
+    def report(self, summary: dict) -> None:
+        s = summary["settings"]
+        self.stdout.write(
+            f"\nIn one process, one request at a time, {s['repeat']} requests per row; "
+            f"{s['database']}, Python {s['python']}, Django {s['django']}, language "
+            f"{s['language']}, load average {s['load_average']:.2f}"
+        )
+        for kind_id, result in summary["games"].items():
+            self.stdout.write(f"\n{kind_id}, a 4-player game at move {result['moves']}:")
+            self.stdout.write(
+                f"{'':28} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'queries':>8} {'KB':>6}"
+            )
+            for name, r in result["rows"].items():
+                kb = f"{r['kb']:6.1f}" if r["kb"] else f"{'':6}"
+                self.stdout.write(
+                    f"{name:28} {r['p50']:7.2f} {r['p90']:7.2f} {r['p99']:7.2f} "
+                    f"{r['queries']:8d} {kb}"
+                )
+            if self.show_sql:
+                self.stdout.write("\nThe queries of an API move:")
+                for sql in result["rows"]["API move"]["sql"]:
+                    self.stdout.write(f"  {sql[:300]}")
+            if "profile" in result:
+                p = result["profile"]
+                self.stdout.write(
+                    f"\nA fresh board: {p['translation_lookups']} translation lookups"
+                )
+                self.stdout.write(p["top"])
+
+
+def summary_of(times: list[float], *, queries: int, kb: float) -> dict:
+    ms = [t * 1000 for t in times] or [0.0]
+    return {
+        "p50": round(statistics.median(ms), 2),
+        "p90": round(percentile(ms, 90), 2),
+        "p99": round(percentile(ms, 99), 2),
+        "n": len(times),
+        "queries": queries,
+        "kb": round(kb, 1),
+    }
+
+
+def bench_templates() -> list[dict]:
+    """The site's templates plus the bare view's folder (as ``bench_settings``)."""
+    import copy
+
+    templates = copy.deepcopy(settings.TEMPLATES)
+    templates[0]["DIRS"] = [
+        *templates[0]["DIRS"],
+        settings.BASE_DIR / "guildhall_site" / "bench_templates",
+    ]
+    return templates
+
+
+def relaxed_throttles() -> dict:
+    """The API's throttles counting but never refusing (moves come faster than a person's)."""
+    return {k: "1000000/minute" for k in settings.API_THROTTLE_RATES}
+
+
+class count_translations:
+    """Counts the calls of Django's gettext functions while it is entered."""
+
+    NAMES = ("gettext", "ngettext", "pgettext", "npgettext")
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.saved: dict[str, Callable] = {}
+
+    def __enter__(self):
+        trans = translation._trans
+        for name in self.NAMES:
+            original = getattr(trans, name)
+            self.saved[name] = original
+
+            def counted(*args, _original=original, **kwargs):
+                self.calls += 1
+                return _original(*args, **kwargs)
+
+            setattr(trans, name, counted)
+        return self
+
+    def __exit__(self, *exc):
+        for name, original in self.saved.items():
+            setattr(translation._trans, name, original)
+
+
+class count_queries:
+    """Counts the queries made on the default connection while it is entered (the test
+    client's requests reset ``connection.queries``, so they are counted as they run)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.sql: list[str] = []
+
+    def __call__(self, execute, sql, params, many, context):
+        self.calls += 1
+        self.sql.append(sql)
+        return execute(sql, params, many, context)
+
+    def __enter__(self):
+        self.wrapper = connection.execute_wrapper(self)
+        self.wrapper.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.wrapper.__exit__(*exc)
