@@ -17,7 +17,9 @@ its texts when it is asked for them, never at import time, except through ``gett
 
 from __future__ import annotations
 
-from typing import Protocol
+import functools
+from collections.abc import Callable, Hashable
+from typing import Protocol, TypeVar, cast
 
 
 class Translator(Protocol):
@@ -30,6 +32,9 @@ class Translator(Protocol):
 
 class English:
     """No translation: the engine's own English text (the standard library's rule for n)."""
+
+    def get_language(self) -> str | None:
+        return "en"
 
     def gettext(self, message: str) -> str:
         return message
@@ -54,6 +59,13 @@ def installed() -> Translator:
     return _translator
 
 
+def get_language() -> str | None:
+    """The language texts are translated into now: the translator's ``get_language`` (on the
+    site Django's active language), None for a translator without one."""
+    getter = getattr(_translator, "get_language", None)
+    return getter() if getter is not None else None
+
+
 def gettext(message: str) -> str:
     return _translator.gettext(message)
 
@@ -70,3 +82,39 @@ def pgettext(context: str, message: str) -> str:
 def gettext_noop(message: str) -> str:
     """Mark a constant for the catalogue; translate it with ``gettext`` where it is shown."""
     return message
+
+
+R = TypeVar("R")
+
+
+def per_language(maxsize: int = 4096) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Memoise a function of hashable arguments that builds texts, once per language.
+
+    For what a board shows of each card again and again (its name, its corners in words):
+    built once per card and language instead of once per render. The function must depend on
+    its arguments and the language alone, and its callers must not change what it returns
+    (it is shared)."""
+
+    def decorate(fn: Callable[..., R]) -> Callable[..., R]:
+        @functools.lru_cache(maxsize=maxsize)
+        def cached(translator: Hashable, language: str | None, args: tuple[Hashable, ...]) -> R:
+            return fn(*args)
+
+        @functools.wraps(fn)
+        def wrapper(*args: Hashable) -> R:
+            # The translator too: another one installed (tests) gives other texts.
+            return cached(cast(Hashable, _translator), get_language(), args)
+
+        _memos.append(cached.cache_clear)
+        return wrapper
+
+    return decorate
+
+
+_memos: list[Callable[[], None]] = []
+
+
+def forget_memos() -> None:
+    """Empty every ``per_language`` memo: for a test that changes an engine's texts."""
+    for clear in _memos:
+        clear()

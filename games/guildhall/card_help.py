@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from games.core.i18n import gettext as _
-from games.core.i18n import ngettext
+from games.core.i18n import ngettext, per_language
 
 from .cards import PROFESSION_INDEX, PROFESSIONS, VP_KINDS, profession_name, vp_ability
 from .professions import LEVELS, effect_text
@@ -60,7 +60,15 @@ def _needs(levels: tuple[int, ...], i: int) -> str:
 
 def professions(reach: dict[str, int] | None, fantasy: bool) -> list[ProfessionHelp]:
     """Every profession's help; ``reach`` counts each profession in the viewer's guildhall
-    (None for a spectator)."""
+    (None for a spectator). Shared between renders (per language): copy it to change it."""
+    return _professions(None if reach is None else tuple(sorted(reach.items())), fantasy)
+
+
+@per_language(maxsize=1024)
+def _professions(
+    reach_items: tuple[tuple[str, int], ...] | None, fantasy: bool
+) -> list[ProfessionHelp]:
+    reach = None if reach_items is None else dict(reach_items)
     out: list[ProfessionHelp] = []
     for profession in PROFESSIONS:
         index = PROFESSION_INDEX[profession]
@@ -88,8 +96,9 @@ def professions(reach: dict[str, int] | None, fantasy: bool) -> list[ProfessionH
     return out
 
 
+@per_language()
 def vp_cards() -> list[VPHelp]:
-    """Every kind of VP card's help."""
+    """Every kind of VP card's help. Shared between renders (per language)."""
     out: list[VPHelp] = []
     for kind in VP_KINDS:
         if kind.extra_actions:

@@ -31,6 +31,27 @@ from .cards import (
 )
 from .professions import EFFECT_TEXT, effect_text
 
+# What the board's card partials ("card", "chip", "mini") read of a card: its key for
+# {% cached_partial %} (rendered once per key and language).
+CARD_PARTIAL_FIELDS = (
+    "id",
+    "color",
+    "name",
+    "letter",
+    "color_name",
+    "label",
+    "help",
+    "help_for",
+    "action",
+    "picked",
+    "twin",
+    "why_not",
+    "in_hand",
+    "reach",
+    "known",
+)
+VP_PARTIAL_FIELDS = ("id", "points", "cost", "ability", "short", "help", "action")
+
 # Short labels of VP cards for the center row (the full text is in their title); English
 # here, shown translated.
 VP_SHORT = {
@@ -102,7 +123,7 @@ class Board:
     def card(self, c: Mapping[str, Any], *, tappable: bool = True, **extra: Any) -> dict[str, Any]:
         if tappable:
             self.shown_cards.add(c["id"])
-        return {
+        card = {
             **c,
             **extra,
             "letter": COLOR_LETTERS[c["color"]],
@@ -113,6 +134,10 @@ class Board:
             "picked": c["id"] in self.picked,
             "twin": c["id"] in self.twins,
         }
+        # Everything the board's card partials ("card", "chip", "mini") read, with the
+        # language: their HTML is rendered once per key ({% cached_partial %}).
+        card["key"] = tuple(card.get(name) for name in CARD_PARTIAL_FIELDS)
+        return card
 
     def _card_label(self, c: Mapping[str, Any]) -> str:
         name = full_name(c["color"], c["name"])
@@ -124,12 +149,15 @@ class Board:
         if vp is None:
             return None
         short = VP_SHORT.get(vp["kind"], "")
-        return {
+        card = {
             **vp,
             "short": _(short) if short else "",
             "help": card_help.vp_help_id(vp["kind"]),
             "action": self.vp_actions.get(vp["id"]),
         }
+        # Everything the "vpcard" partial reads, with the language ({% cached_partial %}).
+        card["key"] = tuple(card.get(name) for name in VP_PARTIAL_FIELDS)
+        return card
 
     def _twins(self) -> set[int]:
         """Cards offered for a swap that can only go for their identical twin: legal, but
@@ -480,6 +508,8 @@ class Board:
             for c in list(self.card_actions)
             if c not in self.shown_cards
         ]
+        reach = None if me is None else {ch["profession"]: ch["count"] for ch in me["chapters"]}
+        refused = [c for c in (me or {}).get("hand", ()) if c["why_not"]]
         picked_chapters = [
             profession_name(PROFESSION_INDEX[x], self.fantasy)
             for x in (d or {}).get("picks", ())
@@ -497,12 +527,17 @@ class Board:
             "discard_pile_open": any(c["action"] for c in discard_pile),
             "unseen": _unseen_table(v.get("unseen"), self.fantasy),
             # What each card does (its help, opened from the card), at the viewer's reach.
-            "profession_help": card_help.professions(
-                None if me is None else {ch["profession"]: ch["count"] for ch in me["chapters"]},
-                self.fantasy,
-            ),
+            "profession_help": card_help.professions(reach, self.fantasy),
             "vp_help": card_help.vp_cards(),
-            "refused_cards": [c for c in (me or {}).get("hand", ()) if c["why_not"]],
+            "refused_cards": refused,
+            # Everything card_help.html reads but the rules' address (the game's own, in
+            # the language): its HTML is rendered once per key ({% cached_partial %}).
+            "help_key": (
+                "help",
+                self.fantasy,
+                None if reach is None else tuple(sorted(reach.items())),
+                tuple(c["key"] for c in refused),
+            ),
             "prompt": self.prompt(),
             "buttons": self.buttons(),
             "loose_cards": loose,

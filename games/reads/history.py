@@ -21,6 +21,9 @@ from games.models import Game, Move
 from games.reads.movelog import describe_move
 
 PAGE_RECORDS = 40
+# The board shows the newest turns only (the rest come on demand, "Older moves"): about a
+# round of a 4-player game, which is what a player coming back wants to read.
+BOARD_RECORDS = 12
 _CHUNK = 100
 
 
@@ -45,9 +48,16 @@ class Page:
     records: int  # how many records the page covers
 
 
-def page(game: Game, state, viewer: int | None, before: int | None = None) -> Page:
+def page(
+    game: Game,
+    state,
+    viewer: int | None,
+    before: int | None = None,
+    records_at_least: int = PAGE_RECORDS,
+) -> Page:
     """The page of ``game``'s log older than ``before`` (None: the newest page), for
-    ``viewer`` (a seat, or None for a spectator), ``state`` being the game's current state.
+    ``viewer`` (a seat, or None for a spectator), ``state`` being the game's current state;
+    at least ``records_at_least`` records, unless the game has fewer.
 
     A page starts at a heading. A record may hold the end of one group and the start of the
     next (the event that ends a turn and the one that begins the next): it is then cut at
@@ -60,14 +70,14 @@ def page(game: Game, state, viewer: int | None, before: int | None = None) -> Pa
     moves = Move.objects.filter(game_id=game.pk)
     if before is not None:
         moves = moves.filter(number__lte=before)
-    for number, events in _newest_first(moves):
+    for number, events in _newest_first(moves, first=records_at_least * 2):
         if number == before:
             events = events[: _first_heading(kind, state, events)]
             if not events:
                 continue
         records.append((number, events))
         cut = _first_heading(kind, state, events)
-        if cut < len(events) and len(records) >= PAGE_RECORDS:
+        if cut < len(events) and len(records) >= records_at_least:
             records[-1] = (number, events[cut:])
             boundary = number if (cut or number > 1) else None
             break
@@ -102,16 +112,18 @@ def page(game: Game, state, viewer: int | None, before: int | None = None) -> Pa
     return Page(groups=groups, older_before=boundary, records=len(records))
 
 
-def _newest_first(moves):
-    """The records of ``moves``, newest first, read ``_CHUNK`` at a time: one query for most
-    pages."""
+def _newest_first(moves, first: int = _CHUNK):
+    """The records of ``moves``, newest first: ``first`` of them, then ``_CHUNK`` at a time
+    (one query for most pages)."""
     rows = moves.order_by("-number").values_list("number", "events")
-    chunk = list(rows[:_CHUNK])
+    size = first
+    chunk = list(rows[:size])
     while chunk:
         yield from chunk
-        if len(chunk) < _CHUNK:
+        if len(chunk) < size:
             return
-        chunk = list(rows.filter(number__lt=chunk[-1][0])[:_CHUNK])
+        size = _CHUNK
+        chunk = list(rows.filter(number__lt=chunk[-1][0])[:size])
 
 
 def _first_heading(kind, state, events: list[dict]) -> int:
@@ -135,11 +147,17 @@ def _split(kind, state, events: list[dict]) -> list[tuple[str | None, list[dict]
     return [(h, part) for h, part in parts if part] or [(None, [])]
 
 
-def context(game: Game, state, seat: int | None, before: int | None = None) -> dict:
+def context(
+    game: Game,
+    state,
+    seat: int | None,
+    before: int | None = None,
+    records_at_least: int = PAGE_RECORDS,
+) -> dict:
     """What games/log_page.html shows: a page of the log, and whether its move numbers link
     to the replay (a finished game's)."""
     return {
         "game": game,
-        "log_page": page(game, state, seat, before),
+        "log_page": page(game, state, seat, before, records_at_least),
         "replay_links": game.status == Game.Status.FINISHED,
     }

@@ -24,7 +24,7 @@ import json
 from typing import Any
 
 from games.core.i18n import gettext as _
-from games.core.i18n import ngettext, pgettext
+from games.core.i18n import ngettext, per_language, pgettext
 from games.core.protocol import SeatUser
 
 from . import cards
@@ -79,8 +79,10 @@ def _any() -> str:
 # Icons and cards in words -------------------------------------------------------------------
 
 
+@per_language()
 def icon(name: str | None) -> dict[str, Any]:
-    """An icon's badge: its letter (the worker type's) and its word, always together."""
+    """An icon's badge: its letter (the worker type's) and its word, always together.
+    Shared between renders (per language): copy it to change it."""
     if name is None:
         return {
             "icon": "none",
@@ -130,9 +132,42 @@ def corners_text(c: dict[str, Any]) -> str:
 
 
 def card_info(c: dict[str, Any]) -> dict[str, Any]:
-    """A face-up card (or a face-down one) as the template draws it."""
+    """A face-up card (or a face-down one) as the template draws it: built once per card and
+    language (a board shows some 50 cards, each in many words), shared between renders."""
+    needs = c.get("needs")
+    return _card_info(
+        c.get("id"),
+        c.get("type"),
+        tuple(c.get("offers") or ()),
+        None if needs is None else tuple(needs),
+        bool(c.get("foundation")),
+        bool(c.get("face_down")),
+    )
+
+
+@per_language()
+def _card_info(
+    card_id: int | None,
+    t: str | None,
+    offers: tuple[str, ...],
+    needs: tuple[str, ...] | None,
+    foundation: bool,
+    face_down: bool,
+) -> dict[str, Any]:
+    c: dict[str, Any] = {
+        "id": card_id,
+        "type": t,
+        "offers": offers,
+        "needs": needs,
+        "foundation": foundation,
+        "face_down": face_down,
+    }
+    # Everything the board's "face" partial reads follows from these and the language: its
+    # HTML is rendered once per key ({% cached_partial %}).
+    key = ("card", card_id, t, offers, needs, foundation, face_down)
     if c.get("face_down"):
         return {
+            "key": key,
             "id": None,
             "type": "down",
             "letter": letter("rm"),
@@ -147,6 +182,7 @@ def card_info(c: dict[str, Any]) -> dict[str, Any]:
         }
     t = c["type"]
     return {
+        "key": key,
         "id": c.get("id"),
         "type": t,
         "letter": letter(t),
@@ -166,6 +202,7 @@ def _rm() -> str:
     return pgettext("short for Renaissance Man", "RM")
 
 
+@per_language()
 def place(level: int, pos: int) -> str:
     return _("level {level}, place {place}").format(level=level, place=pos + 1)
 
@@ -512,6 +549,21 @@ class Board:
                         cell["sr"] += f"; {cell['pending']['text']}"
                 # What the place draws: its card, or the viewer's own choice for it.
                 cell["shown"] = cell["card"] or (cell["pending"] or {}).get("card")
+                # Everything the "place" partial reads (with the language): its HTML is
+                # rendered once per key ({% cached_partial %}).
+                cell["key"] = (
+                    "place",
+                    level,
+                    pos,
+                    cell["shown"] and cell["shown"]["key"],
+                    cell["card"] is not None,
+                    cell["covered"],
+                    cell["removing"],
+                    bool(cell["pending"]),
+                    cell["open"],
+                    None if cell["needs"] is None else tuple(x["icon"] for x in cell["needs"]),
+                    cell["sr"],
+                )
                 out.append(cell)
         return out
 

@@ -301,8 +301,8 @@ def _render_fresh(
             if kind.rules_template
             else kind.rules_url_in(get_language())
         ),
-        # The newest page of the log; older pages come from games:log.
-        **history.context(game, state, seat),
+        # The newest turns of the log; older pages come from games:log, on demand.
+        **history.context(game, state, seat, records_at_least=history.BOARD_RECORDS),
         "move_url": reverse("games:board_move", args=[game_id]),
         # Names the board as rendered for this viewer (it changes with each of their own
         # private records too, which leave the version as it was).

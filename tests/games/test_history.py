@@ -93,8 +93,14 @@ def test_board_shows_the_newest_page_and_older_pages_load(guildhall_game, alice)
     game = guildhall_game
     client = client_for(alice)
     board = client.get(reverse("games:board", args=[game.pk])).content.decode()
-    newest = history.page(game, game.game_kind.from_json(game.snapshot), 0)
+    state = game.game_kind.from_json(game.snapshot)
+    # The board shows the newest turns only (history.BOARD_RECORDS), the rest on demand.
+    newest = history.page(game, state, 0, records_at_least=history.BOARD_RECORDS)
+    log_page = history.page(game, state, 0)
+    assert newest.records < log_page.records
+    assert newest.records >= history.BOARD_RECORDS
     assert f"?before={newest.older_before}" in board
+    assert f"?before={log_page.older_before}" not in board
     assert f">{newest.groups[0].heading}</h3>" in board
     # htmx: the next page's items alone; without: a page of its own with the same items.
     url = reverse("games:log", args=[game.pk]) + f"?before={newest.older_before}"

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from games.core import registry
+from games.core import i18n, registry
 from games.guildhall import professions
 from games.guildhall.cards import FANTASY_NAMES, OLD_WORLD_NAMES, VP_KINDS
 
@@ -104,6 +104,14 @@ class TestEachPage:
         assert "Alice" in logged_in
 
 
+@pytest.fixture
+def new_texts():
+    """The engine's texts as a test changes them: none kept from before, none kept after."""
+    i18n.forget_memos()
+    yield
+    i18n.forget_memos()
+
+
 class TestGuildhallPage:
     @pytest.fixture
     def text(self, client, db) -> str:
@@ -115,7 +123,7 @@ class TestGuildhallPage:
         for name in OLD_WORLD_NAMES.values():
             assert name in text
 
-    def test_a_changed_ability_text_changes_the_page(self, client, db, monkeypatch):
+    def test_a_changed_ability_text_changes_the_page(self, client, db, monkeypatch, new_texts):
         monkeypatch.setitem(
             professions.EFFECT_TEXT, ("farmer", 3), "Gain 2 VP tokens and a TEST harvest"
         )
@@ -143,7 +151,7 @@ class TestGuildhallPage:
                 assert "No ability" in row
         assert "20 VP" in text
 
-    def test_a_changed_vp_ability_changes_the_page(self, client, db, monkeypatch):
+    def test_a_changed_vp_ability_changes_the_page(self, client, db, monkeypatch, new_texts):
         monkeypatch.setattr(VP_KINDS[1], "ability", "Draw 6 TEST cards")
 
         text = text_of(client.get(rules_url("guildhall")))

@@ -44,6 +44,7 @@ IDENTIFIERS = {
     "decided",
     "help",
     "help_for",
+    "help_key",  # {% cached_partial %}'s key: texts shown elsewhere, and identifiers
     "id",
     "key",
     "kind",

@@ -68,7 +68,10 @@ def template():
             ("django.template.loaders.filesystem.Loader", [str(GAME.template_dir)]),
         ],
         builtins=["template_partials.templatetags.partials"],
-        libraries={"i18n": "django.templatetags.i18n"},
+        libraries={
+            "i18n": "django.templatetags.i18n",
+            "fragment_tags": "games.templatetags.fragment_tags",
+        },
     )
     return engine.get_template(GAME.board_template)
 

@@ -1,0 +1,78 @@
+"""``{% cached_partial name key %}``: a partial rendered once per key and language.
+
+A board draws the same small things many times (a card's face, a chip of a guildhall), each
+a partial (django-template-partials) whose render costs more than the whole of its HTML is
+worth: Django looks every variable up through the context's whole stack. This tag renders
+the partial ``name`` the first time it meets ``key`` (in the active language) and gives the
+stored HTML after that, in this process, for every later render of any board.
+
+The key must hold every value the partial reads (the presenters build it next to the values,
+as a tuple): the stored HTML is then exactly what the partial would render, for whoever
+asks, and nothing a viewer may not see can come from another viewer's render, because that
+viewer's own view gave the same key. A key that is not a tuple (None, or a missing one)
+renders the partial as ``{% partial %}`` does. Each use of the tag keeps its own entries (at
+most ``MAX_ENTRIES``, the oldest dropped first), which go with the template when it is
+reloaded.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from django import template
+from django.template.base import FilterExpression, Node, Parser, Token
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from template_partials.templatetags.partials import SubDictionaryWrapper
+
+register = template.Library()
+
+MAX_ENTRIES = 4096
+_nodes: weakref.WeakSet[CachedPartialNode] = weakref.WeakSet()
+
+
+def forget_fragments() -> None:
+    """Empty every stored fragment (tests: a board rendered cold)."""
+    for node in list(_nodes):
+        with node.lock:
+            node.stored.clear()
+
+
+class CachedPartialNode(Node):
+    def __init__(self, name: str, partials: SubDictionaryWrapper, key: FilterExpression) -> None:
+        self.name = name
+        self.partials = partials
+        self.key = key
+        self.stored: OrderedDict[tuple[str | None, Hashable], SafeString] = OrderedDict()
+        self.lock = threading.Lock()  # for a server of threads: one writer at a time
+        _nodes.add(self)
+
+    def render(self, context: template.Context) -> str:
+        key = self.key.resolve(context)
+        if not isinstance(key, tuple):
+            # None, or no key at all (a missing variable resolves to ""): never shared.
+            return self.partials[self.name].render(context)
+        entry = (get_language(), key)
+        html = self.stored.get(entry)
+        if html is None:
+            html = mark_safe(self.partials[self.name].render(context))
+            with self.lock:
+                self.stored[entry] = html
+                if len(self.stored) > MAX_ENTRIES:
+                    self.stored.popitem(last=False)
+        return html
+
+
+@register.tag(name="cached_partial")
+def cached_partial(parser: Parser, token: Token) -> CachedPartialNode:
+    bits = token.split_contents()
+    if len(bits) != 3:
+        raise template.TemplateSyntaxError(
+            f"'{bits[0]}' takes a partial's name and a key: {{% {bits[0]} face card.key %}}"
+        )
+    _tag, name, key = bits
+    partials = SubDictionaryWrapper(parser.extra_data, "partials")
+    return CachedPartialNode(name, partials, parser.compile_filter(key))

@@ -1,0 +1,182 @@
+"""``{% cached_partial %}`` (games.templatetags.fragment_tags): a partial rendered once per key
+and language, and a board from stored fragments exactly the board rendered afresh, whoever
+rendered the fragments first."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.template import Context, Engine
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games.models import Game
+from games.play import moves
+from games.templatetags import fragment_tags
+from games.templatetags.fragment_tags import forget_fragments
+from tests.conftest import make_person
+from tests.games.helpers import deciding, random_action, start_game
+
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
+
+
+def engine() -> Engine:
+    return Engine(
+        builtins=["template_partials.templatetags.partials"],
+        libraries={
+            "i18n": "django.templatetags.i18n",
+            "fragment_tags": "games.templatetags.fragment_tags",
+        },
+    )
+
+
+COUNTED = (
+    "{% load i18n fragment_tags %}"
+    "{% for x in items %}{% cached_partial item x.key %}{% endfor %}"
+    "{% partialdef item %}[{{ x.name }} {% translate 'Close' %} {{ counter.next }}]"
+    "{% endpartialdef item %}"
+)
+
+
+class Counter:
+    """Counts the renders of the partial (each render reads ``counter.next``)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    @property
+    def next(self) -> int:
+        self.n += 1
+        return self.n
+
+
+class TestTheTag:
+    def render(self, items, counter, language="en"):
+        with translation.override(language):
+            return (
+                engine().from_string(COUNTED).render(Context({"items": items, "counter": counter}))
+            )
+
+    def test_once_per_key(self):
+        counter = Counter()
+        items = [
+            {"key": ("a",), "name": "A"},
+            {"key": ("b",), "name": "B"},
+            {"key": ("a",), "name": "A"},
+        ]
+
+        assert self.render(items, counter) == "[A Close 1][B Close 2][A Close 1]"
+        assert counter.n == 2
+
+    def test_once_per_language(self):
+        template = engine().from_string(COUNTED)
+        counter = Counter()
+        items = [{"key": ("a",), "name": "A"}]
+        with translation.override("en"):
+            english = template.render(Context({"items": items, "counter": counter}))
+        with translation.override("de"):
+            german = template.render(Context({"items": items, "counter": counter}))
+            again = template.render(Context({"items": items, "counter": counter}))
+
+        assert english == "[A Close 1]"
+        assert german == again == "[A Schließen 2]"
+
+    @pytest.mark.parametrize("key", [None, "a", ["a"]], ids=["none", "string", "list"])
+    def test_a_key_that_is_not_a_tuple_is_never_shared(self, key):
+        counter = Counter()
+        items = [{"key": key, "name": "A"}, {"key": key, "name": "B"}]
+
+        assert self.render(items, counter) == "[A Close 1][B Close 2]"
+
+    def test_a_missing_key_is_never_shared(self):
+        counter = Counter()
+
+        assert self.render([{"name": "A"}, {"name": "B"}], counter) == "[A Close 1][B Close 2]"
+
+    def test_the_oldest_entries_go_first(self, monkeypatch):
+        monkeypatch.setattr(fragment_tags, "MAX_ENTRIES", 2)
+        template = engine().from_string(COUNTED)
+        counter = Counter()
+
+        def render(*names):
+            items = [{"key": (n,), "name": n} for n in names]
+            return template.render(Context({"items": items, "counter": counter}))
+
+        render("A", "B", "C")  # A is dropped
+        assert render("C", "A") == "[C Close 3][A Close 4]"
+
+    def test_forget_fragments(self):
+        template = engine().from_string(COUNTED)
+        counter = Counter()
+        items = [{"key": ("a",), "name": "A"}]
+        template.render(Context({"items": items, "counter": counter}))
+
+        forget_fragments()
+
+        assert template.render(Context({"items": items, "counter": counter})) == "[A Close 2]"
+
+
+# Boards ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def dave(db):
+    return make_person("dave", display_name="Dave")
+
+
+@pytest.fixture
+def eve(db):
+    return make_person("eve", display_name="Eve")
+
+
+def boards(game: Game, clients: dict) -> dict:
+    """The board of ``game`` as each viewer (the seats and a spectator) gets it."""
+    url = reverse("games:board", args=[game.pk])
+    return {who: CSRF.sub(r"\1-", c.get(url).content.decode()) for who, c in clients.items()}
+
+
+def play_random(game: Game, rand: random.Random) -> Game:
+    """A random legal move of one of the seats the game waits for."""
+    seat = rand.choice(deciding(game))
+    action = random_action(game, rand, seat)
+    user = game.seats.get(number=seat).user
+    return moves.do_submit_action(game.pk, user, action, game.version)
+
+
+@pytest.mark.parametrize(
+    ("kind", "players", "steps"),
+    [("guildhall", 3, 12), ("guildhall", 2, 8), ("renaissance", 3, 12), ("renaissance", 4, 8)],
+)
+def test_a_board_from_stored_fragments_is_the_board_rendered_afresh(
+    kind, players, steps, settings, alice, bob, charlie, dave, eve
+):
+    """Random play: at each step every viewer's board, rendered while the fragments stored by
+    every other viewer's board are there, is exactly that viewer's board rendered with none
+    stored: nothing of one viewer's board reaches another's."""
+    settings.PAGE_CACHE_SECONDS = 0
+    users = [alice, bob, charlie, dave][:players]
+    game = start_game(*users, kind=kind)
+    rand = random.Random(f"{kind}{players}")
+    clients = {}
+    for user in users:
+        clients[user.username] = Client()
+        clients[user.username].force_login(user)
+    clients["spectator"] = Client()
+    clients["spectator"].force_login(eve)
+    checked = 0
+    for _ in range(steps):
+        forget_fragments()
+        boards(game, clients)  # every viewer's fragments stored
+        warm = boards(game, clients)
+        for who in clients:
+            forget_fragments()
+            cold = boards(game, {who: clients[who]})[who]
+            assert warm[who] == cold, (who, game.version)
+            checked += 1
+        for _ in range(rand.randint(1, 6)):
+            if game.is_active:
+                game = play_random(game, rand)
+    assert checked == steps * len(clients)
