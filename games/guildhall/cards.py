@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games.core.i18n import gettext as _
-from games.core.i18n import gettext_noop, pgettext
+from games.core.i18n import gettext_noop, per_language, pgettext
 
 if TYPE_CHECKING:  # view_types imports this module's tables
     from .view_types import Card, VPCard
@@ -70,6 +70,7 @@ def card_name(card: int, fantasy: bool = False) -> str:
     return full_name(COLORS[COLOR[card]], profession_name(PROF[card], fantasy))
 
 
+@per_language()
 def full_name(color: str, name: str) -> str:
     """A card's name from its colour (the key, "red") and its profession's shown name."""
     return pgettext("a card: its colour, its profession", "{color} {profession}").format(
@@ -77,11 +78,13 @@ def full_name(color: str, name: str) -> str:
     )
 
 
+@per_language(maxsize=64)
 def color_name(color: str) -> str:
     """A colour ("red", the key) in the active language."""
     return _(COLOR_NAMES[color])
 
 
+@per_language(maxsize=256)
 def profession_name(profession: int, fantasy: bool = False) -> str:
     """A profession's name (the usual or the Fantasy one) in the active language."""
     return _((FANTASY_NAMES if fantasy else OLD_WORLD_NAMES)[PROFESSIONS[profession]])

@@ -85,6 +85,7 @@ def icon(name: str | None) -> dict[str, Any]:
     Shared between renders (per language): copy it to change it."""
     if name is None:
         return {
+            "key": ("icon", name),  # all the "badge" partial reads ({% cached_partial %})
             "icon": "none",
             "letter": "·",
             "label": _("nothing below yet"),
@@ -93,10 +94,18 @@ def icon(name: str | None) -> dict[str, Any]:
         }
     if name == "any":
         word = _any()
-        return {"icon": "any", "letter": "✱", "label": word, "word": word, "type_name": ""}
+        return {
+            "key": ("icon", name),
+            "icon": "any",
+            "letter": "✱",
+            "label": word,
+            "word": word,
+            "type_name": "",
+        }
     t = TYPE_OF_ICON[name]
     word, kind = icon_word(name), type_name(t)
     return {
+        "key": ("icon", name),
         "icon": name,
         "letter": letter(t),
         # Translators: an icon and the worker type whose icon it is: "coin (Merchant)".
@@ -162,8 +171,8 @@ def _card_info(
         "foundation": foundation,
         "face_down": face_down,
     }
-    # Everything the board's "face" partial reads follows from these and the language: its
-    # HTML is rendered once per key ({% cached_partial %}).
+    # Everything the board's "face" and "tile" partials read follows from these and the
+    # language: their HTML is rendered once per key ({% cached_partial %}).
     key = ("card", card_id, t, offers, needs, foundation, face_down)
     if c.get("face_down"):
         return {

@@ -19,6 +19,7 @@ which the turn emails use to skip a player who has the game open.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.core.exceptions import PermissionDenied
@@ -215,6 +216,11 @@ def _render_board(
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
     if mark_seen and mine is not None:
         presence.mark_seen(game_id, request.user, mine.last_seen_at)
+        if mine.last_seen_at is None or now - mine.last_seen_at >= presence.SEEN_PRECISION:
+            # Seen now, as a new read would say: the page's key and the render use it.
+            seen = replace(mine, last_seen_at=now)
+            seats = [seen if s is mine else s for s in seats]
+            mine = seen
     page_key = None
     if error is None and status == 200:
         version, game_status = seats[0].game_version, seats[0].game_status
@@ -233,7 +239,7 @@ def _render_board(
         )
 
     def render(extra: dict) -> tuple[HttpResponse, str | None]:
-        return _render_fresh(request, game_id, error, status, partial, extra)
+        return _render_fresh(request, game_id, error, status, partial, extra, seats)
 
     response = page_cache.serve(request, page_key, render)
     # The same URL answers the page or the partial: caches must tell them apart.
@@ -263,15 +269,23 @@ def _render_fresh(
     status: int,
     partial: bool,
     extra: dict,
+    seats: list[SeatRow],
 ) -> tuple[HttpResponse, str | None]:
     """The board rendered from the stored game, and the key it may be cached under (built
-    from what was rendered, which a move committed meanwhile may have made newer)."""
+    from what was rendered, which a move committed meanwhile may have made newer). ``seats``
+    as the caller read them: read again only if the game changed since."""
     try:
         game = Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
         raise Http404(_("No such game")) from None
     now = timezone.now()
-    seats = board_reads.seats(game_id, now)
+    read = seats[0]
+    if (read.game_version, read.game_stamp, read.game_status) != (
+        game.version,
+        game.stamp,
+        game.status,
+    ):
+        seats = board_reads.seats(game_id, now)
     mine = next((s for s in seats if s.user_id == request.user.pk), None)
     seat = None if mine is None else mine.number
     kind = game.game_kind

@@ -584,10 +584,11 @@ class TestQueries:
             caches["pages"].clear()
 
             # Rendered: session, user, the seats (with the game's version: the page's key),
-            # then the game, the seats again (with what was rendered) and the last moves;
-            # when the game waits for others, how many of Alice's games wait for her.
+            # then the game (the seats are not read again while it is the version they
+            # said) and the last moves; when the game waits for others, how many of Alice's
+            # games wait for her.
             waiting = not Seat.objects.get(game=g, user=alice).deciding
-            with django_assert_num_queries(6 + waiting):
+            with django_assert_num_queries(5 + waiting):
                 client.get(board_url(g))
             # The same board again comes from the cache: session, user, the seats.
             with django_assert_num_queries(3):
