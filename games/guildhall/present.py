@@ -50,6 +50,22 @@ CARD_PARTIAL_FIELDS = (
     "reach",
     "known",
 )
+# The plain values the "player" partial reads (its lists are in its key by their items' keys).
+PLAYER_PARTIAL_FIELDS = (
+    "seat",
+    "name",
+    "is_me",
+    "is_current",
+    "is_deciding",
+    "hand_size",
+    "known_count",
+    "completed_chapters",
+    "vp_tokens",
+    "vp",
+    "online",
+    "computer",
+    "vacation_until",
+)
 VP_PARTIAL_FIELDS = ("id", "points", "cost", "ability", "short", "help", "action")
 
 # Short labels of VP cards for the center row (the full text is in their title); English
@@ -240,6 +256,24 @@ class Board:
             "computer": user.get("computer", False),
             "vacation_until": user.get("vacation_until"),
         }
+        # Everything the "player" partial reads (its cards by their own keys), with the
+        # language and time zone: its HTML is rendered once per key ({% cached_partial %}).
+        out["key"] = (
+            *(out[name] for name in PLAYER_PARTIAL_FIELDS),
+            tuple(c["key"] for c in out["known_hand"]),
+            tuple(
+                (
+                    ch["name"],
+                    ch["count"],
+                    tuple(s["card"] and s["card"]["key"] for s in ch["slots"]),
+                )
+                for ch in chapters
+            ),
+            tuple(c["key"] for c in out["action_area"]),
+            tuple(x["key"] for x in out["action_area_vp"]),
+            tuple(completed),
+            tuple(x["key"] for x in out["vp_cards"]),
+        )
         if "hand" in p:
             reach = {ch["profession"]: len(ch["cards"]) for ch in p["guildhall"]}
             known_ids = {c["id"] for c in known}

@@ -39,6 +39,24 @@ TYPE_INDEX = {**{t: i for i, t in enumerate(TYPES)}, "rm": RM}
 ACTION_OF_ICON = dict(zip(ICONS, ACTIONS, strict=True))
 ACT_ICON = dict(zip(ACTIONS, ICONS, strict=True))
 CARD_ACTIONS = ("hire", "barter", "teach", "recruit", "discard", "keep")
+# The plain values the board's "head" partial reads of a player (its key: with their stored
+# and held icons).
+HEAD_PARTIAL_FIELDS = (
+    "seat",
+    "name",
+    "is_me",
+    "cards",
+    "hand_size",
+    "rm_count",
+    "knights_supply",
+    "tiebreak",
+    "status",
+    "deciding",
+    "resigned",
+    "online",
+    "computer",
+    "vacation_until",
+)
 
 
 def action_json(action: dict[str, Any]) -> str:
@@ -582,7 +600,7 @@ class Board:
         user = self.seat_users.get(seat, {})
         stored = [icon(x) for x in p["stored"]]
         rm_held = set(p["rm_tokens"])
-        return {
+        out = {
             "seat": seat,
             "name": p["name"],
             "is_me": mine,
@@ -605,6 +623,14 @@ class Board:
             "vacation_until": user.get("vacation_until"),
             "places": self.pyramid(p, mine=mine),
         }
+        # Everything the "head" partial reads, with the language and time zone: its HTML is
+        # rendered once per key ({% cached_partial %}).
+        out["key"] = (
+            *(out[name] for name in HEAD_PARTIAL_FIELDS),
+            tuple(p["stored"]),
+            tuple(sorted(rm_held)),
+        )
+        return out
 
     def _status(self, p: dict[str, Any]) -> str | None:
         """Who has chosen in this step (never what)."""

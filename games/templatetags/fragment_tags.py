@@ -3,8 +3,8 @@
 A board draws the same small things many times (a card's face, a chip of a guildhall), each
 a partial (django-template-partials) whose render costs more than the whole of its HTML is
 worth: Django looks every variable up through the context's whole stack. This tag renders
-the partial ``name`` the first time it meets ``key`` (in the active language) and gives the
-stored HTML after that, in this process, for every later render of any board.
+the partial ``name`` the first time it meets ``key`` (in the active language and time zone)
+and gives the stored HTML after that, in this process, for every later render of any board.
 
 The key must hold every value the partial reads (the presenters build it next to the values,
 as a tuple): the stored HTML is then exactly what the partial would render, for whoever
@@ -25,6 +25,7 @@ from collections.abc import Hashable
 from django import template
 from django.template.base import FilterExpression, Node, Parser, Token
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 from template_partials.templatetags.partials import SubDictionaryWrapper
 
@@ -46,7 +47,7 @@ class CachedPartialNode(Node):
         self.name = name
         self.partials = partials
         self.key = key
-        self.stored: OrderedDict[tuple[str | None, Hashable], SafeString] = OrderedDict()
+        self.stored: OrderedDict[tuple[str | None, str, Hashable], SafeString] = OrderedDict()
         self.lock = threading.Lock()  # for a server of threads: one writer at a time
         _nodes.add(self)
 
@@ -55,7 +56,8 @@ class CachedPartialNode(Node):
         if not isinstance(key, tuple):
             # None, or no key at all (a missing variable resolves to ""): never shared.
             return self.partials[self.name].render(context)
-        entry = (get_language(), key)
+        # The language and the time zone: a partial may show a date (a vacation's end).
+        entry = (get_language(), get_current_timezone_name(), key)
         html = self.stored.get(entry)
         if html is None:
             html = mark_safe(self.partials[self.name].render(context))
