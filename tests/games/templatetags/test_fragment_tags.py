@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import random
 import re
+import zoneinfo
+from datetime import UTC, datetime
 
 import pytest
 from django.template import Context, Engine
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.models import Game
 from games.play import moves
@@ -83,6 +85,19 @@ class TestTheTag:
 
         assert english == "[A Close 1]"
         assert german == again == "[A Schließen 2]"
+
+    def test_once_per_time_zone(self):
+        template = engine().from_string(
+            "{% load fragment_tags %}{% cached_partial when x.key %}"
+            "{% partialdef when %}{{ x.at|date:'H:i' }}{% endpartialdef when %}"
+        )
+        x = {"key": ("a",), "at": datetime(2026, 11, 26, 12, 0, tzinfo=UTC)}
+        with timezone.override(zoneinfo.ZoneInfo("Europe/Berlin")):
+            berlin = template.render(Context({"x": x}))
+        with timezone.override(zoneinfo.ZoneInfo("America/New_York")):
+            new_york = template.render(Context({"x": x}))
+
+        assert (berlin, new_york) == ("13:00", "07:00")
 
     @pytest.mark.parametrize("key", [None, "a", ["a"]], ids=["none", "string", "list"])
     def test_a_key_that_is_not_a_tuple_is_never_shared(self, key):
