@@ -619,6 +619,8 @@ SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
 # Exempt a health check that the load balancer calls over plain HTTP, for example "^healthz$".
 SECURE_REDIRECT_EXEMPT = envlist("SECURE_REDIRECT_EXEMPT", [])
 SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
+# Django's database sessions, read in plain SQL (every logged-in request reads one).
+SESSION_ENGINE = "accounts.sessions"
 CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
 # One year of HSTS once live. A first deployment may want SECURE_HSTS_SECONDS=3600 until HTTPS
 # is known to work, and SECURE_HSTS_PRELOAD=false unless the domain is submitted to the list.
