@@ -252,3 +252,44 @@ def test_the_command_refuses_sqlite_and_unknown_games():
     else:
         with pytest.raises(CommandError, match="PostgreSQL"):
             call_command("bench_pages", "--redis", "")
+
+
+# bench_render ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["guildhall", "renaissance"])
+def test_bench_render_measures_every_row(kind, db):
+    """Each row of ``manage.py bench_render`` is the page it should be (the command checks
+    each answer before timing it), with its queries counted and its size."""
+    from games.management.commands.bench_render import Command, bench_settings
+
+    command = Command()
+    options = {
+        "repeat": 2,
+        "api_moves": 4,
+        "dashboard": 3,
+        "moves": 30,
+        "seed": 1,
+        "language": "en",
+        "profile": False,
+        "json": True,
+        "sql": False,
+    }
+    with bench_settings():
+        result = command.measure(kind, options)
+
+    rows = result["rows"]
+    assert set(rows) >= {
+        "bare view",
+        "board, fresh",
+        "board, fresh, nothing stored",
+        "board, cached",
+        "unchanged poll",
+        "dashboard, fresh",
+        "API move",
+    }
+    assert rows["bare view, no middleware"]["queries"] == 0
+    assert rows["bare view"]["queries"] == 2  # the session and the user
+    assert rows["board, fresh"]["queries"] > rows["board, cached"]["queries"]
+    assert rows["board, fresh"]["kb"] > 10
+    assert rows["API move"]["n"] >= 1

@@ -8,10 +8,13 @@ game of the registry it builds, through the services, a late game of 4 players a
 games for the viewer (``games.perf.data``), then times:
 
 - a board rendered afresh (the page cache off): the page and its htmx partial, as the seat
-  the game waits for and as another seat;
+  the game waits for and as another seat, and the page with none of the fragments that
+  boards share (``{% cached_partial %}``: cards, places, players) stored yet, as the first
+  board a new process renders;
 - the board from the page cache, the unchanged poll and the dashboard (fresh and cached);
-- the bare view (one small template, the same session): the floor every logged-in request
-  pays;
+- the bare view (one small template, the same session): what every logged-in request
+  pays at least; and the same view with no middleware at all (no session, no user): what
+  Django itself costs;
 - moves through the API, one at a time, with the queries each one makes.
 
 Each row prints p50, p90 and p99 over ``--repeat`` requests, the queries of one request and
@@ -45,6 +48,7 @@ from django.utils import translation
 from games.core import registry
 from games.models import Game
 from games.perf import data as bench_data
+from games.templatetags.fragment_tags import forget_fragments
 from games.web.board import poll_token_of
 
 MOVES = {"guildhall": 600, "renaissance": 150}  # a late game of each (Renaissance Man's end sooner)
@@ -63,6 +67,12 @@ class Command(BaseCommand):
             "--game", action="append", help="a game of the registry (default: every one)"
         )
         parser.add_argument("--repeat", type=int, default=200, help="requests per row")
+        parser.add_argument(
+            "--moves",
+            type=int,
+            default=0,
+            help="decisions into the late game (default: 600 for Guildhall, 150 for others)",
+        )
         parser.add_argument("--api-moves", type=int, default=60)
         parser.add_argument("--dashboard", type=int, default=50, help="the viewer's games")
         parser.add_argument("--language", default="en")
@@ -100,13 +110,7 @@ class Command(BaseCommand):
         self.note("Creating a scratch database...")
         connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
         try:
-            with override_settings(
-                DEBUG=False,
-                ALLOWED_HOSTS=["*"],
-                ROOT_URLCONF="guildhall_site.bench_urls",
-                TEMPLATES=bench_templates(),
-                API_THROTTLE_RATES=relaxed_throttles(),
-            ):
+            with bench_settings():
                 results = {k: self.measure(k, o) for k in kinds}
         finally:
             connection.creation.destroy_test_db(old_name, verbosity=0)
@@ -141,7 +145,7 @@ class Command(BaseCommand):
         data = bench_data.build(
             kind_id,
             players=4,
-            moves=MOVES.get(kind_id, 100),
+            moves=o["moves"] or MOVES.get(kind_id, 100),
             dashboard=o["dashboard"],
             seed=o["seed"],
             prefix=f"bench-{kind_id}",
@@ -162,8 +166,16 @@ class Command(BaseCommand):
         htmx = {"headers": {"HX-Request": "true"}}
         rows: dict[str, dict] = {}
         fresh = {"PAGE_CACHE_SECONDS": 0}
+        with override_settings(MIDDLEWARE=[]):
+            # What Django costs with no middleware, no session and no user: the floor.
+            rows["bare view, no middleware"] = self.row(
+                Client(), "/bench/bare/", o, must=b"one small template"
+            )
         rows["bare view"] = self.row(client, "/bench/bare/", o, must=b"one small template")
         rows["board, fresh"] = self.row(client, board, o, fresh, must=b'name="action"')
+        rows["board, fresh, nothing stored"] = self.row(
+            client, board, o, fresh, before=forget_fragments
+        )
         rows["board partial, fresh"] = self.row(client, board, o, fresh, htmx, must=b'id="board"')
         rows["board, fresh, another seat"] = self.row(other_client, board, o, fresh)
         rows["board, cached"] = self.row(client, board, o, must=b'name="action"')
@@ -191,8 +203,10 @@ class Command(BaseCommand):
         *,
         status: int = 200,
         must: bytes = b"",
+        before: Callable[[], None] | None = None,
     ) -> dict:
-        """``path`` requested ``repeat`` times (after two untimed), one at a time."""
+        """``path`` requested ``repeat`` times (after two untimed), one at a time; ``before``
+        called before each (untimed)."""
         extra = extra or {}
         with override_settings(**(overrides or {})):
             response = client.get(path, secure=True, **extra)
@@ -206,6 +220,8 @@ class Command(BaseCommand):
                 client.get(path, secure=True, **extra)
             times = []
             for _ in range(o["repeat"]):
+                if before is not None:
+                    before()
                 t = time.perf_counter()
                 client.get(path, secure=True, **extra)
                 times.append(time.perf_counter() - t)
@@ -322,6 +338,18 @@ def summary_of(times: list[float], *, queries: int, kb: float) -> dict:
         "queries": queries,
         "kb": round(kb, 1),
     }
+
+
+def bench_settings() -> override_settings:
+    """The site as production runs it (DEBUG off), plus the bare view's URL and template and
+    the API's throttles counting but never refusing."""
+    return override_settings(
+        DEBUG=False,
+        ALLOWED_HOSTS=["*"],
+        ROOT_URLCONF="guildhall_site.bench_urls",
+        TEMPLATES=bench_templates(),
+        API_THROTTLE_RATES=relaxed_throttles(),
+    )
 
 
 def bench_templates() -> list[dict]:
