@@ -269,6 +269,7 @@ def test_bench_render_measures_every_row(kind, db):
         "api_moves": 4,
         "dashboard": 3,
         "moves": 30,
+        "extra_games": 0,
         "seed": 1,
         "language": "en",
         "profile": False,
@@ -293,3 +294,23 @@ def test_bench_render_measures_every_row(kind, db):
     assert rows["board, fresh"]["queries"] > rows["board, cached"]["queries"]
     assert rows["board, fresh"]["kb"] > 10
     assert rows["API move"]["n"] >= 1
+
+
+def test_bench_render_adds_finished_games_of_others(db, alice, bob):
+    from games.management.commands.bench_render import add_finished_games
+    from tests.games.helpers import play_one, start_game
+
+    game = start_game(alice, bob)
+    rand = random.Random(1)
+    for _ in range(12):
+        game = play_one(game, rand)
+    before = Game.objects.count()
+
+    add_finished_games(game, 7, crowd=4, per_batch=3)
+
+    added = Game.objects.exclude(pk=game.pk)
+    assert Game.objects.count() == before + 7
+    assert set(added.values_list("status", flat=True)) == {Game.Status.FINISHED}
+    assert Seat.objects.filter(game__in=added).count() == 14
+    assert not Seat.objects.filter(game__in=added, user__in=[alice, bob]).exists()
+    assert Move.objects.filter(game__in=added).count() == 70

@@ -43,7 +43,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test import Client
 from django.test.utils import override_settings
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.core import registry
 from games.models import Game
@@ -74,6 +74,13 @@ class Command(BaseCommand):
             help="decisions into the late game (default: 600 for Guildhall, 150 for others)",
         )
         parser.add_argument("--api-moves", type=int, default=60)
+        parser.add_argument(
+            "--extra-games",
+            type=int,
+            default=0,
+            help="finished games of other players added first (does anything slow as the "
+            "site grows?)",
+        )
         parser.add_argument("--dashboard", type=int, default=50, help="the viewer's games")
         parser.add_argument("--language", default="en")
         parser.add_argument("--seed", type=int, default=1)
@@ -151,6 +158,13 @@ class Command(BaseCommand):
             prefix=f"bench-{kind_id}",
         )
         game = data.game
+        if o["extra_games"]:
+            t = time.perf_counter()
+            add_finished_games(game, o["extra_games"])
+            self.note(
+                f"  and {o['extra_games']} finished games of other players, added in "
+                f"{time.perf_counter() - t:.1f} s"
+            )
         self.note(
             f"{kind_id}: a {len(game.names)}-player game at move {game.version} and "
             f"{data.active_games} active games for the viewer, built in "
@@ -326,6 +340,51 @@ class Command(BaseCommand):
                     f"\nA fresh board: {p['translation_lookups']} translation lookups"
                 )
                 self.stdout.write(p["top"])
+
+
+def add_finished_games(like: Game, n: int, crowd: int = 1000, per_batch: int = 5000) -> None:
+    """``n`` finished games of ``like``'s kind, 2 seats each, among ``crowd`` other players
+    (with ``like``'s first 10 records each), written in bulk: the tables as a busy site's,
+    the pages' own games unchanged."""
+    from games.models import Move, Seat
+
+    players = bench_data.make_users(crowd, prefix="bench-crowd")
+    rand = random.Random(n)
+    moves = list(like.moves.order_by("number")[:10])
+    now = timezone.now()
+    for start in range(0, n, per_batch):
+        count = min(per_batch, n - start)
+        games = Game.objects.bulk_create(
+            Game(
+                kind=like.kind,
+                options=like.options,
+                names=like.names[:2],
+                seed=rand.getrandbits(62),
+                status=Game.Status.FINISHED,
+                version=len(moves),
+                snapshot=like.snapshot,
+                finished=now,
+                rated=True,
+            )
+            for _ in range(count)
+        )
+        Seat.objects.bulk_create(
+            Seat(game=g, user=u, number=i, rank=i + 1, score=10 - i)
+            for g in games
+            for i, u in enumerate(rand.sample(players, 2))
+        )
+        Move.objects.bulk_create(
+            Move(
+                game=g,
+                number=m.number,
+                seat=m.seat % 2,
+                action=m.action,
+                events=m.events,
+                automatic=m.automatic,
+            )
+            for g in games
+            for m in moves
+        )
 
 
 def summary_of(times: list[float], *, queries: int, kb: float) -> dict:
