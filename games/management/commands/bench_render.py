@@ -11,6 +11,8 @@ games for the viewer (``games.perf.data``), then times:
   the game waits for and as another seat, and the page with none of the fragments that
   boards share (``{% cached_partial %}``: cards, places, players) stored yet, as the first
   board a new process renders;
+- the board as a player first opens it after a move: a move, then the board of the seat
+  the game waits for now (its queries are not counted);
 - the board from the page cache, the unchanged poll and the dashboard (fresh and cached);
 - the bare view (one small template, the same session): what every logged-in request
   pays at least; and the same view with no middleware at all (no session, no user): what
@@ -48,6 +50,7 @@ from django.utils import timezone, translation
 from games.core import registry
 from games.models import Game
 from games.perf import data as bench_data
+from games.play.moves import do_submit_action
 from games.templatetags.fragment_tags import forget_fragments
 from games.web.board import poll_token_of
 
@@ -196,6 +199,7 @@ class Command(BaseCommand):
         rows["unchanged poll"] = self.row(client, poll, o, htmx, status=204)
         rows["dashboard, fresh"] = self.row(client, "/", o, fresh, must=board.encode())
         rows["dashboard, cached"] = self.row(client, "/", o, must=board.encode())
+        rows["board after each move"] = self.after_moves(data, o)
         rows["API move"] = self.api_moves(data, o)
         result: dict[str, Any] = {"moves": game.version, "rows": rows}
         if o["profile"]:
@@ -240,6 +244,37 @@ class Command(BaseCommand):
                 client.get(path, secure=True, **extra)
                 times.append(time.perf_counter() - t)
         return summary_of(times, queries=queries.calls, kb=len(response.content) / 1024)
+
+    def after_moves(self, data: bench_data.BenchData, o: dict) -> dict:
+        """The board as a player first opens it after a move (the one the turn email links
+        to): a move by the game's computer player through the services (untimed), then the
+        board of the seat the game waits for now, a new version (the page cache on, as in
+        production, and missing it). Up to ``repeat`` moves, fewer if the game ends."""
+        rand = random.Random(o["seed"])
+        clients: dict[int, Client] = {}
+        game = data.game
+        times: list[float] = []
+        size = 0
+        for _ in range(o["repeat"]):
+            move = bench_data.next_move(game, rand)
+            if move is None:
+                break
+            seat, action = move
+            game = do_submit_action(game.pk, seat.user, action, game.version)
+            to_move = bench_data.seat_to_move(game)
+            if to_move is None:
+                break
+            user = to_move.user
+            client = clients.get(user.pk) or clients.setdefault(
+                user.pk, self.client_for(user, o["language"])
+            )
+            t = time.perf_counter()
+            response = client.get(f"/games/{game.pk}/", secure=True)
+            times.append(time.perf_counter() - t)
+            if response.status_code != 200:
+                raise CommandError(f"the board answered {response.status_code}")
+            size = len(response.content)
+        return summary_of(times, queries=None, kb=size / 1024)
 
     def api_moves(self, data: bench_data.BenchData, o: dict) -> dict:
         """Moves through the API one at a time (each chosen by the game's computer player
@@ -326,9 +361,9 @@ class Command(BaseCommand):
             )
             for name, r in result["rows"].items():
                 kb = f"{r['kb']:6.1f}" if r["kb"] else f"{'':6}"
+                queries = f"{r['queries']:8d}" if r["queries"] is not None else f"{'':8}"
                 self.stdout.write(
-                    f"{name:28} {r['p50']:7.2f} {r['p90']:7.2f} {r['p99']:7.2f} "
-                    f"{r['queries']:8d} {kb}"
+                    f"{name:28} {r['p50']:7.2f} {r['p90']:7.2f} {r['p99']:7.2f} {queries} {kb}"
                 )
             if self.show_sql:
                 self.stdout.write("\nThe queries of an API move:")
@@ -387,7 +422,7 @@ def add_finished_games(like: Game, n: int, crowd: int = 1000, per_batch: int = 5
         )
 
 
-def summary_of(times: list[float], *, queries: int, kb: float) -> dict:
+def summary_of(times: list[float], *, queries: int | None, kb: float) -> dict:
     ms = [t * 1000 for t in times] or [0.0]
     return {
         "p50": round(statistics.median(ms), 2),
