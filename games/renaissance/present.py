@@ -161,8 +161,13 @@ def corners_text(c: dict[str, Any]) -> str:
 def card_info(c: dict[str, Any]) -> dict[str, Any]:
     """A face-up card (or a face-down one) as the template draws it: built once per card and
     language (a board shows some 50 cards, each in many words), shared between renders."""
+    return _card_info(*card_args(c))
+
+
+def card_args(c: dict[str, Any]) -> tuple[Any, ...]:
+    """What ``card_info`` reads of a card of the view, as ``_card_info``'s arguments."""
     needs = c.get("needs")
-    return _card_info(
+    return (
         c.get("id"),
         c.get("type"),
         tuple(c.get("offers") or ()),
@@ -191,9 +196,11 @@ def _card_info(
     }
     # Everything the board's "face" and "tile" partials read follows from these and the
     # language: their HTML is rendered once per key ({% cached_partial %}).
-    key = ("card", card_id, t, offers, needs, foundation, face_down)
+    args = (card_id, t, offers, needs, foundation, face_down)
+    key = ("card", *args)
     if c.get("face_down"):
         return {
+            "args": args,
             "key": key,
             "id": None,
             "type": "down",
@@ -209,6 +216,7 @@ def _card_info(
         }
     t = c["type"]
     return {
+        "args": args,
         "key": key,
         "id": c.get("id"),
         "type": t,
@@ -223,6 +231,103 @@ def _card_info(
         "label": card_label(c),
         "corners": corners_text(c),
     }
+
+
+@per_language()
+def _place_cell(
+    level: int,
+    pos: int,
+    card: tuple[Any, ...] | None,
+    covered: bool,
+    removing: bool,
+    pending_text: str | None,
+    pending_card: tuple[Any, ...] | None,
+    is_open: bool,
+    needs: tuple[str, ...] | None,
+) -> dict[str, Any]:
+    """A place of a pyramid as the board draws it: its card (``card_args``) or what the
+    viewer chose for it, or its needs; with its words for screen readers. Built once per
+    place and language, shared between renders."""
+    cell: dict[str, Any] = {
+        "level": level,
+        "pos": pos,
+        "place": pos + 1,
+        "col": level + 2 * pos,  # the grid's column (of 10 half columns)
+        "where": _cap(place(level, pos)),
+        "card": None,
+        "covered": False,
+        "removing": removing,
+        "pending": None,
+        "open": False,
+        "needs": None,
+    }
+    if pending_text is not None:
+        cell["pending"] = {
+            "text": pending_text,
+            "card": None if pending_card is None else _card_info(*pending_card),
+        }
+    if card is not None:
+        info = _card_info(*card)
+        cell["card"] = info
+        cell["covered"] = covered
+        state = _(" (covered: gives no action)") if cell["covered"] else ""
+        if cell["removing"]:
+            state += _(" (you remove it at the reveal)")
+        # Translators: a place of a pyramid for screen readers: "Level 2, place 1:
+        # card 17 (Merchant), offers ...; needs ..." and maybe " (covered: ...)".
+        cell["sr"] = _("{where}: {card}, {corners}{state}").format(
+            where=cell["where"],
+            card=info["label"],
+            corners=info["corners"],
+            state=state,
+        )
+    elif cell["pending"] and cell["pending"]["card"]:
+        info = cell["pending"]["card"]
+        # Translators: a place of the reader's pyramid for screen readers: "Level
+        # 1, place 2: the foundation Knight (your choice, ...), offers ...".
+        cell["sr"] = _("{where}: {card} ({pending}), {corners}").format(
+            where=cell["where"],
+            card=info["label"],
+            pending=cell["pending"]["text"],
+            corners=info["corners"],
+        )
+    elif level == 1:
+        cell["sr"] = _("{where}: empty (the foundation is not revealed yet)").format(
+            where=cell["where"]
+        )
+    else:
+        if needs is not None:
+            cell["open"] = is_open
+            cell["needs"] = [icon(x) for x in needs]
+        if cell["open"]:
+            needs_text = ", ".join(x["label"] for x in cell["needs"])
+            cell["sr"] = _("{where}: empty, needs {needs}").format(
+                where=cell["where"], needs=needs_text
+            )
+        else:
+            cell["sr"] = _("{where}: empty, not open yet (a card below is missing)").format(
+                where=cell["where"]
+            )
+        if cell["pending"]:
+            cell["sr"] += f"; {cell['pending']['text']}"
+    # What the place draws: its card, or the viewer's own choice for it.
+    cell["shown"] = cell["card"] or (cell["pending"] or {}).get("card")
+    # Everything the "place" partial reads (with the language): its HTML is
+    # rendered once per key ({% cached_partial %}).
+    cell["key"] = (
+        "place",
+        level,
+        pos,
+        cell["shown"] and cell["shown"]["key"],
+        cell["card"] is not None,
+        cell["covered"],
+        cell["removing"],
+        bool(cell["pending"]),
+        cell["open"],
+        None if cell["needs"] is None else tuple(x["icon"] for x in cell["needs"]),
+        cell["sr"],
+    )
+    return cell
 
 
 def _rm() -> str:
@@ -516,82 +621,21 @@ class Board:
         out = []
         for level in range(len(rows), 0, -1):
             for pos, c in enumerate(rows[level - 1]):
-                cell: dict[str, Any] = {
-                    "level": level,
-                    "pos": pos,
-                    "place": pos + 1,
-                    "col": level + 2 * pos,  # the grid's column (of 10 half columns)
-                    "where": _cap(place(level, pos)),
-                    "card": None,
-                    "covered": False,
-                    "removing": (level, pos) in removing,
-                    "pending": pending.get((level, pos)),
-                    "open": False,
-                    "needs": None,
-                }
-                if c is not None:
-                    info = card_info(c)
-                    cell["card"] = info
-                    cell["covered"] = (level, pos) in covered_at
-                    state = _(" (covered: gives no action)") if cell["covered"] else ""
-                    if cell["removing"]:
-                        state += _(" (you remove it at the reveal)")
-                    # Translators: a place of a pyramid for screen readers: "Level 2, place 1:
-                    # card 17 (Merchant), offers ...; needs ..." and maybe " (covered: ...)".
-                    cell["sr"] = _("{where}: {card}, {corners}{state}").format(
-                        where=cell["where"],
-                        card=info["label"],
-                        corners=info["corners"],
-                        state=state,
+                e = empty.get((level, pos)) if c is None and level > 1 else None
+                mark = pending.get((level, pos))
+                out.append(
+                    _place_cell(
+                        level,
+                        pos,
+                        None if c is None else card_args(c),
+                        c is not None and (level, pos) in covered_at,
+                        (level, pos) in removing,
+                        None if mark is None else mark["text"],
+                        None if mark is None or mark["card"] is None else mark["card"]["args"],
+                        bool(e and e["open"]),
+                        None if e is None else tuple(e["needs"]),
                     )
-                elif cell["pending"] and cell["pending"]["card"]:
-                    info = cell["pending"]["card"]
-                    # Translators: a place of the reader's pyramid for screen readers: "Level
-                    # 1, place 2: the foundation Knight (your choice, ...), offers ...".
-                    cell["sr"] = _("{where}: {card} ({pending}), {corners}").format(
-                        where=cell["where"],
-                        card=info["label"],
-                        pending=cell["pending"]["text"],
-                        corners=info["corners"],
-                    )
-                elif level == 1:
-                    cell["sr"] = _("{where}: empty (the foundation is not revealed yet)").format(
-                        where=cell["where"]
-                    )
-                else:
-                    e = empty.get((level, pos))
-                    if e is not None:
-                        cell["open"] = e["open"]
-                        cell["needs"] = [icon(x) for x in e["needs"]]
-                    if cell["open"]:
-                        needs = ", ".join(x["label"] for x in cell["needs"])
-                        cell["sr"] = _("{where}: empty, needs {needs}").format(
-                            where=cell["where"], needs=needs
-                        )
-                    else:
-                        cell["sr"] = _(
-                            "{where}: empty, not open yet (a card below is missing)"
-                        ).format(where=cell["where"])
-                    if cell["pending"]:
-                        cell["sr"] += f"; {cell['pending']['text']}"
-                # What the place draws: its card, or the viewer's own choice for it.
-                cell["shown"] = cell["card"] or (cell["pending"] or {}).get("card")
-                # Everything the "place" partial reads (with the language): its HTML is
-                # rendered once per key ({% cached_partial %}).
-                cell["key"] = (
-                    "place",
-                    level,
-                    pos,
-                    cell["shown"] and cell["shown"]["key"],
-                    cell["card"] is not None,
-                    cell["covered"],
-                    cell["removing"],
-                    bool(cell["pending"]),
-                    cell["open"],
-                    None if cell["needs"] is None else tuple(x["icon"] for x in cell["needs"]),
-                    cell["sr"],
                 )
-                out.append(cell)
         return out
 
     def player(self, p: dict[str, Any]) -> dict[str, Any]:

@@ -95,8 +95,8 @@ def check_context(value: object, where: str) -> int:
     if isinstance(value, dict):
         n = 0
         for key, item in value.items():
-            if key == "key":
-                continue  # {% cached_partial %}'s key: texts shown elsewhere, and identifiers
+            if key in ("key", "args"):
+                continue  # memo keys ({% cached_partial %}, card_info): identifiers
             if isinstance(item, str):
                 if key in IDENTIFIER_KEYS and item in IDENTIFIERS:
                     continue
