@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.signals import token_expired
 
 from accounts.models import ApiToken, User
 
@@ -71,6 +72,17 @@ def tokens_of(user: User) -> list[ApiToken]:
 
 class TokenAuthentication(KnoxTokenAuthentication):
     """knox's ``Authorization: Token <token>``, recording when each token was last used."""
+
+    def _cleanup_token(self, auth_token: ApiToken) -> bool:
+        """Whether ``auth_token`` has expired (then deleted), as knox says, without knox's
+        sweep of the user's other tokens: a query on every request, and no token here ever
+        expires (``TOKEN_TTL`` is None, nothing sets an expiry)."""
+        if auth_token.expiry is not None and auth_token.expiry < timezone.now():
+            username = auth_token.user.get_username()
+            auth_token.delete()
+            token_expired.send(sender=type(self), username=username, source="auth_token")
+            return True
+        return False
 
     def validate_user(self, auth_token: ApiToken):
         user, token = super().validate_user(auth_token)
