@@ -31,6 +31,7 @@ class ProfessionHelp(TypedDict):
     levels: list[LevelHelp]
     reach: int | None  # cards of it in the viewer's guildhall (None: a spectator)
     level_now: int | None  # the highest level the viewer reaches now; None: no effect
+    key: tuple[object, ...]  # all its help shows follows from it and the language
 
 
 class VPHelp(TypedDict):
@@ -40,6 +41,7 @@ class VPHelp(TypedDict):
     ability: str
     automatic: bool
     optional: bool  # an ability one may use, or not
+    key: tuple[object, ...]  # all its help shows follows from it and the language
 
 
 def profession_help_id(profession: str) -> str:
@@ -91,6 +93,7 @@ def _professions(
                 ],
                 "reach": have,
                 "level_now": level_now,
+                "key": (profession, fantasy, have, level_now),
             }
         )
     return out
@@ -116,6 +119,7 @@ def vp_cards() -> list[VPHelp]:
                 "ability": ability,
                 "automatic": bool(kind.extra_actions),
                 "optional": kind.ability is not None,
+                "key": (kind.key,),
             }
         )
     return out
