@@ -16,8 +16,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterable, Mapping
-from datetime import datetime
+from collections import defaultdict
+from collections.abc import Iterable
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,7 +28,8 @@ from games.core.waits import Waits
 from games.models import Game, Move, Seat
 from games.play import events, ratings
 from games.play.errors import GameNotActive, NotFound, NotYourTurn, StaleVersion
-from games.reads import clocks, list_stamps
+from games.play.seats import follow_seats, load_seats, write_seats
+from games.reads import list_stamps
 from games.reads.viewing import seat_of
 
 # The computer plays a resigned or abandoned seat's decisions at once; a game needs a few
@@ -68,7 +69,10 @@ class Change:
     """The records one service call adds to a game (its lock held): applied to the game's
     match, followed for who must decide (``core.waits``), then stored by ``save``."""
 
-    def __init__(self, game: Game, *, with_record: bool = False) -> None:
+    def __init__(
+        self, game: Game, *, with_record: bool = False, seats: Iterable[Seat] | None = None
+    ) -> None:
+        """``seats``: the game's, from ``load_seats`` (read here if not given)."""
         self.game = game
         self.kind: GameKind = game.game_kind
         # The private records not yet public (``GameKind.private_record``), in order: the
@@ -88,11 +92,14 @@ class Change:
             self.kind.from_json(game.snapshot),
             record,
         )
-        self.seats: dict[int, Seat] = {s.number: s for s in game.seats.all()}
+        self.seats: dict[int, Seat] = {
+            s.number: s for s in (load_seats(game) if seats is None else seats)
+        }
         self.waits = Waits(self.kind, self.match.state)
         self.log: list[dict] = []  # the new records: player, action, events, automatic
         self.public = False  # one of them is public: every record so far becomes a Move
-        self.resigned: set[int] = set()
+        # Seat fields the caller changed (besides the decisions), stored with the change.
+        self.seat_fields: dict[int, set[str]] = defaultdict(set)
 
     @property
     def state(self):
@@ -119,8 +126,8 @@ class Change:
             private = kind not in (UNDO, RESIGN) and self.kind.private_record(self.match.state)
             self.public = self.public or not private
         if kind == RESIGN:
-            self.resigned.add(seat)
             self.seats[seat].resigned = True
+            self.seat_fields[seat].add("resigned")
         self.waits.after(self.match.state, seat)
         return events
 
@@ -176,13 +183,20 @@ class Change:
         ):
             game.stamp += 1  # a seat submitted or reopened its choice: everyone sees it
         game.save()
+        changed = follow_seats(game, self.seats.values(), self.waits, now)
         result = {row["seat"]: row for row in (kind.result(st) or [])} if finished_now else {}
         for seat in self.seats.values():
+            fields = changed[seat.number] | self.seat_fields[seat.number]
             stamp = draft_stamp(game.drafts, seat.number)
             if stamp != seat.draft_stamp:
                 seat.draft_stamp = stamp
-                Seat.objects.filter(pk=seat.pk).update(draft_stamp=stamp)
-            save_seat(game, seat, self.waits, now, seat.number in self.resigned, result)
+                fields.add("draft_stamp")
+            row = result.get(seat.number)
+            if row is not None:
+                seat.rank, seat.score = row["rank"], row["score"]
+                fields |= {"rank", "score"}
+            changed[seat.number] = fields
+        write_seats(self.seats.values(), changed)
         if finished_now:
             ratings.rate_finished_game(game)  # from the seats' ranks just saved
         game_id = game.pk
@@ -202,52 +216,3 @@ def draft_stamp(drafts: list[dict], seat: int) -> str:
         return ""
     text = json.dumps(own, sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-
-
-def save_seat(
-    game: Game, seat: Seat, waits: Waits, now: datetime, resigned: bool, result: Mapping
-) -> None:
-    change = waits.seat(seat.number)
-    fields: list[str] = []
-    if change.restarted:
-        # The clock runs per wait, not per step: a player who keeps deciding through a
-        # long turn (or undoes and redoes) gets no more time.
-        seat.deciding, seat.deciding_since, seat.wait_version = True, now, game.version
-        seat.deadline = clocks.deadline_for(seat.user_id, now, game.move_days)
-        fields += ["deciding", "deciding_since", "wait_version", "deadline"]
-    elif change.deciding and not seat.deciding:
-        # The seat reopened its own submission in the same step (a choice changed after
-        # "done"): the game waits for it again, on the clock of the wait it had, so that
-        # reopening never buys time.
-        since = wait_began(game, seat)
-        seat.deciding, seat.deciding_since = True, since
-        seat.deadline = clocks.deadline_for(seat.user_id, since, game.move_days)
-        fields += ["deciding", "deciding_since", "deadline"]
-    elif seat.deciding and not change.deciding:
-        seat.deciding, seat.deciding_since, seat.deadline = False, None, None
-        fields += ["deciding", "deciding_since", "deadline"]
-    if change.changed:
-        seat.decision_version = game.version
-        fields.append("decision_version")
-    if resigned:
-        fields.append("resigned")
-    row = result.get(seat.number)
-    if row is not None:
-        seat.rank, seat.score = row["rank"], row["score"]
-        fields += ["rank", "score"]
-    if fields:
-        seat.save(update_fields=fields)
-
-
-def wait_began(game: Game, seat: Seat) -> datetime:
-    """When ``seat``'s current wait began: the time of the record that started it (the
-    game's start for a wait as old as the game)."""
-    if seat.wait_version:
-        began = (
-            Move.objects.filter(game=game, number=seat.wait_version)
-            .values_list("created", flat=True)
-            .first()
-        )
-        if began is not None:
-            return began
-    return game.created

@@ -80,12 +80,15 @@ def refresh_deadlines(user) -> int:
     """Compute again the deadlines of the seats of ``user`` that a game waits for; how many
     changed.
 
-    Each under its game's row lock, after the vacation change has committed: a move that
-    commits meanwhile either saw the vacation (same result) or is recomputed here.
+    Each under its game's row lock, after the vacation change has committed, in every
+    active game with a clock, not only those that wait for the user as this reads them: a
+    move in flight (which read the user's vacations with the seats, ``games.play.seats``)
+    holds that lock, so a wait it begins is seen here once it has committed. A move either
+    saw the vacation (same result) or is recomputed here.
     """
     changed = 0
     ids = Seat.objects.filter(
-        user=user, deciding=True, game__status__in=Game.ACTIVE, game__move_days__isnull=False
+        user=user, game__status__in=Game.ACTIVE, game__move_days__isnull=False
     ).values_list("game_id", flat=True)
     for game_id in list(ids):
         with transaction.atomic():
