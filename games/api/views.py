@@ -79,9 +79,11 @@ def _my_turn(game: Game, seat: Seat | None) -> bool:
     return seat is not None and game.is_active and seat.deciding
 
 
-def game_payload(game: Game, seat: int | None) -> dict:
-    """The game as ``seat`` (None: a spectator) may see it."""
-    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+def game_payload(game: Game, seat: int | None, seats: list[Seat] | None = None) -> dict:
+    """The game as ``seat`` (None: a spectator) may see it; ``seats``: all of the game's,
+    with their users, in seat order (read here if not given)."""
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
     mine = next((s for s in seats if s.number == seat), None)
     return {
         **_game_fields(game, [s for s in seats if s.deciding]),
@@ -284,9 +286,9 @@ class ActionsView(ApiView):
         serializer.is_valid(raise_exception=True)
         action = serializer.validated_data["action"]
         version = serializer.validated_data["version"]
-        game = moves.do_submit_action(game_id, request.user, action, version)
-        _game, seat = viewing.get_game_for_viewer(game.pk, request.user)
-        data = GameSerializer(game_payload(game, seat)).data
+        # The game as the move left it, from the rows it holds: nothing is read again.
+        played = moves.do_play(game_id, request.user, action, version)
+        data = GameSerializer(game_payload(played.game, played.seat, played.seats)).data
         return Response(data, status=status.HTTP_201_CREATED)
 
 

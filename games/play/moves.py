@@ -7,6 +7,7 @@ to after the commit, so that a rolled-back move sends nothing. Views never save 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -15,8 +16,9 @@ from django.utils.translation import gettext as _
 from games.core import IllegalAction, registry
 from games.core.match import RESIGN, UNDO
 from games.models import Game, Seat
-from games.play.change import Change, check_active, check_fresh, lock_game, seat_for
-from games.play.errors import NotFound, StaleVersion
+from games.play.change import Change, check_active, check_fresh, lock_game
+from games.play.errors import StaleVersion
+from games.play.seats import load_seats, own_seat
 from games.reads.viewing import game_state
 
 
@@ -28,45 +30,50 @@ def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
     to decide on a game that moved on since), ``GameNotActive`` when it is over, an
     ``IllegalAction`` ``not_your_turn`` for a seat with nothing to decide on the current
     version, and the game's ``IllegalAction`` unchanged for an illegal action; each leaves
-    everything as it was. "undo" and "resign" actions go to ``do_undo`` and ``do_concede``.
+    everything as it was. "undo" and "resign" actions go as ``do_undo`` and ``do_concede``.
 
     The action's shape is checked first (a JSON object, a known kind, exactly its fields):
     a malformed action is refused the same way whoever sends it, from a page or the API,
     and whatever the game's state.
     """
-    action = check_action_shape(game_id, action)
-    kind = action["kind"]
-    if kind == UNDO:
-        return do_undo(game_id, user, version)
-    if kind == RESIGN:
-        return do_concede(game_id, user)
+    return do_play(game_id, user, action, version).game
+
+
+@dataclass(frozen=True)
+class Played:
+    """A change done by a player: the game and its seats (with their users, in seat order)
+    as it left them, and the player's seat. The API answers with them, reading nothing
+    again."""
+
+    game: Game
+    seats: list[Seat]
+    seat: int
+
+
+def do_play(game_id: int, user, action: object, version: int) -> Played:
+    """``do_submit_action``, with the seats."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = seat_for(game, user)
+        # The shape first (the game's kind comes with the locked row): before the seat, the
+        # game's state or the version are looked at, as do_submit_action says.
+        action = check_action_shape(game.kind, action)
+        seats = load_seats(game)
+        seat = own_seat(seats, user)
         check_active(game)
-        check_fresh(game, seat, version)
-        change = Change(game)
-        if not change.kind.legal_actions(change.state, seat.number):
-            if version < game.version:
-                # Its choice was made on a game that has moved on (another seat closed
-                # the step it was choosing in): stale, not forbidden.
-                raise StaleVersion(game.version)
-            raise IllegalAction("not_your_turn", _("It is not your turn"))
-        change.apply(action, seat.number)
-        change.play_computer_seats()
-        if seat.consecutive_timeouts:
-            Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
-            seat.consecutive_timeouts = 0
-        return change.save()
+        if action["kind"] == UNDO:
+            change = _undo(game, seats, seat, version)
+        elif action["kind"] == RESIGN:
+            change = _concede(game, seats, seat)
+        else:
+            change = _act(game, seats, seat, action, version)
+        change.save()
+    return Played(game, seats, seat.number)
 
 
-def check_action_shape(game_id: int, action: object) -> dict[str, Any]:
-    """``action`` if it is well formed for the game ``game_id`` (its game's ``check_shape``;
-    "undo" and "resign", which the platform takes by their kind alone, have no other
-    field either); else the game's ``IllegalAction``, or ``NotFound``."""
-    kind_id = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
-    if kind_id is None:
-        raise NotFound(_("No such game"))
+def check_action_shape(kind_id: str, action: object) -> dict[str, Any]:
+    """``action`` if it is well formed for the game ``kind_id`` (its ``check_shape``; "undo"
+    and "resign", which the platform takes by their kind alone, have no other field
+    either); else the game's ``IllegalAction``."""
     action = registry.get(kind_id).check_shape(action)
     if action["kind"] in (UNDO, RESIGN):
         extra = sorted(set(action) - {"kind"})
@@ -79,37 +86,55 @@ def check_action_shape(game_id: int, action: object) -> dict[str, Any]:
     return action
 
 
+def _act(game: Game, seats: list[Seat], seat: Seat, action: dict, version: int) -> Change:
+    check_fresh(game, seat, version)
+    change = Change(game, seats=seats)
+    if not change.kind.legal_actions(change.state, seat.number):
+        if version < game.version:
+            # Its choice was made on a game that has moved on (another seat closed
+            # the step it was choosing in): stale, not forbidden.
+            raise StaleVersion(game.version)
+        raise IllegalAction("not_your_turn", _("It is not your turn"))
+    change.apply(action, seat.number)
+    change.play_computer_seats()
+    if seat.consecutive_timeouts:
+        seat.consecutive_timeouts = 0
+        change.seat_fields[seat.number].add("consecutive_timeouts")
+    return change
+
+
 def do_undo(game_id: int, user, version: int) -> Game:
     """Take back ``user``'s last step (while the game allows it: in Guildhall, within their
     turn while it revealed nothing). It takes back the game's last record: the player must
     have seen it (``version`` is the game's)."""
-    with transaction.atomic():
-        game = lock_game(game_id)
-        seat = seat_for(game, user)
-        check_active(game)
-        if version != game.version:
-            raise StaleVersion(game.version)
-        if not game.game_kind.can_undo(game_state(game), seat.number):
-            raise IllegalAction(
-                "undo_not_allowed",
-                _(
-                    "The last step cannot be taken back (hidden information was revealed, or "
-                    "the turn has passed)"
-                ),
-            )
-        change = Change(game, with_record=True)
-        change.apply({"kind": UNDO}, seat.number)
-        return change.save()
+    return do_play(game_id, user, {"kind": UNDO}, version).game
+
+
+def _undo(game: Game, seats: list[Seat], seat: Seat, version: int) -> Change:
+    if version != game.version:
+        raise StaleVersion(game.version)
+    if not game.game_kind.can_undo(game_state(game), seat.number):
+        raise IllegalAction(
+            "undo_not_allowed",
+            _(
+                "The last step cannot be taken back (hidden information was revealed, or "
+                "the turn has passed)"
+            ),
+        )
+    change = Change(game, with_record=True, seats=seats)
+    change.apply({"kind": UNDO}, seat.number)
+    return change
 
 
 def do_concede(game_id: int, user) -> Game:
     """``user`` resigns. In a 2-player game the other player wins at once; with more, the seat
     ranks last and the computer plays it on (at once, if the game waits for it)."""
-    with transaction.atomic():
-        game = lock_game(game_id)
-        seat = seat_for(game, user)
-        check_active(game)
-        change = Change(game)
-        change.apply({"kind": RESIGN}, seat.number)
-        change.play_computer_seats()
-        return change.save()
+    return do_play(game_id, user, {"kind": RESIGN}, 0).game  # (no version: see _concede)
+
+
+def _concede(game: Game, seats: list[Seat], seat: Seat) -> Change:
+    # Whatever the player saw: resigning means the same on any version.
+    change = Change(game, seats=seats)
+    change.apply({"kind": RESIGN}, seat.number)
+    change.play_computer_seats()
+    return change

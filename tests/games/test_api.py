@@ -230,6 +230,17 @@ class TestRefusals:
             response = submit(api, self.game.pk, {"kind": "teleport"}, 0)
             assert response.status_code == 400 and response.json()["rule"] == "unknown_action"
 
+    def test_the_shape_is_checked_before_the_version_and_the_games_state(self):
+        # Read with the game's locked row, but checked before anything else.
+        response = submit(self.other, self.game.pk, {"kind": "teleport"}, 99)
+        assert response.status_code == 400 and response.json()["rule"] == "unknown_action"
+        Game.objects.filter(pk=self.game.pk).update(status=Game.Status.FINISHED)
+        response = submit(self.mover, self.game.pk, {"kind": "done", "extra": 1}, 99)
+        assert response.status_code == 400 and response.json()["rule"] == "malformed_action"
+        Game.objects.filter(pk=self.game.pk).update(status=self.before[3])
+        response = submit(self.mover, self.game.pk + 1000, {"kind": "teleport"}, 0)
+        assert response.status_code == 404  # no game: no game's shapes either
+
     def test_it_rejects_malformed_actions_with_the_engines_rule(self):
         for action in (
             "done",
