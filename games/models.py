@@ -347,3 +347,24 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"Vacation of {self.user} from {self.start:%Y-%m-%d} to {self.end:%Y-%m-%d}"
+
+
+class Note(models.Model):
+    """A player's private note on one of their games (games.play.notes): shown to its author
+    alone, on the board while the game goes on and in its replay after the end; nobody
+    else ever reads it, on a page, in the API or in an email."""
+
+    MAX_LENGTH = 5000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notes"
+    )
+    text = models.TextField(max_length=MAX_LENGTH)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="one_note_per_player")]
+
+    def __str__(self) -> str:
+        return f"Note of {self.user} on game {self.game_id}"  # never its text

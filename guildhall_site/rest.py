@@ -65,6 +65,17 @@ class ActionThrottle(ApiThrottle):
         return super().allow_request(request, view)
 
 
+class NoteThrottle(ApiThrottle):
+    """Saves of private notes, per user (a page saves as its player types, a few a minute)."""
+
+    scope = "notes"
+
+    def allow_request(self, request, view) -> bool:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return True
+        return super().allow_request(request, view)
+
+
 class LoginThrottle(ApiThrottle):
     """Password attempts for a token, per IP address whoever they claim to be."""
 

@@ -531,6 +531,8 @@ API_THROTTLE_RATES = {
     "api": _envrate("API_THROTTLE_REQUESTS", "600/minute"),
     # Moves: a person makes a few a minute; a bot must not monopolise the database.
     "actions": _envrate("API_THROTTLE_ACTIONS", "120/minute"),
+    # Saves of a private note, per user: the board saves as its player types.
+    "notes": _envrate("API_THROTTLE_NOTES", "60/minute"),
     # Password attempts for a token, per IP address.
     "login": _envrate("API_THROTTLE_LOGIN", "10/minute"),
     # New tokens per user, from the API or the settings page.

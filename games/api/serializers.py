@@ -170,6 +170,16 @@ class SubmitActionSerializer(serializers.Serializer):
     action = ActionField()
 
 
+class NoteSerializer(serializers.Serializer):
+    text = StrictCharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Your private note on the game: plain text, at most 5000 characters, line "
+        "breaks and tabs but no other control character. Only you ever read it. Blank (or "
+        "white space only): no note.",
+    )
+
+
 class MoveSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The game's version after this move.")
     seat = serializers.IntegerField()

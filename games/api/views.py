@@ -39,15 +39,23 @@ from games.api.serializers import (
     LeaderboardEntrySerializer,
     LegalActionsSerializer,
     MoveSerializer,
+    NoteSerializer,
     SubmitActionSerializer,
 )
 from games.core import registry
 from games.models import Game, Invitation, Move, Seat
-from games.play import invitations, moves, presence, ratings
+from games.play import invitations, moves, notes, presence, ratings
 from games.reads import queries, viewing
 from games.reads.movelog import describe_move
 from guildhall_site import parsing
-from guildhall_site.rest import ActionThrottle, ApiThrottle, ApiView, Pagination, query_flag
+from guildhall_site.rest import (
+    ActionThrottle,
+    ApiThrottle,
+    ApiView,
+    NoteThrottle,
+    Pagination,
+    query_flag,
+)
 
 # Reading a game through the API counts as having it open (as the board's poll does), so
 # that a turn email is not sent to a player looking at the game; written at most this often.
@@ -290,6 +298,32 @@ class ActionsView(ApiView):
         played = moves.do_play(game_id, request.user, action, version)
         data = GameSerializer(game_payload(played.game, played.seat, played.seats)).data
         return Response(data, status=status.HTTP_201_CREATED)
+
+
+@private
+class NoteView(ApiView):
+    """My private note on a game I play in: nobody else ever reads it (403 for anyone
+    without a seat). Saving it is limited like a page's (``API_THROTTLE_RATES["notes"]``)."""
+
+    serializer_class = NoteSerializer
+    throttle_classes = [ApiThrottle, NoteThrottle]
+
+    @extend_schema(tags=["games"], operation_id="game_note_get", parameters=[GAME_ID])
+    def get(self, request, game_id: int):
+        return Response(NoteSerializer({"text": notes.note_text(game_id, request.user)}).data)
+
+    @extend_schema(
+        tags=["games"],
+        operation_id="game_note_put",
+        parameters=[GAME_ID],
+        request=NoteSerializer,
+        responses={200: NoteSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+    )
+    def put(self, request, game_id: int):
+        body = NoteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        note = notes.do_save_note(game_id, request.user, body.validated_data["text"])
+        return Response(NoteSerializer({"text": "" if note is None else note.text}).data)
 
 
 @extend_schema_view(

@@ -318,6 +318,8 @@ def _render_fresh(
         # The newest turns of the log; older pages come from games:log, on demand.
         **history.context(game, state, seat, records_at_least=history.BOARD_RECORDS),
         "move_url": reverse("games:board_move", args=[game_id]),
+        # A player's private note, loaded after the page (games.web.notes).
+        "note_url": None if seat is None else reverse("games:note", args=[game_id]),
         # Names the board as rendered for this viewer (it changes with each of their own
         # private records too, which leave the version as it was).
         "board_token": token,

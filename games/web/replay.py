@@ -195,6 +195,8 @@ def _render(
             "toggle_url": _step_url(game.pk, number, not hands),
             "hands": replay.hands(kind, step.state, game.names) if hands else None,
             "board_url": reverse("games:board", args=[game.pk]),
+            # A player's own private note (games.web.notes), theirs alone.
+            "note_url": None if seat is None else reverse("games:note", args=[game.pk]),
         },
         **extra,
     }

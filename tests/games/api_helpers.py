@@ -125,6 +125,9 @@ class Api:
             kwargs["format"] = "json"
         return self._done("POST", path, self.client.post(path, data, **kwargs))
 
+    def put(self, path: str, data=None):
+        return self._done("PUT", path, self.client.put(path, data, format="json"))
+
     def patch(self, path: str, data=None):
         return self._done("PATCH", path, self.client.patch(path, data, format="json"))
 
