@@ -58,7 +58,10 @@ class CachedPartialNode(Node):
             return self.partials[self.name].render(context)
         # The language and the time zone: a partial may show a date (a vacation's end).
         entry = (get_language(), get_current_timezone_name(), key)
-        html = self.stored.get(entry)
+        try:
+            html = self.stored.get(entry)
+        except TypeError:  # a key holding a list or a dict: rendered, never stored
+            return self.partials[self.name].render(context)
         if html is None:
             html = mark_safe(self.partials[self.name].render(context))
             with self.lock:

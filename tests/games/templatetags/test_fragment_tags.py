@@ -106,6 +106,12 @@ class TestTheTag:
 
         assert self.render(items, counter) == "[A Close 1][B Close 2]"
 
+    def test_a_key_that_cannot_be_hashed_is_never_shared(self):
+        counter = Counter()
+        items = [{"key": ("a", ["b"]), "name": "A"}, {"key": ("a", ["b"]), "name": "B"}]
+
+        assert self.render(items, counter) == "[A Close 1][B Close 2]"
+
     def test_a_missing_key_is_never_shared(self):
         counter = Counter()
 
