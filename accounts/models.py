@@ -171,3 +171,23 @@ class ApiToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.token_key}...) of {self.user}"
+
+
+class Friendship(models.Model):
+    """A friend of a player (Yucata's buddy list): in one direction, nothing to accept, and
+    the friend is not told (``accounts.friends``)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friendships")
+    friend = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "friend"], name="one_friendship_each"),
+            models.CheckConstraint(
+                condition=~models.Q(user=models.F("friend")), name="no_friend_of_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} -> {self.friend}"

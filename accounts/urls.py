@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import language_views, token_views, views
+from accounts import friend_views, language_views, token_views, views
 
 app_name = "accounts"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("accounts/guest/", views.play_as_guest, name="play_as_guest"),
     path("accounts/guest/save/", views.convert_guest, name="guest_convert"),
     path("accounts/tokens/", token_views.api_tokens, name="api_tokens"),
+    path("friends/<str:username>/add/", friend_views.add_friend, name="friend_add"),
+    path("friends/<str:username>/remove/", friend_views.remove_friend, name="friend_remove"),
     path(
         "accounts/tokens/<str:key>/revoke/",
         token_views.revoke_api_token,

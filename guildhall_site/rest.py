@@ -76,6 +76,12 @@ class NoteThrottle(ApiThrottle):
         return super().allow_request(request, view)
 
 
+class FriendThrottle(ApiThrottle):
+    """Friends added and removed, per user."""
+
+    scope = "friends"
+
+
 class LoginThrottle(ApiThrottle):
     """Password attempts for a token, per IP address whoever they claim to be."""
 

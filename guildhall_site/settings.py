@@ -533,6 +533,8 @@ API_THROTTLE_RATES = {
     "actions": _envrate("API_THROTTLE_ACTIONS", "120/minute"),
     # Saves of a private note, per user: the board saves as its player types.
     "notes": _envrate("API_THROTTLE_NOTES", "60/minute"),
+    # Friends added or removed, per user.
+    "friends": _envrate("API_THROTTLE_FRIENDS", "30/hour"),
     # Password attempts for a token, per IP address.
     "login": _envrate("API_THROTTLE_LOGIN", "10/minute"),
     # New tokens per user, from the API or the settings page.

@@ -210,8 +210,27 @@ def invitation_row(invitation: Invitation, viewer) -> InvitationRow:
     return InvitationRow(invitation, viewer.pk)
 
 
-def open_invitations(user) -> list[InvitationRow]:
-    return [InvitationRow(i, user.pk) for i in open_invitations_queryset(user)]
+def open_invitations(user, *, by: set[int] | None = None) -> list[InvitationRow]:
+    """The open invitations ``user`` may answer or made; ``by``: only those created by these
+    users (their friends)."""
+    invitations = open_invitations_queryset(user)
+    if by is not None:
+        invitations = invitations.filter(creator_id__in=by)
+    return [InvitationRow(i, user.pk) for i in invitations]
+
+
+def games_to_watch(user, players: set[int], limit: int) -> list[Game]:
+    """Active games where any of ``players`` (the user's friends) sits and ``user`` does not,
+    the latest change first."""
+    if not players:
+        return []
+    return list(
+        Game.objects.filter(status__in=Game.ACTIVE, seats__user_id__in=players)
+        .exclude(seats__user=user)
+        .distinct()
+        .defer("seed", "snapshot", "drafts")
+        .order_by("-updated", "-pk")[:limit]
+    )
 
 
 def open_invitations_queryset(user) -> QuerySet[Invitation]:

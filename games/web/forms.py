@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from accounts import friends
 from accounts.models import User
 from games.core import GameKind, OptionSpec
 from games.models import MOVE_DAYS_CHOICES
@@ -100,6 +101,14 @@ class InvitationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.creator = creator
         self.game = game
+        # The creator's friends come first when naming invitees: offered as they type.
+        self.friend_names = [u.username for u in friends.friends(creator)]
+        if self.friend_names:
+            self.fields["invitees"].widget.attrs["list"] = "friend-names"
+            self.fields["invitees"].help_text = gettext(
+                "Usernames, separated by spaces or commas. Leave blank to open the game to "
+                "all. Your friends: %(names)s."
+            ) % {"names": ", ".join(self.friend_names)}
         counts = range(game.min_players, game.max_players + 1)
         players = max(game.min_players, min(2, game.max_players))
         fields: dict[str, forms.Field] = {

@@ -19,18 +19,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from accounts import friends
 from accounts.http import AuthenticatedHttpRequest
 from games.core import IllegalAction, registry
 from games.models import DEFAULT_KIND, Invitation
 from games.play import cancel_votes, errors, invitations, moves
 from games.reads import board as board_reads
 from games.reads import cache_keys, list_stamps, queries, viewing
+from games.reads.titles import game_title
 from games.web import page_cache
 from games.web.forms import InvitationForm
 from guildhall_site import parsing
 from guildhall_site.http import HtmxHttpRequest
 
 DASHBOARD_FINISHED = 5
+DASHBOARD_FRIENDS_GAMES = 10
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -61,6 +64,13 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             "games_waiting": queries.games_waiting(user),
             "invitations": queries.open_invitations(user),
             "finished_games": queries.finished_games(user, limit=DASHBOARD_FINISHED),
+            # Friends' games to watch (accounts.friends): as of this minute (the key's).
+            "friends_games": [
+                {"game": g, "title": game_title(g.names)}
+                for g in queries.games_to_watch(
+                    user, friends.friend_ids(user), DASHBOARD_FRIENDS_GAMES
+                )
+            ],
             "next_game_id": games_to_play[0].game.pk if games_to_play else None,
             **extra,
         }
@@ -96,7 +106,13 @@ def next_game(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 @login_required
 def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
-    context = {"invitations": queries.open_invitations(request.user)}
+    # ?friends=1: only the invitations of the user's friends (accounts.friends).
+    friends_only = request.GET.get("friends") == "1"
+    by = friends.friend_ids(request.user) if friends_only else None
+    context = {
+        "invitations": queries.open_invitations(request.user, by=by),
+        "friends_only": friends_only,
+    }
     template = "games/lobby.html#invitation_list" if request.htmx else "games/lobby.html"
     return render(request, template, context)
 

@@ -1,0 +1,62 @@
+"""Adding and removing a friend, from their profile (accounts.friends does the work)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import friends
+from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
+from guildhall_site.rest import FriendThrottle, retry_after
+
+
+def _back(other: User) -> HttpResponse:
+    return redirect(reverse("games:profile", args=[other.username]))
+
+
+def _allowed(request: AuthenticatedHttpRequest) -> bool:
+    throttle = FriendThrottle()
+    # A DRF throttle on a page: it reads only the user and the client's address.
+    if throttle.allow_request(request, None):  # type: ignore[arg-type]
+        return True
+    _wait, message = retry_after(throttle.wait())
+    messages.error(request, message)
+    return False
+
+
+@login_required
+@require_POST
+def add_friend(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    other = get_object_or_404(User, username=username)
+    if not _allowed(request):
+        return _back(other)
+    try:
+        added = friends.do_add_friend(request.user, other)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        if added:
+            messages.success(request, _("%(name)s is now your friend.") % {"name": other.name})
+        else:
+            messages.info(request, _("%(name)s was your friend already.") % {"name": other.name})
+    return _back(other)
+
+
+@login_required
+@require_POST
+def remove_friend(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    other = get_object_or_404(User, username=username)
+    if not _allowed(request):
+        return _back(other)
+    if friends.do_remove_friend(request.user, other):
+        messages.success(request, _("%(name)s is no longer your friend.") % {"name": other.name})
+    else:
+        messages.info(request, _("%(name)s was not your friend.") % {"name": other.name})
+    return _back(other)
