@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts import friends
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from guildhall_site.rest import FriendThrottle, retry_after
+from guildhall_site.rest import FriendThrottle, page_limit
 
 
 def _back(other: User) -> HttpResponse:
@@ -22,13 +22,10 @@ def _back(other: User) -> HttpResponse:
 
 
 def _allowed(request: AuthenticatedHttpRequest) -> bool:
-    throttle = FriendThrottle()
-    # A DRF throttle on a page: it reads only the user and the client's address.
-    if throttle.allow_request(request, None):  # type: ignore[arg-type]
-        return True
-    _wait, message = retry_after(throttle.wait())
-    messages.error(request, message)
-    return False
+    limited = page_limit(request, FriendThrottle())
+    if limited is not None:
+        messages.error(request, limited[1])
+    return limited is None
 
 
 @login_required

@@ -33,6 +33,15 @@ def retry_after(wait: float | None) -> tuple[int, str]:
     return seconds, message
 
 
+def page_limit(request, throttle: SimpleRateThrottle) -> tuple[int, str] | None:
+    """A DRF throttle on a page (it reads only the user and the client's address): None
+    while the request is allowed, else the whole seconds to wait and the message that says
+    so (``retry_after``)."""
+    if throttle.allow_request(request, None):  # type: ignore[arg-type]
+        return None
+    return retry_after(throttle.wait())
+
+
 class ApiThrottle(SimpleRateThrottle):
     """Counted in the cache per user, or per IP address for requests without a user.
 

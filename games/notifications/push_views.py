@@ -26,7 +26,7 @@ from games.notifications import push
 from games.notifications.forms import PushPreferencesForm
 from games.notifications.models import PushSubscription
 from guildhall_site import parsing
-from guildhall_site.rest import LoginThrottle, retry_after
+from guildhall_site.rest import LoginThrottle, page_limit
 
 # A subscription is a few hundred bytes.
 MAX_BODY = 4096
@@ -92,10 +92,10 @@ def renew(request: HttpRequest) -> HttpResponse:
     ``{}`` whether or not a device was renewed (the answer tells nothing of which devices
     exist), 429 when this address asked too often, 4xx with ``{"error": message}`` for a
     request that is no renewal."""
-    throttle = RenewThrottle()
-    # A DRF throttle on a page: it reads only the client's address (request.META).
-    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
-        wait, message = retry_after(throttle.wait())
+    # It reads only the client's address (request.META): no login here.
+    limited = page_limit(request, RenewThrottle())
+    if limited is not None:
+        wait, message = limited
         response = _error(message, status=429)
         response["Retry-After"] = str(wait)
         return response

@@ -44,7 +44,7 @@ from games.reads.titles import game_title
 from games.web import page_cache
 from games.web.decorators import board_login_required
 from guildhall_site import parsing
-from guildhall_site.rest import ActionThrottle, retry_after
+from guildhall_site.rest import ActionThrottle, page_limit
 
 # A poll writes last_seen_at at most this often: "has the game open" needs no more precision.
 # How recently a seat must have been seen to be shown as online.
@@ -93,11 +93,9 @@ def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     changed.
     """
     # The API's limit on moves (API_THROTTLE_RATES["actions"]), one count with the API's.
-    throttle = ActionThrottle()
-    # A DRF throttle on a page: it reads only the user and the client's address.
-    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
-        _wait, message = retry_after(throttle.wait())
-        return _render_board(request, game_id, status=429, error=message)
+    limited = page_limit(request, ActionThrottle())
+    if limited is not None:
+        return _render_board(request, game_id, status=429, error=limited[1])
     try:
         action = parsing.loads(request.POST.get("action", ""))
     except ValueError:

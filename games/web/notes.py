@@ -23,7 +23,7 @@ from games.models import Note
 from games.play import notes
 from games.play.errors import Invalid
 from games.web.decorators import board_login_required
-from guildhall_site.rest import NoteThrottle, retry_after
+from guildhall_site.rest import NoteThrottle, page_limit
 
 
 @never_cache  # private: no cache may keep it
@@ -37,11 +37,9 @@ def game_note(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         # The board loads the section; without JavaScript its link opens it as a page.
         template = "games/note.html" if request.htmx else "games/note_page.html"
         return render(request, template, context)
-    throttle = NoteThrottle()
-    # A DRF throttle on a page: it reads only the user and the client's address.
-    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
-        _wait, message = retry_after(throttle.wait())
-        return _status(request, game_id, message, status=429)
+    limited = page_limit(request, NoteThrottle())
+    if limited is not None:
+        return _status(request, game_id, limited[1], status=429)
     sent = request.POST.get("text")
     if sent is None:
         return _status(request, game_id, _("No note was sent: nothing was changed."), status=400)
