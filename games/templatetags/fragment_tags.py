@@ -29,6 +29,8 @@ from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 from template_partials.templatetags.partials import SubDictionaryWrapper
 
+from games.core import i18n
+
 register = template.Library()
 
 MAX_ENTRIES = 4096
@@ -47,7 +49,9 @@ class CachedPartialNode(Node):
         self.name = name
         self.partials = partials
         self.key = key
-        self.stored: OrderedDict[tuple[str | None, str, Hashable], SafeString] = OrderedDict()
+        self.stored: OrderedDict[tuple[str | None, str, object, Hashable], SafeString] = (
+            OrderedDict()
+        )
         self.lock = threading.Lock()  # for a server of threads: one writer at a time
         _nodes.add(self)
 
@@ -56,8 +60,10 @@ class CachedPartialNode(Node):
         if not isinstance(key, tuple):
             # None, or no key at all (a missing variable resolves to ""): never shared.
             return self.partials[self.name].render(context)
-        # The language and the time zone: a partial may show a date (a vacation's end).
-        entry = (get_language(), get_current_timezone_name(), key)
+        # The language and the time zone (a partial may show a date: a vacation's end), and
+        # the engines' translator (one on the site; tests install others, which word the
+        # same keys otherwise).
+        entry = (get_language(), get_current_timezone_name(), i18n.installed(), key)
         try:
             html = self.stored.get(entry)
         except TypeError:  # a key holding a list or a dict: rendered, never stored
