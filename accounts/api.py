@@ -1,4 +1,4 @@
-"""The accounts part of the JSON API: who I am, my preferences, and API tokens.
+"""The accounts part of the JSON API: who I am, my preferences, API tokens and friends.
 
 Tokens are made on the settings page (``accounts.token_views``) or here with a username
 and password (for a phone app's login screen); they are listed and revoked here too.
@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import authenticate
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -24,12 +25,13 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from accounts import tokens
+from accounts import friends, tokens
 from accounts.forms import ProfileForm
 from accounts.models import ApiToken, User
 from guildhall_site.rest import (
     ApiThrottle,
     ApiView,
+    FriendThrottle,
     LoginThrottle,
     StrictCharField,
     StrictChoiceField,
@@ -286,4 +288,73 @@ class TokenRevokeView(ApiView):
     def delete(self, request, key: str):
         if not tokens.do_revoke_token(request.user, key):
             raise exceptions.NotFound(_("You have no token with that key"))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# Friends -----------------------------------------------------------------------------------
+
+
+class FriendSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    name = serializers.CharField(help_text="The name other players see.")
+
+
+def _person(username: str) -> User:
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        raise exceptions.NotFound(_("No player of that name"))
+    return user
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["account"], operation_id="friends_list", responses=FriendSerializer(many=True)
+    )
+)
+class FriendListView(ApiView):
+    """My friends (``accounts.friends``), by name: added in one direction, nothing to accept,
+    and the friend is not told."""
+
+    serializer_class = FriendSerializer
+
+    def get(self, request):
+        rows = [{"username": u.username, "name": u.name} for u in friends.friends(request.user)]
+        return Response(FriendSerializer(rows, many=True).data)
+
+
+FRIEND = OpenApiParameter(
+    "username", str, OpenApiParameter.PATH, description="The player's username."
+)
+
+
+@extend_schema_view(
+    put=extend_schema(
+        tags=["account"],
+        operation_id="friend_add",
+        parameters=[FRIEND],
+        request=None,
+        responses={200: FriendSerializer},
+    ),
+    delete=extend_schema(
+        tags=["account"], operation_id="friend_remove", parameters=[FRIEND], responses={204: None}
+    ),
+)
+class FriendView(ApiView):
+    """Add a player to my friends (PUT: done, or already one) or remove them (DELETE: 404 if
+    they were not one); limited like the profile page's buttons."""
+
+    serializer_class = FriendSerializer
+    throttle_classes = [ApiThrottle, FriendThrottle]
+
+    def put(self, request, username: str):
+        other = _person(username)
+        try:
+            friends.do_add_friend(request.user, other)
+        except DjangoValidationError as error:
+            raise exceptions.ValidationError({"username": error.messages}) from None
+        return Response(FriendSerializer({"username": other.username, "name": other.name}).data)
+
+    def delete(self, request, username: str):
+        if not friends.do_remove_friend(request.user, _person(username)):
+            raise exceptions.NotFound(_("That player is not your friend"))
         return Response(status=status.HTTP_204_NO_CONTENT)

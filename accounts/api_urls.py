@@ -11,4 +11,6 @@ urlpatterns = [
     path("auth/token/", api.TokenLoginView.as_view(), name="token_login"),
     path("auth/tokens/", api.TokenListView.as_view(), name="tokens"),
     path("auth/tokens/<str:key>/", api.TokenRevokeView.as_view(), name="token"),
+    path("me/friends/", api.FriendListView.as_view(), name="friends"),
+    path("me/friends/<str:username>/", api.FriendView.as_view(), name="friend"),
 ]

@@ -14,6 +14,7 @@ from accounts import friends
 from accounts.models import Friendship
 from games.play import computer_players, invitations
 from tests.conftest import make_person
+from tests.games.api_helpers import Api
 from tests.games.helpers import start_game
 
 
@@ -186,3 +187,39 @@ class TestWhereFriendsCount:
         assert 'list="friend-names"' in page
         assert '<option value="bob">' in page
         assert "Your friends: bob." in page
+
+
+class TestTheApi:
+    def test_list_add_and_remove(self, alice, bob):
+        api = Api(alice)
+
+        assert api.get("/api/v1/me/friends/").json() == []
+        added = api.put("/api/v1/me/friends/bob/")
+        assert added.status_code == 200
+        assert added.json() == {"username": "bob", "name": "Bob"}
+        assert api.put("/api/v1/me/friends/bob/").status_code == 200  # already one: the same
+        assert api.get("/api/v1/me/friends/").json() == [{"username": "bob", "name": "Bob"}]
+
+        assert api.delete("/api/v1/me/friends/bob/").status_code == 204
+        assert api.delete("/api/v1/me/friends/bob/").status_code == 404
+        assert not friends.is_friend(alice, bob)
+
+    def test_refusals(self, alice):
+        api = Api(alice)
+
+        assert api.put("/api/v1/me/friends/nobody/").status_code == 404
+        itself = api.put("/api/v1/me/friends/alice/")
+        assert itself.status_code == 400
+        assert "your own friend" in itself.content.decode()
+        assert not Friendship.objects.exists()
+        assert Client().get("/api/v1/me/friends/").status_code in (401, 403)
+
+    def test_limited(self, alice, bob, charlie, settings):
+        settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "friends": "1/hour"}
+        api = Api(alice)
+        api.put("/api/v1/me/friends/bob/")
+
+        refused = api.put("/api/v1/me/friends/charlie/")
+
+        assert refused.status_code == 429
+        assert not friends.is_friend(alice, charlie)

@@ -40,6 +40,9 @@ class TestSchema:
         assert {(m, p) for m, p, _ in operations(schema)} == {
             ("GET", "/api/v1/me/"),
             ("GET", "/api/v1/me/preferences/"),
+            ("GET", "/api/v1/me/friends/"),
+            ("PUT", "/api/v1/me/friends/{username}/"),
+            ("DELETE", "/api/v1/me/friends/{username}/"),
             ("PATCH", "/api/v1/me/preferences/"),
             ("POST", "/api/v1/auth/token/"),
             ("GET", "/api/v1/auth/tokens/"),
