@@ -19,7 +19,8 @@ MAX_FRIENDS = 500
 
 def friends(user: User) -> list[User]:
     """``user``'s friends, by name."""
-    found = User.objects.filter(pk__in=friend_ids(user), is_active=True)
+    mine = Friendship.objects.filter(user=user).values("friend_id")
+    found = User.objects.filter(pk__in=mine, is_active=True) if user.is_authenticated else []
     return sorted(found, key=lambda u: u.name.casefold())
 
 

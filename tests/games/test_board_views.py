@@ -625,3 +625,45 @@ class TestAWholeGame:
         assert "The game is over." in content
         assert "every 3s" not in content
         assert game.version == Move.objects.filter(game=game).count()
+
+
+class TestTheSeatsReadOnce:
+    """A fresh board reads the seats once, and again only when a move landed between the
+    page's key and the render (games.web.board._render_fresh)."""
+
+    def counted_reads(self, monkeypatch, first=None) -> list:
+        from games.reads import board as board_reads
+
+        real = board_reads.seats
+        calls: list = []
+
+        def seats(game_id, now):
+            calls.append(game_id)
+            return first if first is not None and len(calls) == 1 else real(game_id, now)
+
+        monkeypatch.setattr(board_reads, "seats", seats)
+        return calls
+
+    def test_once_while_the_game_stands_still(self, game, alice, monkeypatch):
+        client = client_for(alice)
+        client.get(board_url(game))  # the first visit writes last_seen_at
+        caches["pages"].clear()
+        calls = self.counted_reads(monkeypatch)
+
+        client.get(board_url(game))
+
+        assert len(calls) == 1
+
+    def test_again_when_a_move_landed_in_between(self, game, alice, monkeypatch):
+        from django.utils import timezone
+
+        from games.reads import board as board_reads
+
+        before = board_reads.seats(game.pk, timezone.now())
+        game = play_one(game, random.Random(2))
+        calls = self.counted_reads(monkeypatch, first=before)
+
+        page = client_for(alice).get(board_url(game)).content.decode()
+
+        assert len(calls) == 2
+        assert f'data-version="{game.version}"' in page
