@@ -86,6 +86,20 @@ class User(AbstractUser):
     push_turn = models.BooleanField(_("it is my turn"), default=True)
     push_finished = models.BooleanField(_("a game is over"), default=True)
     push_invitation = models.BooleanField(_("someone invites me"), default=True)
+    # Game chat (games.play.chat) and messages between players: a notice of new lines, at
+    # most one per game (conversation) per quarter hour, by email and to the devices.
+    chat_emails = models.BooleanField(
+        _("game chat"),
+        default=True,
+        help_text=_("Tell me when someone writes in the chat of a game of mine."),
+    )
+    message_emails = models.BooleanField(
+        _("messages"),
+        default=True,
+        help_text=_("Tell me when another player sends me a message."),
+    )
+    push_chat = models.BooleanField(_("someone writes in a game's chat"), default=True)
+    push_message = models.BooleanField(_("someone sends me a message"), default=True)
     # A guest plays at once without an email address or a password; they may later turn the
     # account into a full one (accounts.services.convert_guest).
     is_guest = models.BooleanField(default=False)
@@ -191,3 +205,25 @@ class Friendship(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} -> {self.friend}"
+
+
+class Block(models.Model):
+    """A player kept away (``accounts.blocks``): ``blocked`` cannot invite ``user``, message
+    them, join their open invitations or be seated with them by one, and their chat lines are
+    hidden from ``user``. In one direction, and never shown to the blocked player."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "blocked"], name="one_block_each"),
+            models.CheckConstraint(
+                condition=~models.Q(user=models.F("blocked")), name="no_block_of_oneself"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked", "user"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} blocks {self.blocked}"

@@ -74,6 +74,8 @@ class Invitation(models.Model):
     # Counts for the players' ratings (games.play.ratings). Never with computer seats: the
     # services force it off.
     rated = models.BooleanField(default=True)
+    # The game's chat for its players alone (spectators do not read it): copied to the game.
+    chat_players_only = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     game = models.OneToOneField(
         "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="invitation"
@@ -155,6 +157,8 @@ class Game(models.Model):
     # invitation, and turned off when the game ends during its setup. Games from before
     # ratings existed were played unrated (the migration leaves them False).
     rated = models.BooleanField(default=False)
+    # Its chat (ChatLine) is for its players alone: spectators do not read it.
+    chat_players_only = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["status", "finished"])]
@@ -368,3 +372,29 @@ class Note(models.Model):
 
     def __str__(self) -> str:
         return f"Note of {self.user} on game {self.game_id}"  # never its text
+
+
+class ChatLine(models.Model):
+    """A line of a game's chat (games.play.chat), written by one of its players: plain text,
+    shown to the table (and to spectators unless the game's chat is for players only), in
+    the board, the game's history, its replay at the version it was written, and the API.
+    Only people write it: the site never says anything in a game's chat on its own."""
+
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_lines")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_lines"
+    )
+    text = models.TextField(max_length=MAX_LENGTH)
+    created = models.DateTimeField(auto_now_add=True)
+    # The game's version when it was written: the replay shows it from that position on.
+    version = models.PositiveIntegerField()
+    # Hidden for everyone by a moderator (games.moderation); its author is told.
+    hidden = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "id"])]
+
+    def __str__(self) -> str:
+        return f"Chat line {self.pk} by {self.author} in game {self.game_id}"  # never its text

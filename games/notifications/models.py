@@ -26,6 +26,8 @@ class Notification(models.Model):
         FINISHED = "finished", "Game over"
         ABANDONED = "abandoned", "Player dropped out"
         INVITATION = "invitation", "Invitation"
+        CHAT = "chat", "Game chat"
+        MESSAGE = "message", "Message"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"  # to send; nobody holds it
