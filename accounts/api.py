@@ -31,6 +31,7 @@ from accounts.models import ApiToken, User
 from guildhall_site.rest import (
     ApiThrottle,
     ApiView,
+    FriendAddressThrottle,
     FriendThrottle,
     LoginThrottle,
     StrictCharField,
@@ -344,7 +345,7 @@ class FriendView(ApiView):
     they were not one); limited like the profile page's buttons."""
 
     serializer_class = FriendSerializer
-    throttle_classes = [ApiThrottle, FriendThrottle]
+    throttle_classes = [ApiThrottle, FriendThrottle, FriendAddressThrottle]
 
     def put(self, request, username: str):
         other = _person(username)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts import friends
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from guildhall_site.rest import FriendThrottle, page_limit
+from guildhall_site.rest import FriendAddressThrottle, FriendThrottle, page_limit
 
 
 def _back(other: User) -> HttpResponse:
@@ -22,7 +22,7 @@ def _back(other: User) -> HttpResponse:
 
 
 def _allowed(request: AuthenticatedHttpRequest) -> bool:
-    limited = page_limit(request, FriendThrottle())
+    limited = page_limit(request, FriendThrottle(), FriendAddressThrottle())
     if limited is not None:
         messages.error(request, limited[1])
     return limited is None

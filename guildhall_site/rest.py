@@ -33,13 +33,14 @@ def retry_after(wait: float | None) -> tuple[int, str]:
     return seconds, message
 
 
-def page_limit(request, throttle: SimpleRateThrottle) -> tuple[int, str] | None:
-    """A DRF throttle on a page (it reads only the user and the client's address): None
-    while the request is allowed, else the whole seconds to wait and the message that says
-    so (``retry_after``)."""
-    if throttle.allow_request(request, None):  # type: ignore[arg-type]
-        return None
-    return retry_after(throttle.wait())
+def page_limit(request, *throttles: SimpleRateThrottle) -> tuple[int, str] | None:
+    """DRF throttles on a page (they read only the user and the client's address): None
+    while each allows the request, else the whole seconds to wait for the first that does
+    not and the message that says so (``retry_after``)."""
+    for throttle in throttles:
+        if not throttle.allow_request(request, None):  # type: ignore[arg-type]
+            return retry_after(throttle.wait())
+    return None
 
 
 class ApiThrottle(SimpleRateThrottle):
@@ -51,8 +52,9 @@ class ApiThrottle(SimpleRateThrottle):
 
     scope = "api"
 
-    def get_rate(self) -> str:
-        return settings.API_THROTTLE_RATES[self.scope]
+    def get_rate(self) -> str | None:
+        # A scope missing from an overridden setting counts nothing rather than failing.
+        return settings.API_THROTTLE_RATES.get(self.scope)
 
     def get_cache_key(self, request, view) -> str:
         user = getattr(request, "user", None)
@@ -85,10 +87,61 @@ class NoteThrottle(ApiThrottle):
         return super().allow_request(request, view)
 
 
-class FriendThrottle(ApiThrottle):
+class WriteThrottle(ApiThrottle):
+    """Counts what writes (POST, PUT, PATCH, DELETE) alone, per user; reads are free."""
+
+    def allow_request(self, request, view) -> bool:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return True
+        return super().allow_request(request, view)
+
+
+class AddressWriteThrottle(WriteThrottle):
+    """Writes per client address, whoever makes them: many accounts on one address share
+    one limit (the ``<scope>`` of the same writes per user has its own)."""
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class FriendThrottle(WriteThrottle):
     """Friends added and removed, per user."""
 
     scope = "friends"
+
+
+class FriendAddressThrottle(AddressWriteThrottle):
+    scope = "friends_address"
+
+
+class ChatThrottle(WriteThrottle):
+    """Lines written in games' chats, per user."""
+
+    scope = "chat"
+
+
+class ChatAddressThrottle(AddressWriteThrottle):
+    scope = "chat_address"
+
+
+class MessageThrottle(WriteThrottle):
+    """Messages sent to other players, per user."""
+
+    scope = "messages"
+
+
+class MessageAddressThrottle(AddressWriteThrottle):
+    scope = "messages_address"
+
+
+class ReportThrottle(WriteThrottle):
+    """Reports of chat lines, messages and profiles, per user."""
+
+    scope = "reports"
+
+
+class ReportAddressThrottle(AddressWriteThrottle):
+    scope = "reports_address"
 
 
 class LoginThrottle(ApiThrottle):

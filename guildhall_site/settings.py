@@ -533,8 +533,19 @@ API_THROTTLE_RATES = {
     "actions": _envrate("API_THROTTLE_ACTIONS", "120/minute"),
     # Saves of a private note, per user: the board saves as its player types.
     "notes": _envrate("API_THROTTLE_NOTES", "60/minute"),
-    # Friends added or removed, per user.
+    # Friends added or removed, per user, and per client address (several accounts).
     "friends": _envrate("API_THROTTLE_FRIENDS", "30/hour"),
+    "friends_address": _envrate("API_THROTTLE_FRIENDS_ADDRESS", "90/hour"),
+    # Lines written in games' chats, per user and per client address.
+    "chat": _envrate("API_THROTTLE_CHAT", "20/minute"),
+    "chat_address": _envrate("API_THROTTLE_CHAT_ADDRESS", "60/minute"),
+    # Messages sent to other players, per user and per client address (a new account may
+    # also start only a few conversations a day: accounts.messages).
+    "messages": _envrate("API_THROTTLE_MESSAGES", "20/minute"),
+    "messages_address": _envrate("API_THROTTLE_MESSAGES_ADDRESS", "60/minute"),
+    # Reports of chat lines, messages and profiles, per user and per client address.
+    "reports": _envrate("API_THROTTLE_REPORTS", "20/hour"),
+    "reports_address": _envrate("API_THROTTLE_REPORTS_ADDRESS", "60/hour"),
     # Password attempts for a token, per IP address.
     "login": _envrate("API_THROTTLE_LOGIN", "10/minute"),
     # New tokens per user, from the API or the settings page.
