@@ -9,6 +9,8 @@ import os
 
 from celery import Celery
 
+from guildhall_site.ops import metrics
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guildhall_site.settings")
 
 # DjangoTask adds delay_on_commit(): queue a task only once the transaction has committed.
@@ -16,3 +18,5 @@ app = Celery("guildhall_site", task_cls="celery.contrib.django.task:DjangoTask")
 # Every setting named CELERY_* in settings.py configures Celery.
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Each task's outcome counted, and a worker's /metrics (METRICS_PORT): guildhall_site/ops.
+metrics.connect_celery()

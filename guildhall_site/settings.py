@@ -19,6 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from guildhall_site.ops import logging as ops_logging
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -117,6 +119,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A request id for every line logged (and in the answer's X-Request-ID), the requests
+    # counted for /metrics, then /healthz, /readyz and /metrics answered before the rest
+    # (no HTTPS redirect, session, language or host check: guildhall_site/ops/health.py).
+    "guildhall_site.ops.logging.RequestIdMiddleware",
+    "guildhall_site.ops.metrics.RequestMetricsMiddleware",
+    "guildhall_site.ops.health.ProbesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "guildhall_site.middleware.RejectNulCharactersMiddleware",
@@ -182,6 +190,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Seconds to wait for a connection to PostgreSQL: a server that does not answer fails a
+    # request (and /readyz) in this time instead of hanging it.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = envint(
+        "DATABASE_CONNECT_TIMEOUT", 5
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default has several writers (the web server's threads, the Celery worker):
     # - WAL lets readers go on while one writes;
@@ -311,6 +325,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_IGNORE_RESULT = True
+# Redis hands a message a worker took and never acknowledged (it was killed) to another worker
+# after this many seconds. Longer than any countdown of a retry (an hour and 10% at most,
+# games.notifications.delivery.MAX_DELAY), or a retry waiting for its time would be run twice.
+CELERY_VISIBILITY_TIMEOUT = envint("CELERY_VISIBILITY_TIMEOUT", 4200)
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # (mypy took the filesystem transport's options above, all strings, for the type.)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}  # type: ignore[dict-item]
 # Task modules besides each app's tasks.py (which the worker finds by itself).
 CELERY_IMPORTS = ("games.play.timeouts", "games.play.computer_moves", "games.notifications.events")
 # Computer players' moves have a queue of their own, served by workers of their own
@@ -667,28 +688,55 @@ CONTENT_SECURITY_POLICY = {
 # Players stay logged in for weeks: games run for days and they come back from an email.
 SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 60 * 24 * 3600)
 
-# --- Logging ------------------------------------------------------------------------------------
+# --- Logging, metrics, error reports (guildhall_site/ops, docs/deploy.md) -------------------------
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-        "request": {
-            "()": "django.utils.log.ServerFormatter",
-            "format": "[{server_time}] {message}",
-            "style": "{",
-        },
-    },
-    "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
-        "request": {"class": "logging.StreamHandler", "formatter": "request"},
-    },
-    "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
-    # These replace Django's own handlers, which would print each line a second time through
-    # the root logger's.
-    "loggers": {
-        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
-        "django.server": {"handlers": ["request"], "level": "INFO", "propagate": False},
-    },
-}
+# plain: one line of text per record; json: one JSON object per line (time, level, logger,
+# message, request_id), for a log collector.
+LOG_FORMAT = envstr("LOG_FORMAT", "plain")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: use plain or json")
+LOGGING = ops_logging.logging_config(LOG_FORMAT, envstr("LOG_LEVEL", "INFO"))
+# A Celery worker logs through the settings above (with the task's id as request_id) rather
+# than its own format, when the logs are JSON.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+
+# /metrics for Prometheus (guildhall_site/ops/metrics.py): off unless METRICS_ENABLED, and then
+# answered only to a bearer METRICS_TOKEN or to a client in METRICS_ALLOWED_NETWORKS (CIDR,
+# comma-separated) that came directly (a request through a proxy needs the token).
+METRICS_ENABLED = envbool("METRICS_ENABLED", False)
+METRICS_TOKEN = envstr("METRICS_TOKEN", "")
+METRICS_ALLOWED_NETWORKS = envlist("METRICS_ALLOWED_NETWORKS", [])
+for _network in METRICS_ALLOWED_NETWORKS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"METRICS_ALLOWED_NETWORKS: {_network!r} is not a network, e.g. 10.0.0.0/8"
+        ) from None
+if METRICS_ENABLED and not (METRICS_TOKEN or METRICS_ALLOWED_NETWORKS):
+    raise ImproperlyConfigured(
+        "METRICS_ENABLED needs METRICS_TOKEN or METRICS_ALLOWED_NETWORKS: who may read them"
+    )
+# A Celery worker's own /metrics (its tasks, emails, time-outs, computer moves): the port
+# and address it listens on; none without METRICS_PORT.
+METRICS_PORT = envint("METRICS_PORT", None)
+METRICS_ADDRESS = envstr("METRICS_ADDRESS", "0.0.0.0")
+
+# Error reports to Sentry (or a server speaking its protocol) when SENTRY_DSN is set, scrubbed
+# of personal data and game secrets (guildhall_site/ops/sentry.py).
+SENTRY_DSN = envstr("SENTRY_DSN", "")
+SENTRY_ENVIRONMENT = envstr("SENTRY_ENVIRONMENT", "production")
+# The share of requests and tasks traced for performance (0 to 1; 0: errors only).
+try:
+    SENTRY_TRACES_SAMPLE_RATE = float(envstr("SENTRY_TRACES_SAMPLE_RATE", "0"))
+except ValueError:
+    raise ImproperlyConfigured("SENTRY_TRACES_SAMPLE_RATE is a number from 0 to 1") from None
+if SENTRY_DSN:
+    from guildhall_site.ops import sentry as ops_sentry
+
+    ops_sentry.init(
+        SENTRY_DSN,
+        environment=SENTRY_ENVIRONMENT,
+        release=PAGE_CACHE_BUILD or None,
+        traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+    )

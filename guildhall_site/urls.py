@@ -10,6 +10,7 @@ from games.api.common import not_found as api_not_found
 from games.notifications.urls import push_urlpatterns
 from games.web import lobby as games_views
 from guildhall_site import webapp
+from guildhall_site.ops import health
 
 
 class FaviconView(RedirectView):
@@ -53,6 +54,11 @@ urlpatterns = [
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
+    # Probes and metrics (docs/deploy.md). guildhall_site.ops.health.ProbesMiddleware answers
+    # these paths before the other middleware; here they have their names.
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", health.PROBES["/metrics"], name="metrics"),
 ]
 
 # The site's 500 page, or JSON under /api/.

@@ -48,6 +48,7 @@ from django.utils import timezone
 
 from games.notifications import due, emails, push
 from games.notifications.models import Notification
+from guildhall_site.ops import metrics
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,18 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
     row = Notification.objects.select_related("user", "game", "invitation", "subscription").get(
         pk=pk
     )
+    try:
+        outcome = _send(row, token, now, connection)
+    except Exception:
+        metrics.notification(row.channel, "error")
+        raise
+    metrics.notification(row.channel, outcome)
+    return outcome
+
+
+def _send(row: Notification, token: uuid.UUID, now: datetime, connection) -> Outcome:
+    """Steps 2 to 4 for a row we hold."""
+    pk = row.pk
     is_push = row.channel == Notification.Channel.PUSH
     try:
         decision = push.prepare(row, now) if is_push else emails.prepare(row, now)

@@ -31,6 +31,7 @@ from games.play.errors import GameNotActive, NotFound, NotYourTurn, StaleVersion
 from games.play.seats import follow_seats, load_seats, write_seats
 from games.reads import list_stamps
 from games.reads.viewing import seat_of
+from guildhall_site.ops import metrics
 
 # The computer plays a resigned or abandoned seat's decisions at once; a game needs a few
 # hundred decisions, so this bound only stops a bug from looping forever.
@@ -183,6 +184,7 @@ class Change:
         ):
             game.stamp += 1  # a seat submitted or reopened its choice: everyone sees it
         game.save()
+        metrics.moves_applied(game.kind, len(self.log))
         changed = follow_seats(game, self.seats.values(), self.waits, now)
         result = {row["seat"]: row for row in (kind.result(st) or [])} if finished_now else {}
         for seat in self.seats.values():

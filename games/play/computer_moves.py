@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from datetime import timedelta
 
 from celery import shared_task
@@ -28,6 +29,7 @@ from django.utils import timezone
 from games.core import IllegalAction
 from games.models import Game, Seat
 from games.play import errors, moves
+from guildhall_site.ops import metrics
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,9 @@ def play_computer_turn(game_id: int, version: int) -> bool:
     # Seeded by the game, the version and the seat: a retried task thinks the same.
     rand = random.Random(f"{game.pk}:{version}:{drafts}:{seat.number}:{game.seed}")
     level = seat.computer_level if seat.computer_level in kind.computer_levels else "normal"
+    start = time.perf_counter()
     action = kind.choose_at(level, state, seat.number, rand, budget_ms=settings.COMPUTER_BUDGET_MS)
+    thought = time.perf_counter() - start
     try:
         moves.do_submit_action(game_id, seat.user, action, version)
     except (errors.StaleVersion, PermissionDenied, errors.GameNotActive):
@@ -70,6 +74,7 @@ def play_computer_turn(game_id: int, version: int) -> bool:
             return False  # a twin task made its part of the choice first
         log.exception("The %s computer of game %s chose an illegal action", level, game_id)
         raise
+    metrics.computer_move(game.kind, level, thought)
     return True
 
 

@@ -16,6 +16,7 @@ from games.models import Game, Seat
 from games.play import events
 from games.play.change import MAX_AUTOMATIC_DECISIONS, Change, lock_game
 from games.reads import clocks, list_stamps
+from guildhall_site.ops import metrics
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,7 @@ def do_time_out(
             consecutive_timeouts=timeouts, abandoned=seat.abandoned
         )
         game = change.save()
+        metrics.timeout_applied(game.kind, abandoned=seat.abandoned)
         if seat.abandoned:
             events.abandoned(game_id, number)
         return game

@@ -32,6 +32,8 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 
+from guildhall_site.ops import metrics
+
 # Safe (not escaped) so that it reaches the HTML as written, and made of characters that
 # escaping changes, so that no text a user typed can ever match it.
 CSRF_PLACEHOLDER: SafeString = mark_safe("<!--csrf-token-->")
@@ -55,9 +57,11 @@ def serve(
     was read (None: do not store). ``page_key`` None: render, never store.
     """
     if page_key is None or not enabled() or _has_messages(request):
+        metrics.page_cache("skip")
         response, _ = render({})
         return response
     html = caches["pages"].get(page_key)
+    metrics.page_cache("miss" if html is None else "hit")
     if html is not None:
         return HttpResponse(html.replace(_PLACEHOLDER_BYTES, get_token(request).encode()))
     response, store_key = render({"csrf_token": CSRF_PLACEHOLDER})

@@ -1,0 +1,67 @@
+"""gunicorn's configuration: ``gunicorn -c python:guildhall_site.ops.gunicorn guildhall_site.wsgi``.
+
+Every value comes from the environment (docs/deploy.md), as the site's settings do:
+
+- ``PORT`` (8000) and ``WEB_BIND`` (``0.0.0.0:$PORT``): where to listen;
+- ``WEB_CONCURRENCY`` (4): worker processes, about two per core;
+- ``WEB_TIMEOUT`` (30): seconds before a worker stuck on one request is restarted;
+- ``LOG_FORMAT=json``: gunicorn's own lines as JSON too; the access log carries the request's
+  id (the ``X-Request-ID`` the site answers with, guildhall_site/ops/logging.py);
+- ``PROMETHEUS_MULTIPROC_DIR``: cleared as the server starts, and each worker that ends is
+  marked dead in it, so that /metrics adds up the live workers' figures and keeps the dead
+  ones' counts (guildhall_site/ops/metrics.py).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from prometheus_client import multiprocess
+
+_port = os.environ.get("PORT") or "8000"
+bind = os.environ.get("WEB_BIND") or f"0.0.0.0:{_port}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or 4)
+timeout = int(os.environ.get("WEB_TIMEOUT") or 30)
+graceful_timeout = timeout
+accesslog = "-"
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" request_id=%({x-request-id}o)s'
+
+if (os.environ.get("LOG_FORMAT") or "").strip() == "json":
+    _json = {
+        "()": "pythonjsonlogger.json.JsonFormatter",
+        "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+        "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+    }
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": _json},
+        "handlers": {
+            "error": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stderr",
+            },
+            "access": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stdout",
+            },
+        },
+        "loggers": {
+            "gunicorn.error": {"handlers": ["error"], "level": "INFO", "propagate": False},
+            "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        },
+    }
+
+
+def on_starting(server: Any) -> None:
+    from guildhall_site.ops.metrics import clear_multiprocess_dir
+
+    clear_multiprocess_dir()
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.mark_process_dead(worker.pid)

@@ -1,0 +1,109 @@
+"""A request id on every request and every log line, and the logs as JSON when asked.
+
+``RequestIdMiddleware`` (first in settings.MIDDLEWARE) takes the proxy's ``X-Request-ID``
+when it is a plain token, else makes one, keeps it for the request's log lines and answers
+with it, so that one id ties the proxy's access log, gunicorn's, the site's lines and a Sentry
+report together. ``RequestIdFilter`` puts it (and, in a Celery worker, the task's id) on each
+record as ``request_id``; the JSON formatter (python-json-logger) writes it as a field.
+
+With ``LOG_FORMAT=json`` (settings.py) every line is one JSON object: ``time``, ``level``,
+``logger``, ``message``, ``request_id`` and whatever a logger passes in ``extra``.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import re
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+
+HEADER = "X-Request-ID"
+# What a proxy's id may look like to be taken as it is (Caddy's, nginx's $request_id, a
+# UUID): anything else, which could forge log lines, is replaced by our own.
+_SAFE_ID = re.compile(r"[A-Za-z0-9._:-]{8,64}")
+
+request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class RequestIdMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get(HEADER, "")
+        rid = given if _SAFE_ID.fullmatch(given) else new_id()
+        token = request_id.set(rid)
+        try:
+            response = self.get_response(request)
+        finally:
+            request_id.reset(token)
+        response[HEADER] = rid
+        return response
+
+
+def _task_id() -> str:
+    # A Celery task's log lines carry its id (the request id of the work it does).
+    from celery import current_task
+
+    if current_task and current_task.request and current_task.request.id:
+        return str(current_task.request.id)
+    return ""
+
+
+class RequestIdFilter(logging.Filter):
+    """Adds ``request_id`` to every record: the request's, a Celery task's, or ``""``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not getattr(record, "request_id", ""):
+            record.request_id = request_id.get() or _task_id()
+        return True
+
+
+def logging_config(log_format: str, level: str) -> dict[str, Any]:
+    """settings.LOGGING for ``LOG_FORMAT`` plain (the default) or json."""
+    if log_format == "json":
+        line: dict[str, Any] = {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        }
+        formatters = {"plain": line, "request": line}
+    else:
+        formatters = {
+            "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+            "request": {
+                "()": "django.utils.log.ServerFormatter",
+                "format": "[{server_time}] {message}",
+                "style": "{",
+            },
+        }
+    filters = ["request_id"]
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "guildhall_site.ops.logging.RequestIdFilter"}},
+        "formatters": formatters,
+        "handlers": {
+            "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": filters},
+            "request": {
+                "class": "logging.StreamHandler",
+                "formatter": "request",
+                "filters": filters,
+            },
+        },
+        "root": {"handlers": ["console"], "level": level},
+        # These replace Django's own handlers, which would print each line a second time
+        # through the root logger's.
+        "loggers": {
+            "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+            "django.server": {"handlers": ["request"], "level": "INFO", "propagate": False},
+        },
+    }
