@@ -116,6 +116,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.notifications",
+    # manage.py backup (guildhall_site/ops: health, metrics, error reports, logs; docs/deploy.md)
+    "guildhall_site.ops",
 ]
 
 MIDDLEWARE = [
