@@ -1,7 +1,7 @@
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
-from games.web import board, leaderboard, lobby, log, notes, profile, replay, rules, vacation
+from games.web import board, chat, leaderboard, lobby, log, notes, profile, replay, rules, vacation
 
 app_name = "games"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path("games/<id:game_id>/poll/", board.board_poll, name="board_poll"),
     # The player's private note beside the board: games.web.notes.
     path("games/<id:game_id>/note/", notes.game_note, name="note"),
+    # The game's chat beside the board: games.web.chat.
+    path("games/<id:game_id>/chat/", chat.game_chat, name="chat"),
     # The replay of a finished game belongs to games.web.replay.
     path("games/<id:game_id>/replay/", replay.replay_start, name="replay"),
     path("games/<id:game_id>/replay/<id:step>/", replay.replay_step, name="replay_step"),

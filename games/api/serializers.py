@@ -180,6 +180,24 @@ class NoteSerializer(serializers.Serializer):
     )
 
 
+class ChatLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    author = serializers.CharField(help_text="The name its author shows to other players.")
+    username = serializers.CharField()
+    text = serializers.CharField(help_text="Plain text, as written: never HTML.")
+    created = serializers.DateTimeField()
+    version = serializers.IntegerField(help_text="The game's version when it was written.")
+
+
+class ChatWriteSerializer(serializers.Serializer):
+    text = StrictCharField(
+        trim_whitespace=False,
+        help_text="A line to the table: plain text, at most 500 characters (white space "
+        "around it is dropped), line breaks but no other control character. Only the game's "
+        "players write.",
+    )
+
+
 class MoveSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The game's version after this move.")
     seat = serializers.IntegerField()
@@ -262,6 +280,10 @@ class InvitationCreateSerializer(serializers.Serializer):
         default=True,
         help_text="The game counts for the players' ratings. Ignored (false) with computer "
         "seats or for one player: such games are never rated.",
+    )
+    chat_players_only = StrictBooleanField(
+        default=False,
+        help_text="The game's chat is for its players: spectators do not read it.",
     )
 
     def __init__(self, *args, **kwargs) -> None:

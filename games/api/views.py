@@ -32,6 +32,8 @@ from accounts.models import User
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
     CatalogGameSerializer,
+    ChatLineSerializer,
+    ChatWriteSerializer,
     GameSerializer,
     GameSummarySerializer,
     InvitationCreateSerializer,
@@ -44,7 +46,8 @@ from games.api.serializers import (
 )
 from games.core import registry
 from games.models import Game, Invitation, Move, Seat
-from games.play import invitations, moves, notes, presence, ratings
+from games.play import chat, invitations, moves, notes, presence, ratings
+from games.reads import chat as chat_reads
 from games.reads import queries, viewing
 from games.reads.movelog import describe_move
 from guildhall_site import parsing
@@ -52,6 +55,8 @@ from guildhall_site.rest import (
     ActionThrottle,
     ApiThrottle,
     ApiView,
+    ChatAddressThrottle,
+    ChatThrottle,
     NoteThrottle,
     Pagination,
     query_flag,
@@ -301,6 +306,62 @@ class ActionsView(ApiView):
 
 
 @private
+class ChatView(ApiView):
+    """The game's chat: its players write, and anyone may read it unless it is for the
+    players only (403). Lines a moderator hid, and those of players you blocked, are left
+    out. Writing is limited per user and per address (``API_THROTTLE_RATES["chat"]``,
+    ``["chat_address"]``)."""
+
+    serializer_class = ChatLineSerializer
+    pagination_class = Pagination
+    throttle_classes = [ApiThrottle, ChatThrottle, ChatAddressThrottle]
+
+    @extend_schema(
+        tags=["games"],
+        operation_id="game_chat_list",
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "after", int, description="Only the lines after the one with this id."
+            ),
+        ],
+        responses={200: ChatLineSerializer(many=True), 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request, game_id: int):
+        game = chat_reads.readable_game(game_id, request.user)
+        after = request.query_params.get("after")
+        after_id = None
+        if after is not None:
+            after_id = parsing.whole_number(after)
+            if after_id is None:
+                raise exceptions.ValidationError({"after": [_("Must be a line's id.")]})
+        page = self.paginate_queryset(chat_reads.lines_for(game, request.user, after=after_id))
+        assert page is not None  # the view has its paginator (pagination_class)
+        data = ChatLineSerializer(chat_reads.entries(page), many=True).data
+        return self.get_paginated_response(data)
+
+    @extend_schema(
+        tags=["games"],
+        operation_id="game_chat_write",
+        parameters=[GAME_ID],
+        request=ChatWriteSerializer,
+        responses={
+            201: ChatLineSerializer,
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+            429: ErrorSerializer,
+        },
+    )
+    def post(self, request, game_id: int):
+        body = ChatWriteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        line = chat.do_write(game_id, request.user, body.validated_data["text"])
+        data = ChatLineSerializer(chat_reads.entries([line])[0]).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+@private
 class NoteView(ApiView):
     """My private note on a game I play in: nobody else ever reads it (403 for anyone
     without a seat). Saving it is limited like a page's (``API_THROTTLE_RATES["notes"]``)."""
@@ -479,6 +540,7 @@ class InvitationListView(ApiView):
             # Strengths may differ from seat to seat here, unlike in the lobby's form.
             computers=data["computers"],
             rated=data["rated"],
+            chat_players_only=data["chat_players_only"],
         )
         invitation = _invitations().get(pk=invitation.pk)
         return Response(

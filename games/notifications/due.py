@@ -11,9 +11,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Max
 
 from games.models import Game, Invitation, Seat
 from games.notifications.models import Notification
+from games.reads import chat as chat_reads
 from games.reads import clocks, queries
 
 Kind = Notification.Kind
@@ -25,6 +27,10 @@ Kind = Notification.Kind
 ACTIVE_WINDOW = timedelta(minutes=5)
 WARNING_LEAD = {Kind.DEADLINE_24H: timedelta(hours=24), Kind.DEADLINE_1H: timedelta(hours=1)}
 WEEK = timedelta(days=7)
+# At most one notice of a game's chat per game and channel in this time.
+CHAT_BATCH = timedelta(minutes=15)
+# Lines a chat notice quotes; it counts the others.
+QUOTED = 10
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ def _waiting(row: Notification) -> tuple[Game, Seat] | Skip:
     return game, seat
 
 
-def _active_until(seat: Seat, now: datetime) -> datetime | None:
+def active_until(seat: Seat, now: datetime) -> datetime | None:
     seen = seat.last_seen_at
     if seen is not None and seen > now - ACTIVE_WINDOW:
         return seen + ACTIVE_WINDOW
@@ -77,7 +83,7 @@ def _check_turn(row, now):
     game, seat = waiting
     if seat.last_seen_at is not None and seat.last_seen_at >= seat.deciding_since:
         return Skip("the player has seen the game since the turn came to them")
-    if until := _active_until(seat, now):
+    if until := active_until(seat, now):
         return Defer(until, "the player was on the game a moment ago")
     return {"game": game, "seat": seat}
 
@@ -97,7 +103,7 @@ def _check_reminder(row, now):
         return Defer(due, "not due yet")
     if away := _away(row, now):
         return away
-    if until := _active_until(seat, now):
+    if until := active_until(seat, now):
         return Defer(until, "the player is on the game")
     return {"game": game, "seat": seat, "weeks": row.number}
 
@@ -113,7 +119,7 @@ def _check_deadline(row, now):
     if seat.deadline - lead > now + timedelta(minutes=1):
         # A vacation pushed the deadline back since the sweep chose this warning.
         return Defer(seat.deadline - lead, "the deadline moved")
-    if until := _active_until(seat, now):
+    if until := active_until(seat, now):
         return Defer(min(until, seat.deadline), "the player is on the game")
     return {"game": game, "seat": seat, "hours_left": round(lead.total_seconds() / 3600)}
 
@@ -178,6 +184,35 @@ def _check_digest(row, now):
     return {"rows": rows}
 
 
+def _check_chat(row: Notification, now: datetime):
+    """A notice of a game's chat: the lines its player has not seen, unless they have the
+    game open or heard of it a moment ago."""
+    game = row.game
+    seat = Seat.objects.filter(game=game, user_id=row.user_id).select_related("user").first()
+    if game is None or seat is None:
+        return Skip("not a player of this game")
+    if until := active_until(seat, now):
+        return Defer(until, "the player has the game open")
+    previous = (
+        Notification.objects.filter(
+            kind=Kind.CHAT,
+            user_id=row.user_id,
+            game=game,
+            channel=row.channel,
+            subscription_id=row.subscription_id,
+            status=Notification.Status.SENT,
+        )
+        .exclude(pk=row.pk)
+        .aggregate(last=Max("sent_at"))["last"]
+    )
+    if previous is not None and previous + CHAT_BATCH > now:
+        return Defer(previous + CHAT_BATCH, "a notice of this game's chat went out a moment ago")
+    lines, count = chat_reads.unseen(game, seat.user, seat.last_seen_at, QUOTED)
+    if not lines:
+        return Skip("the player has seen every line")
+    return {"game": game, "seat": seat, "chat_lines": lines, "chat_count": count}
+
+
 # Whether a notification is still due: the context its message needs, or why not now.
 Check = Callable[[Notification, datetime], Skip | Defer | dict[str, Any]]
 
@@ -192,4 +227,5 @@ CHECKS: dict[str, Check] = {
     Kind.ABANDONED: _check_abandoned,
     Kind.INVITATION: _check_invitation,
     Kind.DIGEST: _check_digest,
+    Kind.CHAT: _check_chat,
 }

@@ -32,9 +32,10 @@ from accounts import languages
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.notifications import preferences
-from games.notifications.due import CHECKS, WARNING_LEAD, Defer, Skip
+from games.notifications.due import CHECKS, QUOTED, WARNING_LEAD, Defer, Skip
 from games.notifications.models import Notification
 from games.notifications.rows import message_id
+from games.reads import chat as chat_reads
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title
 
@@ -134,6 +135,13 @@ def recent_moves(game: Game, seat: int, state) -> list[str]:
     return lines[-LOG_LINES:]
 
 
+def unseen_chat(game: Game, seat: Seat) -> dict:
+    """What a turn email or a digest says of the game's chat: the lines its player has not
+    seen (``chat_lines``, the newest few) and how many there are (``chat_count``)."""
+    lines, count = chat_reads.unseen(game, seat.user, seat.last_seen_at, QUOTED)
+    return {"chat_lines": lines, "chat_count": count}
+
+
 # The emails ----------------------------------------------------------------------------------
 
 
@@ -179,6 +187,10 @@ def _subject(row: Notification, c: dict) -> str:
             "players": c["players"],
             "game_name": c["game_name"],
         }
+    if kind == Kind.CHAT:
+        lines = c["chat_lines"]
+        names = sorted({line.author for line in lines}, key=str.casefold)
+        return _("%(names)s wrote in %(title)s") % {**title, "names": ", ".join(names)}
     if kind == Kind.DIGEST:
         n = len(c["games"])
         # The same words as the first line of the email (notifications/email/digest.txt).
@@ -199,6 +211,7 @@ def _context(row: Notification, found: dict) -> dict:
         c["cancelled"] = game.status == Game.Status.CANCELLED
         if row.kind == Kind.TURN:
             c["recent"] = recent_moves(game, seat, state)
+            c |= unseen_chat(game, found["seat"])
         if row.kind == Kind.ABANDONED:
             c["dropped_name"] = game.names[found["dropped"]]
         c |= {k: v for k, v in found.items() if k not in ("game", "seat")}
@@ -223,6 +236,7 @@ def _context(row: Notification, found: dict) -> dict:
             game = Game.objects.get(pk=r.game.pk)  # the list deferred the snapshot
             g = game_context(game, r.seat)
             g.pop("state")
+            g |= unseen_chat(game, r.seat)
             games.append(g)
         c["games"] = games
         c["url"] = site_url(reverse("home"))

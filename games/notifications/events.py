@@ -22,8 +22,8 @@ from django.db.models.expressions import Combinable, NegatedExpression
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Invitation, Seat
-from games.notifications import preferences, push
+from games.models import ChatLine, Game, Invitation, Seat
+from games.notifications import chat, preferences, push
 from games.notifications.due import WARNING_LEAD, WEEK
 from games.notifications.emails import user_zone
 from games.notifications.models import Notification
@@ -150,6 +150,12 @@ def notify_game_over(self: Task[Any, Any], game_id: int) -> list[str] | None:
 def notify_abandoned(self: Task[Any, Any], game_id: int, seat: int) -> list[str] | None:
     game = _game(game_id)
     return _deliver(self, None if game is None else abandoned_notifications(game, seat))
+
+
+@shared_task(**NOTIFY_TASK, name="games.tasks.notify_chat")
+def notify_chat(self: Task[Any, Any], game_id: int) -> list[str] | None:
+    game = _game(game_id)
+    return _deliver(self, None if game is None else chat.chat_notifications(game))
 
 
 @shared_task(**NOTIFY_TASK, name="games.tasks.notify_invitation")
@@ -325,6 +331,29 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
     )
     for invitation in invitations:
         recorded += invitation_notifications(invitation)
+
+    # Lines of a game's chat that a reader who wants to hear of them has not seen, with no
+    # notice of theirs made since (chat.chat_notifications decides alike).
+    unheard = Seat.objects.filter(
+        preferences.wanting(Kind.CHAT, "user__") | push.wanting(Kind.CHAT, "user__"),
+        Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=OuterRef("created")),
+        game=game,
+        computer_level="",
+    ).exclude(user=OuterRef("author"))
+    unheard = unheard.exclude(
+        Exists(
+            Notification.objects.filter(
+                kind=Kind.CHAT,
+                user=OuterRef("user"),
+                game=OuterRef("game"),
+                created__gte=OuterRef(OuterRef("created")),
+            )
+        )
+    )
+    lines = ChatLine.objects.filter(Exists(unheard), created__range=window, hidden=False)
+    chatted = Game.objects.filter(pk__in=lines.values("game_id")).defer(*SECRETS)
+    for g in chatted:
+        recorded += chat.chat_notifications(g)
 
     new = [row for row, created in recorded if created]
     _queue(new)

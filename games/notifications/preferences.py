@@ -26,6 +26,7 @@ TURN, REMINDERS, DEADLINES, GAMES, INVITATIONS = (
     "games",
     "invitations",
 )
+CHAT = "chat"
 
 CATEGORY: dict[str, str] = {
     Kind.TURN: TURN,
@@ -38,6 +39,7 @@ CATEGORY: dict[str, str] = {
     Kind.FINISHED: GAMES,
     Kind.ABANDONED: GAMES,
     Kind.INVITATION: INVITATIONS,
+    Kind.CHAT: CHAT,
 }
 
 # What the confirmation page (and each email's unsubscribe link) says is stopped; translated
@@ -48,6 +50,7 @@ DESCRIPTION = {
     DEADLINES: gettext_lazy("warnings before your time to move runs out"),
     GAMES: gettext_lazy("emails when a game starts or ends, or a player drops out"),
     INVITATIONS: gettext_lazy("emails about invitations to games"),
+    CHAT: gettext_lazy("emails about new lines in your games' chats"),
 }
 
 _SALT = "notifications.unsubscribe"
@@ -67,6 +70,7 @@ _WANTS: dict[str, tuple[str, object]] = {
     Kind.FINISHED: ("game_emails", True),
     Kind.ABANDONED: ("game_emails", True),
     Kind.INVITATION: ("invitation_emails", True),
+    Kind.CHAT: ("chat_emails", True),
 }
 
 
@@ -104,6 +108,7 @@ def unsubscribe(user: User, category: str) -> None:
         DEADLINES: {"deadline_emails": False},
         GAMES: {"game_emails": False},
         INVITATIONS: {"invitation_emails": False},
+        CHAT: {"chat_emails": False},
     }
     fields = by_category[category]
     for name, value in fields.items():

@@ -39,6 +39,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from py_vapid import Vapid, VapidException
@@ -58,12 +59,13 @@ log = logging.getLogger(__name__)
 Kind = Notification.Kind
 
 # The notifications that go to devices too.
-KINDS = (Kind.TURN, Kind.FINISHED, Kind.INVITATION)
+KINDS = (Kind.TURN, Kind.FINISHED, Kind.INVITATION, Kind.CHAT)
 # The player's preference (a field of accounts.User) that says yes to each kind.
 PREFERENCE: dict[str, str] = {
     Kind.TURN: "push_turn",
     Kind.FINISHED: "push_finished",
     Kind.INVITATION: "push_invitation",
+    Kind.CHAT: "push_chat",
 }
 # How long a push service keeps a message for a device that is offline (seconds).
 TTL = int(timedelta(days=1).total_seconds())
@@ -71,6 +73,8 @@ TTL = int(timedelta(days=1).total_seconds())
 TIMEOUT = 10
 # Devices per player.
 MAX_DEVICES = 10
+# Characters of a chat line a push shows.
+CHAT_BODY = 140
 
 
 def enabled() -> bool:
@@ -155,6 +159,8 @@ CHECKS: dict[str, due.Check] = {
     Kind.TURN: due.CHECKS[Kind.TURN],
     Kind.FINISHED: _check_finished,
     Kind.INVITATION: due.CHECKS[Kind.INVITATION],
+    # Not while the player has the game open, and at most one a quarter hour per device.
+    Kind.CHAT: due.CHECKS[Kind.CHAT],
 }
 
 
@@ -180,6 +186,15 @@ def _payload(row: Notification, found: dict) -> dict:
         }
     game: Game = found["game"]
     values = {"game": game.game_kind.name}
+    if row.kind == Kind.CHAT:
+        newest = found["chat_lines"][-1]
+        return {
+            "title": _("%(name)s wrote in %(game)s") % {**values, "name": newest.author},
+            # Written by a player for the table; cut to what a notice shows.
+            "body": Truncator(newest.text).chars(CHAT_BODY),
+            "url": emails.game_url(game.pk) + "#chat",
+            "tag": f"chat-{game.pk}",
+        }
     if row.kind == Kind.TURN:
         title = _("Your turn in %(game)s") % values
     elif game.status == Game.Status.CANCELLED:

@@ -21,6 +21,7 @@ GAME_OVER = "games.tasks.notify_game_over"
 INVITATION = "games.tasks.notify_invitation"
 ABANDONED = "games.tasks.notify_abandoned"
 COMPUTER_TURN = "games.play_computer_turn"
+CHAT = "games.tasks.notify_chat"
 
 
 def _task(name: str):
@@ -68,3 +69,8 @@ def computer_turn(game_id: int, version: int) -> None:
 def abandoned(game_id: int, seat: int) -> None:
     """After the commit that gave ``seat`` to the computer for running out of time."""
     queue_on_commit(ABANDONED, game_id, seat)
+
+
+def chat(game_id: int) -> None:
+    """After the commit of a line in the game's chat (its readers who are away hear of it)."""
+    queue_on_commit(CHAT, game_id)

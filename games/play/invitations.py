@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, ngettext_lazy
 
+from accounts import blocks
 from accounts.models import User
 from games.core import GameKind, Match, OptionError, parse_options, registry
 from games.models import DEFAULT_KIND, MOVE_DAYS, Game, Invitation, InvitationResponse, Seat
@@ -42,6 +43,7 @@ class NewInvitation:
     invitees: list[User]
     computers: list[str]  # a strength per computer seat
     rated: bool
+    chat_players_only: bool  # spectators do not read the game's chat
 
 
 def check_new_invitation(
@@ -54,6 +56,7 @@ def check_new_invitation(
     invitees: Iterable[User | str] = (),
     computers: Sequence[str] = (),
     rated: bool = True,
+    chat_players_only: bool = False,
 ) -> NewInvitation:
     """Every rule of a new invitation, in one place for the lobby's form and the API: the
     game, its players and options (the game's own checks), the computer seats, the time
@@ -98,6 +101,7 @@ def check_new_invitation(
         invitees=people,
         computers=computers,
         rated=rated and not computers and players > 1,
+        chat_players_only=chat_players_only,
     )
 
 
@@ -126,7 +130,25 @@ def check_invitees(creator: User, invitees: Iterable[User | str]) -> list[User]:
         raise Invalid("invitees", _("You take a seat anyway: leave your own name out."))
     if any(u.is_computer for u in people):
         raise Invalid("invitees", _("Computer players are not invited: add computer seats instead"))
+    _check_not_blocked(creator, people)
     return people
+
+
+def _check_not_blocked(creator: User, people: list[User]) -> None:
+    """Nobody who blocked ``creator`` is invited by them, in words that do not say so; nor
+    anyone ``creator`` blocked (they may unblock them)."""
+    ids = [u.pk for u in people]
+    refusing = blocks.blockers_of(creator.pk, ids)
+    if refusing:
+        names = ", ".join(u.username for u in people if u.pk in refusing)
+        raise Invalid("invitees", _("You cannot invite %(names)s.") % {"names": names})
+    blocked = blocks.blocked_ids(creator) & set(ids)
+    if blocked:
+        names = ", ".join(u.username for u in people if u.pk in blocked)
+        raise Invalid(
+            "invitees",
+            _("You blocked %(names)s: unblock them on their profile first.") % {"names": names},
+        )
 
 
 def do_create_invitation(creator: User, **arguments: Any) -> Invitation:
@@ -150,6 +172,7 @@ def do_create_invitation(creator: User, **arguments: Any) -> Invitation:
             open_to_all=not invitees,
             computers=computers,
             rated=new.rated,
+            chat_players_only=new.chat_players_only,
         )
         invitation.invitees.set(invitees)
         seated = [creator, *computer_players.accounts(computers)]
@@ -254,6 +277,7 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
             raise ValidationError(_("You created this invitation: you already have a seat"))
         if not may_answer(invitation, user):
             raise PermissionDenied(_("This invitation is not addressed to you"))
+        _check_apart(invitation, user)
         InvitationResponse.objects.update_or_create(
             invitation=invitation, user=user, defaults={"accepted": True}
         )
@@ -267,6 +291,23 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
         if len(accepted) >= invitation.players:
             _start_game(invitation, accepted[: invitation.players])
     return invitation
+
+
+def _check_apart(invitation: Invitation, user: User) -> None:
+    """An open invitation seats nobody with a player who blocked them, or whom they blocked
+    (accounts.blocks): the blocked player is answered as if it were not there."""
+    seated = [invitation.creator_id, *_accepted_ids(invitation)]
+    if blocks.blocked_ids(user) & set(seated):
+        raise ValidationError(
+            _("You blocked a player who has a seat in this invitation: it cannot seat you both.")
+        )
+    if blocks.blockers_of(user.pk, seated):
+        # As if it were not there (queries.visible_invitations hides it from them too).
+        raise NotFound(_("No such invitation"))
+
+
+def _accepted_ids(invitation: Invitation) -> list[int]:
+    return list(invitation.responses.filter(accepted=True).values_list("user_id", flat=True))
 
 
 def _start_game(invitation: Invitation, users: list[User]) -> Game:
@@ -287,6 +328,7 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
         move_days=invitation.move_days,
         snapshot=kind.to_json(match.state),
         rated=invitation.rated,
+        chat_players_only=invitation.chat_players_only,
     )
     waiting = kind.deciders(match.state)
     Seat.objects.bulk_create(

@@ -9,16 +9,12 @@ it: the board, the replay and the API ask ``note_text`` for the viewer's own not
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import Game, Note, Seat
 from games.play.errors import Invalid, NotFound, NotYourTurn
-
-# Line breaks and tabs are text; every other control character, and surrogates, are not.
-_ALLOWED_CONTROLS = {"\n", "\r", "\t"}
+from guildhall_site.text import has_control_characters
 
 
 def check_text(text: str) -> str:
@@ -29,7 +25,7 @@ def check_text(text: str) -> str:
             _("A note holds at most %(most)d characters (this one has %(n)d).")
             % {"most": Note.MAX_LENGTH, "n": len(text)},
         )
-    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in _ALLOWED_CONTROLS for c in text):
+    if has_control_characters(text):
         raise Invalid("text", _("A note may not hold control characters."))
     return text
 

@@ -16,7 +16,8 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import DateTimeField, Value
 
-from games.models import Game, Seat, Vacation
+from games.models import ChatLine, Game, Seat, Vacation
+from games.reads.chat import format_stamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ def _sql(template: str) -> str:
         game=q(Game._meta.db_table),
         seat=q(Seat._meta.db_table),
         vacation=q(Vacation._meta.db_table),
+        chat=q(ChatLine._meta.db_table),
         start=q("start"),
         end=q("end"),
     )
@@ -68,7 +70,9 @@ SELECT s.number, s.user_id, s.last_seen_at, s.resigned, s.abandoned, s.cancel_vo
 """
 
 _POLL = """
-SELECT g.version, g.status, s.id IS NOT NULL, s.last_seen_at, g.stamp, s.draft_stamp
+SELECT g.version, g.status, s.id IS NOT NULL, s.last_seen_at, g.stamp, s.draft_stamp,
+       (SELECT COALESCE(MAX(c.id), 0) FROM {chat} c WHERE c.game_id = g.id),
+       (SELECT COUNT(*) FROM {chat} c WHERE c.game_id = g.id AND c.hidden)
   FROM {game} g LEFT JOIN {seat} s ON s.game_id = g.id AND s.user_id = %s
  WHERE g.id = %s
 """
@@ -108,6 +112,7 @@ class PollRow:
     seated: bool  # the user has a seat in the game
     seen_at: datetime | None  # when that seat last looked
     draft_stamp: str  # that seat's own private records ("" for none, or no seat)
+    chat_stamp: str  # the game's chat as it is (games.reads.chat.stamp)
 
 
 def poll(game_id: int, user_id: int | None) -> PollRow | None:
@@ -118,8 +123,16 @@ def poll(game_id: int, user_id: int | None) -> PollRow | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    version, status, seated, seen, stamp, draft_stamp = row
-    return PollRow(version, status, stamp, bool(seated), _datetime(seen), draft_stamp or "")
+    version, status, seated, seen, stamp, draft_stamp, newest_line, hidden_lines = row
+    return PollRow(
+        version,
+        status,
+        stamp,
+        bool(seated),
+        _datetime(seen),
+        draft_stamp or "",
+        format_stamp(newest_line, hidden_lines),
+    )
 
 
 _DATETIME = Value(None, output_field=DateTimeField())

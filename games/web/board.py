@@ -41,7 +41,7 @@ from games.reads import board as board_reads
 from games.reads import cache_keys, history, list_stamps, queries, score_chart, stats
 from games.reads.board import SeatRow
 from games.reads.titles import game_title
-from games.web import page_cache
+from games.web import chat, page_cache
 from games.web.decorators import board_login_required
 from guildhall_site import parsing
 from guildhall_site.rest import ActionThrottle, page_limit
@@ -77,8 +77,13 @@ def board_poll(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     if row.seated:
         presence.mark_seen(game_id, request.user, row.seen_at)
     if request.GET.get("v") == poll_token(row.version, row.stamp, row.status, row.draft_stamp):
-        return HttpResponse(status=204)
-    return _render_board(request, game_id, partial=True, mark_seen=False)
+        response = HttpResponse(status=204)
+    else:
+        response = _render_board(request, game_id, partial=True, mark_seen=False)
+    # The chat beside the board (games.web.chat) sends its stamp: it loads again on this.
+    if "c" in request.GET and request.GET["c"] != row.chat_stamp:
+        response["HX-Trigger"] = chat.CHANGED
+    return response
 
 
 @never_cache  # a player's hand: no cache may keep it (Cache-Control: private, no-store)
@@ -318,6 +323,12 @@ def _render_fresh(
         "move_url": reverse("games:board_move", args=[game_id]),
         # A player's private note, loaded after the page (games.web.notes).
         "note_url": None if seat is None else reverse("games:note", args=[game_id]),
+        # The game's chat, likewise (games.web.chat), for whoever may read it.
+        "chat_url": (
+            None
+            if seat is None and game.chat_players_only
+            else reverse("games:chat", args=[game_id])
+        ),
         # Names the board as rendered for this viewer (it changes with each of their own
         # private records too, which leave the version as it was).
         "board_token": token,

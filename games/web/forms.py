@@ -95,6 +95,13 @@ class InvitationForm(forms.Form):
         ),
     )
 
+    chat_players_only = forms.BooleanField(
+        label=gettext_lazy("Chat for the players only"),
+        required=False,
+        initial=False,
+        help_text=gettext_lazy("Spectators of the game do not read its chat."),
+    )
+
     def __init__(
         self, *args, creator: User, game: GameKind, against_computer: bool = False, **kwargs
     ) -> None:
@@ -186,4 +193,5 @@ class InvitationForm(forms.Form):
             * (data.get("computers") or 0),
             # Ignored with computer players (the services turn it off; the help says so).
             "rated": data.get("rated", False),
+            "chat_players_only": data.get("chat_players_only", False),
         }

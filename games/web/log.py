@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.http import AuthenticatedHttpRequest
 from games.models import Game, Seat
+from games.reads import chat as chat_reads
 from games.reads import history
 from games.reads.titles import game_title
 from games.web.decorators import board_login_required
@@ -44,6 +45,14 @@ def game_log(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     context = history.context(game, state, seat, before)
     if request.htmx and not request.htmx.boosted:
         return render(request, "games/log_page.html", context)
+    # The whole chat beside the whole history, for whoever may read it.
+    chat = (
+        chat_reads.read(game, request.user, most=None)
+        if chat_reads.may_read(game, request.user)
+        else None
+    )
     return render(
-        request, "games/log.html", {**context, "title": game_title(game.names), "before": before}
+        request,
+        "games/log.html",
+        {**context, "title": game_title(game.names), "before": before, "chat": chat},
     )

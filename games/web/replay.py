@@ -28,10 +28,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
+from accounts.blocks import blocked_ids
 from accounts.http import AuthenticatedHttpRequest
 from games.core import SeatUser
 from games.models import Game, Seat
 from games.reads import cache_keys, replay
+from games.reads import chat as chat_reads
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title
 from games.web import page_cache
@@ -136,12 +138,19 @@ def _serve(request: AuthenticatedHttpRequest, game: Game, step: int) -> HttpResp
     user = request.user
     parts: list[object] = [game.pk, game.version, game.status, step, user.pk, seat, hands]
     parts += [get_language(), partial]
+    # The chat as this viewer reads it: a line hidden, or a player blocked, changes it.
+    readable = chat_reads.may_read(game, user)
+    if readable:
+        parts += [chat_reads.stamp(game.pk), sorted(blocked_ids(user))]
     if not partial:
         parts.append((user.username, user.name, user.is_guest))
     key = cache_keys.key("replay", parts)
 
     def render_step(extra: dict) -> tuple[HttpResponse, str | None]:
-        return _render(request, game, seats, seat, step, hands, partial, extra), key
+        chat = chat_reads.read(game, user, up_to_version=step) if readable else None
+        return _render(
+            request, game, seats, seat, step, hands, partial, extra | {"chat": chat}
+        ), key
 
     response = page_cache.serve(request, key, render_step)
     patch_vary_headers(response, ["HX-Request"])

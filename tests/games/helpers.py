@@ -7,7 +7,7 @@ from games.play import invitations, moves, timeouts
 from games.reads import viewing
 
 # The arguments of invitations.do_create_invitation besides the game's own options.
-INVITATION_FIELDS = {"kind", "move_days", "invitees"}
+INVITATION_FIELDS = {"kind", "move_days", "invitees", "chat_players_only"}
 
 
 def start_game(creator, *others, **options) -> Game:

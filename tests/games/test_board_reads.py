@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import ChatLine, Game, Seat
 from games.play import cancel_votes, vacations
 from games.reads import board as board_reads
 from games.reads import clocks
 from games.reads.board import PollRow
+from games.reads.chat import stamp as chat_stamp
 from tests.games.helpers import start_game
 
 
@@ -48,12 +49,19 @@ def test_the_poll_reads_the_version_and_the_viewers_seat(alice, bob, charlie):
     Seat.objects.filter(game=game, user=bob).update(draft_stamp="ab12")
     Game.objects.filter(pk=game.pk).update(stamp=3)
 
-    def row(seated, seen_at, draft_stamp=""):
-        return PollRow(game.version, game.status, 3, seated, seen_at, draft_stamp)
+    def row(seated, seen_at, draft_stamp="", chat_stamp="0.0"):
+        return PollRow(game.version, game.status, 3, seated, seen_at, draft_stamp, chat_stamp)
 
     assert board_reads.poll(game.pk, alice.pk) == row(True, seen)
     assert board_reads.poll(game.pk, bob.pk) == row(True, None, "ab12")
     assert board_reads.poll(game.pk, charlie.pk) == row(False, None)
     assert board_reads.poll(game.pk, None) == row(False, None)
     assert board_reads.poll(game.pk + 1000, alice.pk) is None
+    # The chat's stamp: its newest line and how many were hidden (games.reads.chat.stamp).
+    ChatLine.objects.create(game=game, author=alice, text="hi", version=game.version)
+    spam = ChatLine.objects.create(
+        game=game, author=bob, text="spam", version=game.version, hidden=True
+    )
+    assert board_reads.poll(game.pk, alice.pk).chat_stamp == f"{spam.pk}.1"
+    assert board_reads.poll(game.pk, alice.pk).chat_stamp == chat_stamp(game.pk)
     assert Game.objects.filter(pk=game.pk).exists()
