@@ -34,6 +34,7 @@ from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +45,13 @@ State = Literal["ok", "down", "unapplied"]
 
 
 @never_cache
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok\n", content_type="text/plain; charset=utf-8")
 
 
 @never_cache
+@require_safe
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = run_checks()
     ready = all(state == "ok" for state in checks.values())
