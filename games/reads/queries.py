@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games.models import Game, Invitation, Seat
+from accounts.models import Block
+from games.models import Game, Invitation, InvitationResponse, Seat
 
 # Columns a list never needs, and must not carry around: the secret parts of a game.
 SECRET_FIELDS = ("game__seed", "game__snapshot")
@@ -203,7 +204,23 @@ def visible_invitations(user) -> QuerySet[Invitation]:
     seen = Invitation.objects.filter(
         Q(open_to_all=True) | Q(creator=user) | Q(invitees=user) | Q(responses__user=user)
     )
-    return Invitation.objects.filter(pk__in=seen.values("pk"))
+    return Invitation.objects.filter(pk__in=seen.values("pk")).exclude(_kept_from(user))
+
+
+def _kept_from(user) -> Q:
+    """The invitations open to all that would seat ``user`` with a player who blocked them
+    (made or accepted by one, and neither addressed to nor answered by ``user``): never
+    shown to them, so that nothing tells them they are blocked (accounts.blocks)."""
+    blockers = Block.objects.filter(blocked=user).values("user_id")
+    theirs = Q(creator__in=blockers) | Q(
+        Exists(
+            InvitationResponse.objects.filter(
+                invitation=OuterRef("pk"), accepted=True, user__in=blockers
+            )
+        )
+    )
+    mine = Exists(InvitationResponse.objects.filter(invitation=OuterRef("pk"), user=user))
+    return Q(open_to_all=True) & theirs & ~Q(creator=user) & ~Q(mine)
 
 
 def invitation_row(invitation: Invitation, viewer) -> InvitationRow:
@@ -241,6 +258,7 @@ def open_invitations_queryset(user) -> QuerySet[Invitation]:
     return (
         Invitation.objects.filter(status=Invitation.Status.OPEN)
         .filter(Q(open_to_all=True) | Q(invitees=user) | Q(creator=user))
+        .exclude(_kept_from(user))
         .distinct()
         .select_related("creator")
         .prefetch_related("invitees", "responses__user")

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import pgettext_lazy
 
-from accounts import friends
+from accounts import blocks, friends
 from accounts.models import User
 from games.play import ratings as game_ratings
 from games.reads import queries as game_queries
@@ -50,6 +50,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "is_friend": friends.is_friend(request.user, profile_user),  # type: ignore[arg-type]
         "my_friends": (
             friends.friends(profile_user) if request.user.pk == profile_user.pk else None
+        ),
+        # Whom the viewer blocked (accounts.blocks): never shown to the blocked player.
+        "is_blocked": blocks.is_blocked(request.user, profile_user),  # type: ignore[arg-type]
+        "my_blocked": (
+            blocks.blocked_users(profile_user) if request.user.pk == profile_user.pk else None
         ),
     }
     return render(request, "games/profile.html", context)

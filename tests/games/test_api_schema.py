@@ -56,6 +56,8 @@ class TestSchema:
             ("GET", "/api/v1/games/{game_id}/moves/"),
             ("GET", "/api/v1/games/{game_id}/note/"),
             ("PUT", "/api/v1/games/{game_id}/note/"),
+            ("GET", "/api/v1/games/{game_id}/chat/"),
+            ("POST", "/api/v1/games/{game_id}/chat/"),
             ("GET", "/api/v1/invitations/"),
             ("POST", "/api/v1/invitations/"),
             ("GET", "/api/v1/invitations/{invitation_id}/"),
