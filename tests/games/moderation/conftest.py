@@ -1,0 +1,1 @@
+from tests.mailserver import smtp  # noqa: F401 (fixture)
