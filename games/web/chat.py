@@ -85,4 +85,8 @@ def _refused(
         messages.error(request, message)
         return redirect(f"{reverse('games:board', args=[game.pk])}#chat")
     c = context(request, game, text=text) | {"error": message}
-    return render(request, "games/chat.html#form", c, status=status)
+    response = render(request, "games/chat.html#form", c, status=status)
+    # The form again in place of the one that sent it, not in place of the lines.
+    response["HX-Retarget"] = "#chat-form"
+    response["HX-Reswap"] = "outerHTML"
+    return response

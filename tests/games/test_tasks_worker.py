@@ -202,3 +202,37 @@ class TestQueues:
         routed = {route["queue"] for route in django_settings.CELERY_TASK_ROUTES.values()}
 
         assert routed | {"celery"} <= served
+
+
+class TestChatNotices:
+    def test_lines_are_told_once_a_quarter_hour_through_the_worker(self, worker, alice, bob, smtp):
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        from games.notifications.tasks import sweep_notifications
+        from games.play import chat
+
+        game = start_game(alice, bob)
+        smtp.wait_for(2)  # "game started" to both
+        for text in ("first line", "second line", "third line"):
+            chat.do_write(game.pk, alice, text)  # each queues its task on commit
+
+        [told] = [m for m in smtp.wait_for(3)[2:]]
+        assert told["To"] == bob.email and "first line" in mailserver.text_of(told)
+        rows = Notification.objects.filter(kind=Kind.CHAT, user=bob)
+        wait_until(lambda: rows.filter(status="deferred").exists())
+        time.sleep(0.5)
+        assert len(smtp.messages) == 3  # the later lines wait for the quarter hour
+
+        # A quarter hour later (the clocks of the rows moved back), the sweep tells the rest.
+        earlier = timezone.now() - timedelta(minutes=16)
+        rows.filter(status="sent").update(sent_at=earlier)
+        rows.filter(status="deferred").update(next_attempt_at=earlier)
+        sweep_notifications.delay()
+
+        later = smtp.wait_for(4)[3]
+        assert "third line" in mailserver.text_of(later)
+        assert sorted(rows.values_list("turn", "status")) == [(1, "sent"), (2, "sent")]
+        time.sleep(0.5)
+        assert len(smtp.messages) == 4
