@@ -53,6 +53,7 @@ class ProfileForm(forms.ModelForm):
             "deadline_emails",
             "game_emails",
             "invitation_emails",
+            "chat_emails",
         ]
         # The model's field has no verbose name of its own (a new one would need a migration).
         labels = {"display_name": _("Display name")}
@@ -64,6 +65,7 @@ class ProfileForm(forms.ModelForm):
         "deadline_emails",
         "game_emails",
         "invitation_emails",
+        "chat_emails",
     ]
 
     def __init__(self, *args, **kwargs):
