@@ -38,9 +38,18 @@ _IPV4 = re.compile(r"\b\d{1,3}(\.\d{1,3}){3}\b")
 _IPV6 = re.compile(r"\b[0-9a-fA-F]{0,4}(:[0-9a-fA-F]{0,4}){2,7}\b")
 
 
-def init(dsn: str, *, environment: str, release: str | None, traces_sample_rate: float) -> None:
+def init(
+    dsn: str,
+    *,
+    environment: str,
+    release: str | None,
+    traces_sample_rate: float,
+    transport: Any = None,
+) -> None:
+    """``transport``: where events go instead of the DSN's server (the tests' capture)."""
     sentry_sdk.init(
         dsn=dsn,
+        transport=transport,
         environment=environment,
         release=release,
         traces_sample_rate=traces_sample_rate,
@@ -87,11 +96,8 @@ def scrub(event: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str
         kept = {k: v for k, v in headers.items() if k.lower() in _KEPT_HEADERS}
         # The pattern, not the path: /u/{username}/, /emails/unsubscribe/{token}/.
         url = event.get("transaction") if isinstance(event.get("transaction"), str) else None
-        event["request"] = {
-            "method": request.get("method"),
-            "url": url or FILTERED,
-            "headers": kept,
-        }
+        scrubbed = {"method": request.get("method"), "url": url or FILTERED, "headers": kept}
+        event["request"] = {k: v for k, v in scrubbed.items() if v is not None}
     extra = event.get("extra")
     if isinstance(extra, dict):
         kept_extra: dict[str, Any] = {}
@@ -116,11 +122,8 @@ def scrub(event: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str
         for key in ("message", "formatted"):
             if isinstance(logentry.get(key), str):
                 logentry[key] = redact(logentry[key])
-        if logentry.get("params") and isinstance(logentry.get("message"), str):
-            try:
-                logentry["formatted"] = logentry["message"] % tuple(logentry["params"])
-            except (TypeError, ValueError):
-                logentry.pop("formatted", None)
+        if isinstance(logentry.get("message"), str) and isinstance(logentry.get("params"), list):
+            logentry["formatted"] = _format(logentry["message"], tuple(logentry["params"]))
     if isinstance(event.get("message"), str):
         event["message"] = redact(event["message"])
     breadcrumbs = event.get("breadcrumbs")
@@ -139,8 +142,22 @@ def scrub(event: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str
 
 def scrub_breadcrumb(crumb: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str, Any]:
     """A breadcrumb keeps its category, level and redacted message; its data goes (an SQL
-    query's parameters, an outgoing request's URL, a log call's arguments)."""
+    query's parameters, an outgoing request's URL, a log call's arguments). A log line's
+    message is formatted again from its template, with its structured arguments filtered."""
     crumb.pop("data", None)
+    record = (hint or {}).get("log_record")
+    if record is not None and isinstance(record.msg, str):
+        crumb["message"] = _format(record.msg, record.args)
     if isinstance(crumb.get("message"), str):
         crumb["message"] = redact(crumb["message"])
     return crumb
+
+
+def _format(template: str, args: Any) -> str:
+    if not args:
+        return template
+    values = args if isinstance(args, tuple) else (args,)
+    try:
+        return template % tuple(_redact_value(v) for v in values)
+    except (TypeError, ValueError):
+        return template
