@@ -116,6 +116,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.notifications",
+    # Tournaments and leagues (games/tournaments, docs/tournaments.md).
+    "games.tournaments",
     # manage.py backup (guildhall_site/ops: health, metrics, error reports, logs; docs/deploy.md)
     "guildhall_site.ops",
 ]
@@ -346,6 +348,12 @@ CELERY_TASK_ROUTES = {"games.play_computer_turn": {"queue": COMPUTER_QUEUE}}
 # longer than its period is dropped: the next one does the same work.
 CELERY_BEAT_SCHEDULER = "guildhall_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE = {
+    # Tournaments: sign-ups that close, round deadlines, withdrawals, notices to retry.
+    "tournaments": {
+        "task": "tournaments.sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "computer-turns-left-behind": {
         "task": "games.sweep_computer_turns",
         "schedule": 60.0,

@@ -30,6 +30,8 @@ urlpatterns = [
     # Our own account pages first: they share the accounts/ prefix with allauth's.
     path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    # Tournaments and leagues (games/tournaments, docs/tournaments.md).
+    path("tournaments/", include("games.tournaments.urls")),
     # One-click unsubscribe links of the emails (no login needed).
     path("emails/", include("games.notifications.urls")),
     # Web Push: the devices of the settings page (games/notifications/push_views.py). The web

@@ -21,6 +21,9 @@ GAME_OVER = "games.tasks.notify_game_over"
 INVITATION = "games.tasks.notify_invitation"
 ABANDONED = "games.tasks.notify_abandoned"
 COMPUTER_TURN = "games.play_computer_turn"
+# Whatever follows games from outside them (tournaments: games.tournaments.tasks) hears that
+# one ended through this task; the platform knows nothing more of what it does.
+GAME_ENDED = "games.tasks.game_ended"
 CHAT = "games.tasks.notify_chat"
 
 
@@ -52,8 +55,10 @@ def game_started(game_id: int) -> None:
 
 
 def game_over(game_id: int) -> None:
-    """After the commit that finished or cancelled a game."""
+    """After the commit that finished or cancelled a game: its notifications, and the
+    hook ``GAME_ENDED``."""
     queue_on_commit(GAME_OVER, game_id)
+    queue_on_commit(GAME_ENDED, game_id)
 
 
 def invitation(invitation_id: int) -> None:

@@ -311,9 +311,29 @@ def _accepted_ids(invitation: Invitation) -> list[int]:
 
 
 def _start_game(invitation: Invitation, users: list[User]) -> Game:
+    game = start_game(
+        invitation.game_kind,
+        invitation.engine_options(),
+        users,
+        move_days=invitation.move_days,
+        rated=invitation.rated,
+    )
+    invitation.status = Invitation.Status.STARTED
+    invitation.game = game
+    invitation.save(update_fields=["status", "game"])
+    list_stamps.invitations_changed()
+    return game
+
+
+def start_game(
+    kind: GameKind, options: Any, users: list[User], *, move_days: int | None, rated: bool
+) -> Game:
+    """A game of ``kind`` with its parsed ``options`` for ``users``, in a random order of
+    seats, started now (inside the caller's transaction): what the last seat taken of an
+    invitation does, and what a tournament does for each of its tables. ``rated`` counts
+    only with two seats or more."""
+    users = list(users)
     seat_random.shuffle(users)
-    kind = invitation.game_kind
-    options = invitation.engine_options()
     names = [u.name for u in users]
     seed = secrets.randbits(63)  # fits a signed 64-bit column
     match = Match(kind, options, names, seed)
@@ -325,10 +345,9 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
         seed=seed,
         status=Game.Status.SETUP if kind.phase(match.state) == "setup" else Game.Status.PLAYING,
         version=0,
-        move_days=invitation.move_days,
+        move_days=move_days,
         snapshot=kind.to_json(match.state),
-        rated=invitation.rated,
-        chat_players_only=invitation.chat_players_only,
+        rated=rated and len(users) > 1,
     )
     waiting = kind.deciders(match.state)
     Seat.objects.bulk_create(
@@ -339,19 +358,11 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
             computer_level=user.computer_level,
             deciding=number in waiting,
             deciding_since=now if number in waiting else None,
-            deadline=(
-                clocks.deadline_for(user.pk, now, invitation.move_days)
-                if number in waiting
-                else None
-            ),
+            deadline=(clocks.deadline_for(user.pk, now, move_days) if number in waiting else None),
         )
         for number, user in enumerate(users)
     )
-    invitation.status = Invitation.Status.STARTED
-    invitation.game = game
-    invitation.save(update_fields=["status", "game"])
     list_stamps.users_changed(u.pk for u in users)
-    list_stamps.invitations_changed()
     events.game_started(game.pk)
     events.turn(game.pk)
     if any(u.is_computer for i, u in enumerate(users) if i in waiting):

@@ -1,0 +1,45 @@
+"""The tournaments' Celery tasks: the platform's hook when a game ends, the notices, and the
+sweep (beat, every minute) that closes sign-ups, adjudicates rounds past their deadline,
+withdraws players who timed out twice, and catches what a lost task left behind."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from celery import shared_task
+from django.utils import timezone
+
+from games.tournaments import notices, services
+
+log = logging.getLogger(__name__)
+
+
+# The name games.play.events.GAME_ENDED queues after every game's end.
+@shared_task(name="games.tasks.game_ended", ignore_result=True)
+def game_ended(game_id: int) -> None:
+    services.do_game_ended(game_id)
+
+
+@shared_task(name="tournaments.send_notices", ignore_result=True)
+def send_notices(ids: list[int]) -> list[str]:
+    return [notices.deliver(pk) for pk in ids]
+
+
+@shared_task(name="tournaments.sweep", ignore_result=True)
+def sweep(now: datetime | None = None) -> int:
+    """Everything due in every tournament; how many were looked at."""
+    now = now or timezone.now()
+    due = services.due_tournaments(now)
+    for action, pk in due:
+        try:
+            if action == "close":
+                services.do_close_signup(pk, now)
+            else:
+                services.do_update(pk, now)
+        except Exception:
+            # One broken tournament must not stop the others; the next sweep tries again.
+            log.exception("Could not move tournament %s on", pk)
+    for pk in notices.due(now):
+        notices.deliver(pk, now)
+    return len(due)
