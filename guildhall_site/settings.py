@@ -116,8 +116,6 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.notifications",
-    # Tournaments and leagues (games/tournaments, docs/tournaments.md).
-    "games.tournaments",
     # manage.py backup (guildhall_site/ops: health, metrics, error reports, logs; docs/deploy.md)
     "guildhall_site.ops",
 ]
@@ -328,6 +326,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # (games.notifications.delivery.LEASE), so no other worker takes over an email still being sent.
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
+# How long a worker holds an email or push it is sending (games.notifications.delivery.LEASE):
+# a worker killed while sending leaves it to be sent again after this. Longer than the task
+# time limit, so that no other worker takes over one still being sent.
+NOTIFICATION_LEASE_SECONDS = envint("NOTIFICATION_LEASE_SECONDS", 600)
+if NOTIFICATION_LEASE_SECONDS <= CELERY_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured("NOTIFICATION_LEASE_SECONDS must exceed CELERY_TASK_TIME_LIMIT")
 CELERY_TASK_IGNORE_RESULT = True
 # Redis hands a message a worker took and never acknowledged (it was killed) to another worker
 # after this many seconds. Longer than any countdown of a retry (an hour and 10% at most,
@@ -348,12 +352,6 @@ CELERY_TASK_ROUTES = {"games.play_computer_turn": {"queue": COMPUTER_QUEUE}}
 # longer than its period is dropped: the next one does the same work.
 CELERY_BEAT_SCHEDULER = "guildhall_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE = {
-    # Tournaments: sign-ups that close, round deadlines, withdrawals, notices to retry.
-    "tournaments": {
-        "task": "tournaments.sweep",
-        "schedule": 60.0,
-        "options": {"expires": 55},
-    },
     "computer-turns-left-behind": {
         "task": "games.sweep_computer_turns",
         "schedule": 60.0,
@@ -637,7 +635,8 @@ USE_TZ = True
 # --- Static files -------------------------------------------------------------------------------
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic puts the files WhiteNoise serves (the image: at build).
+STATIC_ROOT = Path(envstr("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -54,8 +54,9 @@ log = logging.getLogger(__name__)
 
 Status = Notification.Status
 
-# How long a worker holds a row it is sending. Longer than the task time limit (settings).
-LEASE = timedelta(minutes=10)
+# How long a worker holds a row it is sending (NOTIFICATION_LEASE_SECONDS, 600). Longer than
+# the task time limit (settings checks it): after it, a row whose worker died is sent again.
+LEASE = timedelta(seconds=settings.NOTIFICATION_LEASE_SECONDS)
 # How early a retry may come before its row's next attempt is due (clocks, countdowns).
 EARLY = timedelta(seconds=5)
 # After this many failed attempts an email is given up (about four hours of backoff).

@@ -7,9 +7,9 @@ Every value comes from the environment (docs/deploy.md), as the site's settings 
 - ``WEB_TIMEOUT`` (30): seconds before a worker stuck on one request is restarted;
 - ``LOG_FORMAT=json``: gunicorn's own lines as JSON too; the access log carries the request's
   id (the ``X-Request-ID`` the site answers with, guildhall_site/ops/logging.py);
-- ``PROMETHEUS_MULTIPROC_DIR``: cleared as the server starts, and each worker that ends is
-  marked dead in it, so that /metrics adds up the live workers' figures and keeps the dead
-  ones' counts (guildhall_site/ops/metrics.py).
+- ``PROMETHEUS_MULTIPROC_DIR``: the server takes a new folder of its own in it as it starts,
+  and each worker that ends is marked dead there, so that /metrics adds up this server's
+  workers, live and ended (guildhall_site/ops/metrics.py).
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ bind = os.environ.get("WEB_BIND") or f"0.0.0.0:{_port}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 4)
 timeout = int(os.environ.get("WEB_TIMEOUT") or 30)
 graceful_timeout = timeout
+# gunicorn's control socket (gunicornc) is left off: one path per user for every server, which
+# two servers of one machine would fight over, in a home the image's user may not write.
+control_socket_disable = True
 accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" request_id=%({x-request-id}o)s'
 
@@ -49,6 +52,9 @@ if (os.environ.get("LOG_FORMAT") or "").strip() == "json":
                 "stream": "ext://sys.stdout",
             },
         },
+        # gunicorn merges this with its defaults, whose root logger names a handler
+        # "console": the root is named here too.
+        "root": {"level": "INFO", "handlers": ["error"]},
         "loggers": {
             "gunicorn.error": {"handlers": ["error"], "level": "INFO", "propagate": False},
             "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
@@ -57,9 +63,9 @@ if (os.environ.get("LOG_FORMAT") or "").strip() == "json":
 
 
 def on_starting(server: Any) -> None:
-    from guildhall_site.ops.metrics import clear_multiprocess_dir
+    from guildhall_site.ops.metrics import use_group_dir
 
-    clear_multiprocess_dir()
+    use_group_dir("web")
 
 
 def child_exit(server: Any, worker: Any) -> None:

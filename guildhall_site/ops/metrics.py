@@ -13,10 +13,11 @@ What is counted, and who counts it (each a single call from where it happens):
 - the Celery queues' lengths, read from the broker's Redis when scraped.
 
 Under gunicorn (several processes) and in Celery's prefork pool, prometheus-client's
-multiprocess mode adds up what every process counted: set ``PROMETHEUS_MULTIPROC_DIR`` to an
-empty folder of the machine, one per process group (gunicorn's config and the worker clear it
-at start; docs/deploy.md). A web process serves its group's figures at ``/metrics``; a Celery
-worker started with ``METRICS_PORT`` serves its own on that port. Access: a bearer token
+multiprocess mode adds up what every process counted: set ``PROMETHEUS_MULTIPROC_DIR`` to a
+folder of the machine (a tmpfs); each gunicorn server and each Celery worker takes a folder of
+its own inside it as it starts (``use_group_dir``; docs/deploy.md). A web process serves its
+server's figures at ``/metrics``; a Celery worker started with ``METRICS_PORT`` serves its
+own on that port. Access: a bearer token
 (``METRICS_TOKEN``) or a client address in ``METRICS_ALLOWED_NETWORKS`` that did not come
 through a proxy. Labels are names and outcomes, never a user, a game's id or anything a
 player chose.
@@ -193,7 +194,7 @@ def connect_celery() -> None:
         TASKS.labels(_task_name(sender), "failure").inc()
 
     def on_worker_init(**kwargs: Any) -> None:
-        clear_multiprocess_dir()
+        use_group_dir("worker")
         port = settings.METRICS_PORT
         if settings.METRICS_ENABLED and port:
             serve_worker_metrics(settings.METRICS_ADDRESS, port)
@@ -282,19 +283,38 @@ def _multiprocess_dir() -> str | None:
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
 
 
-def clear_multiprocess_dir() -> None:
-    """Empty the multiprocess folder: at the start of a process group, before any of its
-    processes counts (files of processes that are gone would add stale gauges)."""
-    folder = _multiprocess_dir()
-    if not folder:
+def use_group_dir(kind: str) -> None:
+    """Give this process group (a gunicorn server and its workers, a Celery worker and its
+    pool) a folder of its own inside ``PROMETHEUS_MULTIPROC_DIR``, ``<kind>-<pid>``, before
+    any of its processes counts, and remove the folders of groups that have ended. Several
+    groups of one machine (two web servers, a worker) may then share the variable: none reads
+    or clears another's files. Called by gunicorn's ``on_starting`` and Celery's
+    ``worker_init``; their processes inherit the folder through the environment."""
+    base = os.environ.get("PROMETHEUS_BASE_DIR") or _multiprocess_dir()
+    if not base:
         return
-    path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
-    for entry in path.iterdir():
-        if entry.is_dir():
-            shutil.rmtree(entry)
-        else:
-            entry.unlink()
+    root = Path(base)
+    root.mkdir(parents=True, exist_ok=True)
+    os.environ["PROMETHEUS_BASE_DIR"] = str(root)
+    for entry in root.iterdir():
+        kind_, _, pid = entry.name.rpartition("-")
+        if entry.is_dir() and kind_ and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(entry, ignore_errors=True)
+    group = root / f"{kind}-{os.getpid()}"
+    if group.exists():
+        shutil.rmtree(group)
+    group.mkdir()
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(group)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def registry() -> CollectorRegistry:
