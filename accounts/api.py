@@ -1,4 +1,5 @@
-"""The accounts part of the JSON API: who I am, my preferences, API tokens and friends.
+"""The accounts part of the JSON API: who I am, my preferences, API tokens, friends and
+messages.
 
 Tokens are made on the settings page (``accounts.token_views``) or here with a username
 and password (for a phone app's login screen); they are listed and revoked here too.
@@ -26,14 +27,18 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from accounts import friends, tokens
+from accounts import messages as pm
 from accounts.forms import ProfileForm
-from accounts.models import ApiToken, User
+from accounts.models import ApiToken, Conversation, Message, User
 from guildhall_site.rest import (
     ApiThrottle,
     ApiView,
     FriendAddressThrottle,
     FriendThrottle,
     LoginThrottle,
+    MessageAddressThrottle,
+    MessageThrottle,
+    Pagination,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
@@ -51,6 +56,9 @@ class UserSerializer(serializers.Serializer):
     email = serializers.CharField(allow_blank=True)
     is_guest = serializers.BooleanField()
     date_joined = serializers.DateTimeField()
+    unread_messages = serializers.IntegerField(
+        help_text="Messages from other players I have not read (GET /api/v1/me/conversations/)."
+    )
 
 
 class PreferencesSerializer(serializers.Serializer):
@@ -136,6 +144,7 @@ class MeView(ApiView):
                     "email": user.email,
                     "is_guest": user.is_guest,
                     "date_joined": user.date_joined,
+                    "unread_messages": user.unread_messages,
                 }
             ).data
         )
@@ -359,3 +368,189 @@ class FriendView(ApiView):
         if not friends.do_remove_friend(request.user, _person(username)):
             raise exceptions.NotFound(_("That player is not your friend"))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# Messages ----------------------------------------------------------------------------------
+
+
+class ConversationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(help_text="The other player's username.")
+    name = serializers.CharField(help_text="The name the other player shows.")
+    unread = serializers.IntegerField(help_text="Their messages I have not read.")
+    last_message_at = serializers.DateTimeField()
+
+
+class MessageSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    conversation = serializers.IntegerField(help_text="The conversation's `id`.")
+    sender = serializers.CharField(help_text="The writer's username.")
+    mine = serializers.BooleanField(help_text="Whether I wrote it.")
+    text = serializers.CharField(
+        allow_blank=True, help_text="Plain text (never HTML); empty when `hidden`."
+    )
+    hidden = serializers.BooleanField(help_text="Hidden by the moderators: its text is gone.")
+    created = serializers.DateTimeField()
+
+
+class SendMessageSerializer(serializers.Serializer):
+    to = StrictCharField(max_length=150, help_text="The recipient's username.")
+    text = StrictCharField(
+        max_length=Message.MAX_LENGTH,
+        trim_whitespace=False,
+        allow_blank=True,
+        help_text=(
+            "Plain text up to 2000 characters, line breaks and tabs but no other control "
+            "character, not white space only."
+        ),
+    )
+
+
+class UnreadSerializer(serializers.Serializer):
+    unread_messages = serializers.IntegerField(help_text="All my unread messages, after this.")
+
+
+def message_payload(message: Message, user: User) -> dict:
+    return {
+        "id": message.pk,
+        "conversation": message.conversation_id,
+        "sender": message.sender.username,
+        "mine": message.sender_id == user.pk,
+        "text": "" if message.hidden else message.text,
+        "hidden": message.hidden,
+        "created": message.created,
+    }
+
+
+CONVERSATION = OpenApiParameter(
+    "conversation_id", int, OpenApiParameter.PATH, description="The conversation's `id`."
+)
+
+
+def _conversation(request, conversation_id: int) -> Conversation:
+    found = pm.conversation_of(request.user, conversation_id)
+    if found is None:
+        raise exceptions.NotFound(_("No such conversation"))
+    return found
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["messages"],
+        operation_id="conversations_list",
+        responses=ConversationSerializer(many=True),
+    )
+)
+class ConversationListView(ApiView):
+    """My conversations with other players, the newest first, with how many of their
+    messages I have not read (one conversation per pair of players)."""
+
+    serializer_class = ConversationSerializer
+    pagination_class = Pagination
+
+    def get(self, request):
+        page = self.paginate_queryset(pm.inbox(request.user))
+        rows = [
+            {
+                "id": row.conversation.pk,
+                "username": row.other.username,
+                "name": row.other.name,
+                "unread": row.unread,
+                "last_message_at": row.last_at,
+            }
+            for row in pm.inbox_rows(request.user, list(page or []))
+        ]
+        return self.get_paginated_response(ConversationSerializer(rows, many=True).data)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["messages"],
+        operation_id="conversation_messages",
+        parameters=[CONVERSATION],
+        responses=MessageSerializer(many=True),
+    )
+)
+class ConversationView(ApiView):
+    """The messages of one of my conversations, the newest first (page 1 holds the
+    newest). Reading them here marks nothing read: POST .../read/ does. 404 for a
+    conversation that is not mine."""
+
+    serializer_class = MessageSerializer
+    pagination_class = Pagination
+
+    def get(self, request, conversation_id: int):
+        conversation = _conversation(request, conversation_id)
+        rows = pm.visible(conversation, request.user).order_by("-created", "-pk")
+        page = self.paginate_queryset(rows)
+        data = [message_payload(m, request.user) for m in page or []]
+        return self.get_paginated_response(MessageSerializer(data, many=True).data)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        tags=["messages"],
+        operation_id="conversation_read",
+        parameters=[CONVERSATION],
+        request=None,
+        responses={200: UnreadSerializer},
+    )
+)
+class ConversationReadView(ApiView):
+    """Every message of one of my conversations read, as when its page is opened."""
+
+    serializer_class = UnreadSerializer
+
+    def post(self, request, conversation_id: int):
+        conversation = _conversation(request, conversation_id)
+        user = User.objects.get(pk=request.user.pk)
+        count = pm.do_mark_read(conversation, user)
+        return Response(UnreadSerializer({"unread_messages": count}).data)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        tags=["messages"],
+        operation_id="message_send",
+        request=SendMessageSerializer,
+        responses={201: MessageSerializer},
+        examples=[
+            OpenApiExample(
+                "A word to another player",
+                value={"to": "bob", "text": "Good game! Another one tomorrow?"},
+                request_only=True,
+            )
+        ],
+    )
+)
+class MessageSendView(ApiView):
+    """Send a message to a player (by username), in our conversation (started if we have
+    none). 400 for text or a recipient refused, 429 when too many are sent, or when I may
+    start no more conversations today; nothing is stored then."""
+
+    serializer_class = MessageSerializer
+    throttle_classes = [ApiThrottle, MessageThrottle, MessageAddressThrottle]
+
+    def post(self, request):
+        serializer = SendMessageSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        recipient = User.objects.filter(username=data["to"]).first()
+        if recipient is None:
+            raise exceptions.ValidationError({"to": [_("No player of that name")]})
+        try:
+            message = pm.do_send(request.user, recipient, data["text"])
+        except pm.Limited as error:
+            wait = error.retry_after
+            return Response(
+                {"code": "throttled", "message": " ".join(error.messages), "retry_after": wait},
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(wait)},
+            )
+        except DjangoValidationError as error:
+            field = "to" if error.code == "recipient" else "text"
+            raise exceptions.ValidationError({field: error.messages}) from None
+        return Response(
+            MessageSerializer(message_payload(message, request.user)).data,
+            status=status.HTTP_201_CREATED,
+        )

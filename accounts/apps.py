@@ -1,5 +1,15 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
+
+    def ready(self) -> None:
+        from accounts import messages
+        from accounts.models import Block, Message
+
+        # The unread counts on the users' rows follow blocks and hidden messages.
+        post_save.connect(messages.block_changed, sender=Block, dispatch_uid="unread-block")
+        post_delete.connect(messages.block_changed, sender=Block, dispatch_uid="unread-unblock")
+        post_save.connect(messages.message_saved, sender=Message, dispatch_uid="unread-hidden")

@@ -54,6 +54,7 @@ class ProfileForm(forms.ModelForm):
             "game_emails",
             "invitation_emails",
             "chat_emails",
+            "message_emails",
         ]
         # The model's field has no verbose name of its own (a new one would need a migration).
         labels = {"display_name": _("Display name")}
@@ -66,6 +67,7 @@ class ProfileForm(forms.ModelForm):
         "game_emails",
         "invitation_emails",
         "chat_emails",
+        "message_emails",
     ]
 
     def __init__(self, *args, **kwargs):

@@ -116,6 +116,10 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.notifications",
+    # Tournaments and leagues (games/tournaments, docs/tournaments.md).
+    "games.tournaments",
+    # Reports and moderators' actions (games/moderation; the queue is in the admin).
+    "games.moderation",
     # manage.py backup (guildhall_site/ops: health, metrics, error reports, logs; docs/deploy.md)
     "guildhall_site.ops",
 ]
@@ -168,6 +172,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # contact_email: CONTACT_EMAIL, for the pages that say "contact us".
                 "accounts.context_processors.contact",
+                # unread_badge: the header's count of unread messages (no query of its own).
+                "accounts.context_processors.messages_badge",
             ],
             # template_partials' loader lets a view render "page.html#section".
             "loaders": [
@@ -285,6 +291,12 @@ COMPUTER_GAMES_ACTIVE = envint("COMPUTER_GAMES_ACTIVE", 10)
 # Invitation emails (and pushes to each device) one player gets from one other in a day: the
 # ones after these are not sent (the invitations stay in the lobby).
 INVITATION_EMAILS_PER_DAY = envint("INVITATION_EMAILS_PER_DAY", 3)
+# Conversations one player may start in a day (accounts.messages; replying starts none), and
+# fewer while the account is younger than NEW_ACCOUNT_DAYS. The messages themselves are
+# limited per minute (API_THROTTLE_RATES "messages" and "messages_address").
+CONVERSATIONS_PER_DAY = envint("CONVERSATIONS_PER_DAY", 20)
+NEW_ACCOUNT_DAYS = envint("NEW_ACCOUNT_DAYS", 7)
+NEW_ACCOUNT_CONVERSATIONS_PER_DAY = envint("NEW_ACCOUNT_CONVERSATIONS_PER_DAY", 3)
 PAGE_CACHE_BUILD = envstr("PAGE_CACHE_BUILD", "")
 
 # Celery (guildhall_site/celery.py; tasks in games/tasks.py and games/notifications/tasks.py; see
@@ -341,7 +353,13 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # (mypy took the filesystem transport's options above, all strings, for the type.)
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}  # type: ignore[dict-item]
 # Task modules besides each app's tasks.py (which the worker finds by itself).
-CELERY_IMPORTS = ("games.play.timeouts", "games.play.computer_moves", "games.notifications.events")
+CELERY_IMPORTS = (
+    "games.play.timeouts",
+    "games.play.computer_moves",
+    "games.notifications.events",
+    "games.tournaments.tasks",
+    "games.notifications.message_events",
+)
 # Computer players' moves have a queue of their own, served by workers of their own
 # (docs/Procfile: "computer"), so that emails, pushes and time-outs (the default queue,
 # "celery") never wait behind a crowd of games against the computer.
@@ -352,6 +370,12 @@ CELERY_TASK_ROUTES = {"games.play_computer_turn": {"queue": COMPUTER_QUEUE}}
 # longer than its period is dropped: the next one does the same work.
 CELERY_BEAT_SCHEDULER = "guildhall_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE = {
+    # Tournaments: sign-ups that close, round deadlines, withdrawals, notices to retry.
+    "tournaments": {
+        "task": "tournaments.sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "computer-turns-left-behind": {
         "task": "games.sweep_computer_turns",
         "schedule": 60.0,
@@ -382,9 +406,21 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3500},
     },
+    # Suspensions that have run out (games.moderation.actions).
+    "lift-expired-suspensions": {
+        "task": "games.moderation.lift_expired",
+        "schedule": 300.0,
+        "options": {"expires": 290},
+    },
     # Notifications whose task could not be queued (the broker was down at the commit).
     "unqueued-emails": {
         "task": "games.tasks.sweep_unqueued_notifications",
+        "schedule": 120.0,
+        "options": {"expires": 110},
+    },
+    # Notices of messages between players whose task could not be queued, likewise.
+    "unqueued-message-notices": {
+        "task": "games.tasks.sweep_unqueued_message_notices",
         "schedule": 120.0,
         "options": {"expires": 110},
     },

@@ -34,6 +34,8 @@ urlpatterns = [
     path("tournaments/", include("games.tournaments.urls")),
     # One-click unsubscribe links of the emails (no login needed).
     path("emails/", include("games.notifications.urls")),
+    # Reports to the moderators (games/moderation).
+    path("", include("games.moderation.urls")),
     # Web Push: the devices of the settings page (games/notifications/push_views.py). The web
     # app's manifest and service worker at the root, so that the worker covers every page.
     path("push/", include((push_urlpatterns, "push"))),

@@ -31,6 +31,7 @@ from django.utils.translation import ngettext, pgettext
 from accounts import languages
 from games.core import registry
 from games.models import Game, Move, Seat
+from games.notifications import messages as message_notices
 from games.notifications import preferences
 from games.notifications.due import CHECKS, QUOTED, WARNING_LEAD, Defer, Skip
 from games.notifications.models import Notification
@@ -191,6 +192,8 @@ def _subject(row: Notification, c: dict) -> str:
         lines = c["chat_lines"]
         names = sorted({line.author for line in lines}, key=str.casefold)
         return _("%(names)s wrote in %(title)s") % {**title, "names": ", ".join(names)}
+    if kind == Kind.MESSAGE:
+        return message_notices.subject(c)
     if kind == Kind.DIGEST:
         n = len(c["games"])
         # The same words as the first line of the email (notifications/email/digest.txt).
@@ -240,7 +243,13 @@ def _context(row: Notification, found: dict) -> dict:
             games.append(g)
         c["games"] = games
         c["url"] = site_url(reverse("home"))
+    if row.kind == Kind.MESSAGE:
+        c |= message_notices.email_context(found)
     return c
+
+
+# Whether each kind is still due: the games' (due.CHECKS) and the messages'.
+_CHECKS = {**CHECKS, Kind.MESSAGE: message_notices.check}
 
 
 def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAlternatives:
@@ -248,7 +257,7 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAltern
     user = row.user
     if not preferences.wants(user, row.kind):
         return Skip("the player does not want these emails")
-    found = CHECKS[row.kind](row, now)
+    found = _CHECKS[row.kind](row, now)
     if isinstance(found, Skip | Defer):
         return found
     category = preferences.CATEGORY[row.kind]

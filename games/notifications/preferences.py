@@ -27,6 +27,7 @@ TURN, REMINDERS, DEADLINES, GAMES, INVITATIONS = (
     "invitations",
 )
 CHAT = "chat"
+MESSAGES = "messages"
 
 CATEGORY: dict[str, str] = {
     Kind.TURN: TURN,
@@ -40,6 +41,7 @@ CATEGORY: dict[str, str] = {
     Kind.ABANDONED: GAMES,
     Kind.INVITATION: INVITATIONS,
     Kind.CHAT: CHAT,
+    Kind.MESSAGE: MESSAGES,
 }
 
 # What the confirmation page (and each email's unsubscribe link) says is stopped; translated
@@ -51,6 +53,7 @@ DESCRIPTION = {
     GAMES: gettext_lazy("emails when a game starts or ends, or a player drops out"),
     INVITATIONS: gettext_lazy("emails about invitations to games"),
     CHAT: gettext_lazy("emails about new lines in your games' chats"),
+    MESSAGES: gettext_lazy("emails about messages other players send you"),
 }
 
 _SALT = "notifications.unsubscribe"
@@ -71,6 +74,7 @@ _WANTS: dict[str, tuple[str, object]] = {
     Kind.ABANDONED: ("game_emails", True),
     Kind.INVITATION: ("invitation_emails", True),
     Kind.CHAT: ("chat_emails", True),
+    Kind.MESSAGE: ("message_emails", True),
 }
 
 
@@ -109,6 +113,7 @@ def unsubscribe(user: User, category: str) -> None:
         GAMES: {"game_emails": False},
         INVITATIONS: {"invitation_emails": False},
         CHAT: {"chat_emails": False},
+        MESSAGES: {"message_emails": False},
     }
     fields = by_category[category]
     for name, value in fields.items():

@@ -49,6 +49,7 @@ from accounts import languages
 from games.core import registry
 from games.models import Game
 from games.notifications import due, emails, push_network
+from games.notifications import messages as message_notices
 from games.notifications.due import Defer, Skip
 from games.notifications.models import Notification, PushSubscription
 from games.notifications.rows import record as record_row
@@ -59,13 +60,14 @@ log = logging.getLogger(__name__)
 Kind = Notification.Kind
 
 # The notifications that go to devices too.
-KINDS = (Kind.TURN, Kind.FINISHED, Kind.INVITATION, Kind.CHAT)
+KINDS = (Kind.TURN, Kind.FINISHED, Kind.INVITATION, Kind.CHAT, Kind.MESSAGE)
 # The player's preference (a field of accounts.User) that says yes to each kind.
 PREFERENCE: dict[str, str] = {
     Kind.TURN: "push_turn",
     Kind.FINISHED: "push_finished",
     Kind.INVITATION: "push_invitation",
     Kind.CHAT: "push_chat",
+    Kind.MESSAGE: "push_message",
 }
 # How long a push service keeps a message for a device that is offline (seconds).
 TTL = int(timedelta(days=1).total_seconds())
@@ -161,6 +163,8 @@ CHECKS: dict[str, due.Check] = {
     Kind.INVITATION: due.CHECKS[Kind.INVITATION],
     # Not while the player has the game open, and at most one a quarter hour per device.
     Kind.CHAT: due.CHECKS[Kind.CHAT],
+    # Not while the player has the conversation open, at most one a quarter hour per device.
+    Kind.MESSAGE: message_notices.check,
 }
 
 
@@ -174,6 +178,8 @@ class PushMessage:
 
 
 def _payload(row: Notification, found: dict) -> dict:
+    if row.kind == Kind.MESSAGE:
+        return message_notices.payload(found)
     if row.kind == Kind.INVITATION:
         invitation = found["invitation"]
         game_name = registry.get(invitation.kind).name

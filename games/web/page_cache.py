@@ -11,6 +11,8 @@ What differs between two requests of the same key is left out of the stored page
 
 - The CSRF token is stored as ``CSRF_PLACEHOLDER`` and put back, the requester's own, on
   the way out (``get_token``): a page cached for one session works in another.
+- The header's count of unread messages likewise (``UNREAD_PLACEHOLDER``): the requester's
+  own, read with their user (``accounts.context_processors.unread_badge``: no query).
 - A request with a message to show (``django.contrib.messages``) is rendered and not
   stored.
 - ``build_id()`` is part of every key: after a deploy that changed a template, the code or
@@ -32,12 +34,15 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 
+from accounts.context_processors import unread_badge
 from guildhall_site.ops import metrics
 
 # Safe (not escaped) so that it reaches the HTML as written, and made of characters that
 # escaping changes, so that no text a user typed can ever match it.
 CSRF_PLACEHOLDER: SafeString = mark_safe("<!--csrf-token-->")
 _PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
+UNREAD_PLACEHOLDER: SafeString = mark_safe("<!--unread-messages-->")
+_UNREAD_BYTES = UNREAD_PLACEHOLDER.encode()
 
 
 def enabled() -> bool:
@@ -63,12 +68,22 @@ def serve(
     html = caches["pages"].get(page_key)
     metrics.page_cache("miss" if html is None else "hit")
     if html is not None:
-        return HttpResponse(html.replace(_PLACEHOLDER_BYTES, get_token(request).encode()))
-    response, store_key = render({"csrf_token": CSRF_PLACEHOLDER})
+        return HttpResponse(_own(request, html))
+    response, store_key = render(
+        {"csrf_token": CSRF_PLACEHOLDER, "unread_badge": UNREAD_PLACEHOLDER}
+    )
     if store_key is not None and response.status_code == 200:
         caches["pages"].set(store_key, response.content, settings.PAGE_CACHE_SECONDS)
-    response.content = response.content.replace(_PLACEHOLDER_BYTES, get_token(request).encode())
+    response.content = _own(request, response.content)
     return response
+
+
+def _own(request: HttpRequest, html: bytes) -> bytes:
+    """A stored page with the requester's own CSRF token and unread count in it."""
+    html = html.replace(_PLACEHOLDER_BYTES, get_token(request).encode())
+    if _UNREAD_BYTES in html:
+        html = html.replace(_UNREAD_BYTES, unread_badge(request.user).encode())
+    return html
 
 
 def _has_messages(request: HttpRequest) -> bool:

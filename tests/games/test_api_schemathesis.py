@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis import checks as st_checks
 from schemathesis.specs.openapi import checks as openapi_checks
 
+from accounts import messages
 from accounts.tokens import do_create_token
 from games.models import Game
 from games.play import invitations, moves
@@ -55,6 +56,7 @@ def world(db, in_test_transaction, settings, alice, bob, charlie) -> dict:
     settings.API_THROTTLE_RATES = {k: "1000000/minute" for k in settings.API_THROTTLE_RATES}
     settings.INVITATIONS_PER_HOUR = settings.COMPUTER_GAMES_PER_HOUR = 1_000_000
     settings.COMPUTER_GAMES_ACTIVE = 1_000_000
+    settings.CONVERSATIONS_PER_DAY = settings.NEW_ACCOUNT_CONVERSATIONS_PER_DAY = 1_000_000
     game = start_game(alice, bob)
     rand = random.Random(11)
     for _ in range(20):
@@ -63,11 +65,14 @@ def world(db, in_test_transaction, settings, alice, bob, charlie) -> dict:
     moves.do_concede(finished.pk, charlie)
     mine = invitations.do_create_invitation(alice, players=3)
     theirs = invitations.do_create_invitation(bob, players=2)
+    # A conversation with bob, to read and answer (messages go to him and to charlie).
+    conversation = messages.do_send(bob, alice, "Good game!").conversation
     _, token = do_create_token(alice, "schemathesis")
     return {
         "token": token,
         "game_id": game.pk,
         "invitation_ids": [mine.pk, theirs.pk],
+        "conversation_ids": [conversation.pk],
     }
 
 
@@ -90,6 +95,7 @@ def _point_at_real_objects(case, world: dict) -> None:
     for name, real in (
         ("game_id", [world["game_id"]]),
         ("invitation_id", world["invitation_ids"]),
+        ("conversation_id", world["conversation_ids"]),
     ):
         value = params.get(name)
         # Only valid ids are replaced: an invalid one must stay invalid.
