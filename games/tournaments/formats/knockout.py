@@ -28,28 +28,18 @@ def deal(players: Sequence[int], table_size: int) -> Round:
     if n <= table_size:
         return [tuple(players)] if n else []
     count = math.ceil(n / table_size)
+    sizes = _sizes(n, count)
     tables: list[list[int]] = [[] for _ in range(count)]
-    # Snake order: 0, 1, ... count-1, count-1, ... 0, 0, 1...; the last pass, incomplete,
-    # reaches the tables of the worst seeds first in reverse, so the best seeds' tables are
-    # the short ones when the numbers do not fill every table.
-    passes = [
-        list(range(count)) if p % 2 == 0 else list(range(count - 1, -1, -1))
-        for p in range(table_size)
-    ]
-    order = [t for p in passes for t in p]
-    # Which seats stay empty: the last `empty` slots of the order belong to the best seeds'
-    # tables, so deal the players to all but those.
-    empty = count * table_size - n
-    short = set(range(empty))  # tables 0..empty-1 (the best seeds') are one short
-    slots: list[int] = []
-    skipped: dict[int, int] = {}
-    for t in reversed(order):
-        if t in short and skipped.get(t, 0) < 1:
-            skipped[t] = 1
-            continue
-        slots.append(t)
-    slots.reverse()
-    for player, t in zip(players, slots, strict=True):
+    # Snake order (0, 1 ... count-1, count-1 ... 0, 0, 1 ...), skipping the full tables.
+    order: list[int] = []
+    while len(order) < n:
+        step = range(count) if (len(order) // count) % 2 == 0 else range(count - 1, -1, -1)
+        order += list(step)
+    slots = iter(order * table_size)
+    for player in players:
+        t = next(slots)
+        while len(tables[t]) >= sizes[t]:
+            t = next(slots)
         tables[t].append(player)
     return [tuple(t) for t in tables]
 
@@ -71,14 +61,12 @@ def rounds_needed(players: int, table_size: int, advance: int) -> int:
     rounds = 0
     while players > table_size:
         tables = math.ceil(players / table_size)
-        players = sum(
-            min(size, advance) if size > advance else size
-            for size in _sizes(players, tables, table_size)
-        )
+        players = sum(min(size, advance) for size in _sizes(players, tables))
         rounds += 1
     return rounds + (1 if players >= 2 else 0)
 
 
-def _sizes(players: int, tables: int, table_size: int) -> list[int]:
-    empty = tables * table_size - players
-    return [table_size - 1 if t < empty else table_size for t in range(tables)]
+def _sizes(players: int, tables: int) -> list[int]:
+    """Tables as even as can be; the short ones are the best seeds' (the first)."""
+    base, extra = divmod(players, tables)
+    return [base + 1 if t >= tables - extra else base for t in range(tables)]

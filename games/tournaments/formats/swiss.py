@@ -81,11 +81,13 @@ def pair_two(
     points = {p: int(scores.get(p, Fraction(0)) * unit) for p in order}
     spread = max(points.values()) - min(points.values()) + 1
     groups = Counter(points.values())
-    # Weights, largest concern first: no repeat > no second bye > close scores > close
-    # places. Each level outweighs everything below it over a whole pairing.
-    closeness = n * n + 1  # a pair's place distance is below n; n/2 pairs
-    score_step = closeness * n  # a squared score gap outweighs every place gap
-    repeat = score_step * spread * spread * n + 1
+    # Weights, largest concern first: no repeat (and no second bye) > the bye to the lowest
+    # placed > close scores > close places. Each level outweighs everything below it over a
+    # whole pairing.
+    place_step = 1  # a pair's place distance is below n; n/2 pairs
+    score_step = n * n + 1
+    bye_step = (n // 2 + 1) * spread * spread * score_step + n * n + 1
+    repeat = n * n * bye_step + 1
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(order)
     for a, b in itertools.combinations(order, 2):
@@ -95,7 +97,7 @@ def pair_two(
         # half the group below), as in the Dutch system.
         ideal = groups[points[a]] // 2 if gap == 0 else 0
         off = abs(abs(place[a] - place[b]) - ideal)
-        weight = -met.get(key, 0) * repeat - gap * gap * score_step - off
+        weight = -met.get(key, 0) * repeat - gap * gap * score_step - off * place_step
         graph.add_edge(a, b, weight=weight)
     if n % 2:
         graph.add_node(GHOST)
@@ -103,7 +105,7 @@ def pair_two(
         for i, p in enumerate(bye_order(players, scores, byes)):
             extra = byes.get(p, 0) - fewest
             # A second bye weighs as a repeat; among the rest, the first in bye order.
-            graph.add_edge(p, GHOST, weight=-extra * repeat * n - i)
+            graph.add_edge(p, GHOST, weight=-extra * repeat * n - i * bye_step)
     # Every node matched (maxcardinality), then the most weight: shift the weights to be
     # positive, which with a perfect matching changes no choice.
     lowest: int = min(data["weight"] for _a, _b, data in graph.edges(data=True))

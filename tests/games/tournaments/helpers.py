@@ -60,13 +60,18 @@ def play_round(
     rand: random.Random,
     *,
     absent: Collection[int] = (),
+    rounds: Collection[int] | None = None,
     limit: int = 500,
 ) -> None:
     """Every player but those in ``absent`` (user ids) makes the computer's choice in every
-    game of ``t`` under way, until no game waits for anyone present."""
+    game of ``t`` under way (of the ``rounds`` named by id, if given), until no game waits
+    for anyone present."""
     for _ in range(limit):
+        seats = Seat.objects.all()
+        if rounds is not None:
+            seats = seats.filter(game__tournament_table__round_id__in=list(rounds))
         waiting = list(
-            Seat.objects.filter(
+            seats.filter(
                 game__tournament_table__round__tournament=t,
                 game__status__in=Game.ACTIVE,
                 deciding=True,
