@@ -136,7 +136,11 @@ def _refused(
         return render(request, "accounts/messages/write.html", c, status=status)
     c = _context(request, found, text=text) | {"error": message}
     if request.htmx:
-        return render(request, "accounts/messages/conversation.html#form", c, status=status)
+        response = render(request, "accounts/messages/conversation.html#form", c, status=status)
+        # The form again in place of the one that sent it, not in place of the messages.
+        response["HX-Retarget"] = "#message-form"
+        response["HX-Reswap"] = "outerHTML"
+        return response
     return render(request, "accounts/messages/conversation.html", c, status=status)
 
 
