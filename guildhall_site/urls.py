@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts import api_urls as accounts_api_urls
 from games.api import urls as games_api_urls
+from games.tournaments import api_urls as tournaments_api_urls
 from games.api.common import not_found as api_not_found
 from games.notifications.urls import push_urlpatterns
 from games.web import lobby as games_views
@@ -32,6 +33,8 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     # Tournaments and leagues (games/tournaments, docs/tournaments.md).
     path("tournaments/", include("games.tournaments.urls")),
+    # Tournaments and leagues (games/tournaments, docs/tournaments.md).
+    path("tournaments/", include("games.tournaments.urls")),
     # One-click unsubscribe links of the emails (no login needed).
     path("emails/", include("games.notifications.urls")),
     # Reports to the moderators (games/moderation).
@@ -46,7 +49,17 @@ urlpatterns = [
     # The split view serves the page's start-up script from ?script (the CSP allows no inline
     # script); templates/api_docs.html leaves out the page's inline style.
     path(
-        "api/v1/", include(([*accounts_api_urls.urlpatterns, *games_api_urls.urlpatterns], "api"))
+        "api/v1/",
+        include(
+            (
+                [
+                    *accounts_api_urls.urlpatterns,
+                    *games_api_urls.urlpatterns,
+                    *tournaments_api_urls.urlpatterns,
+                ],
+                "api",
+            )
+        ),
     ),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(

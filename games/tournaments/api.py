@@ -1,0 +1,367 @@
+"""The tournaments' part of the JSON API (docs/api.md, "Tournaments"): the list, one
+tournament with its standings and rounds, joining and leaving. Mounted under
+/api/v1/tournaments/ in the API's namespace; errors in the API's one format (the handler
+of ``games.api.common``, set in settings.REST_FRAMEWORK)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import exceptions, serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+
+from games.tournaments import reads, services
+from games.tournaments.models import Entry, Tournament
+from guildhall_site.rest import ApiThrottle, ApiView, Pagination, StrictCharField, WriteThrottle
+
+
+class TournamentThrottle(WriteThrottle):
+    """Joins and leaves, per user."""
+
+    scope = "tournaments"
+
+    def get_rate(self) -> str | None:
+        return settings.API_THROTTLE_RATES.get(self.scope, "60/hour")
+
+
+class TournamentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField(help_text="The game's id in the catalog.")
+    game_name = serializers.CharField()
+    format = serializers.ChoiceField(choices=Tournament.Format.values)
+    table_size = serializers.IntegerField()
+    advance = serializers.IntegerField(help_text="Knockout: how many go on from each table.")
+    rounds = serializers.IntegerField(
+        help_text="Swiss: rounds; round robin and knockout: set at the start; league: seasons "
+        "(0: no end)."
+    )
+    options = serializers.DictField(help_text="The game's options.")
+    move_days = serializers.IntegerField(allow_null=True, help_text="Days per move; null: none.")
+    round_days = serializers.IntegerField(help_text="Days per round, from its start.")
+    rated = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=Tournament.Status.values)
+    access = serializers.ChoiceField(choices=Tournament.Access.values)
+    starts_at = serializers.DateTimeField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="Players signed up and still in.")
+    season = serializers.IntegerField(help_text="League: the season under way.")
+    organiser = serializers.CharField(help_text="The organiser's username.")
+    winner = serializers.CharField(allow_null=True, help_text="The winner's username, once over.")
+    joined = serializers.BooleanField(help_text="Whether I play in it.")
+
+
+class CellSerializer(serializers.Serializer):
+    bye = serializers.BooleanField()
+    place = serializers.IntegerField(allow_null=True)
+    table_size = serializers.IntegerField()
+    points = serializers.CharField()
+    opponents = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The standings ranks of the players met."
+    )
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Entry.Status.values)
+    points = serializers.CharField(help_text='As written: "2½".')
+    buchholz = serializers.CharField()
+    sonneborn_berger = serializers.CharField()
+    wins = serializers.IntegerField()
+    played = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    rounds = CellSerializer(many=True, allow_null=True, help_text="The crosstable's row.")
+
+
+class StageSerializer(serializers.Serializer):
+    season = serializers.IntegerField(help_text="League: the season; 0 otherwise.")
+    division = serializers.IntegerField(help_text="League: the division, 1 the top; 0 otherwise.")
+    tie_breaks = serializers.BooleanField()
+    standings = StandingSerializer(many=True)
+
+
+class TablePlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    name = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+
+
+class TableSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    players = TablePlayerSerializer(many=True)
+    game = serializers.IntegerField(allow_null=True, help_text="The game's id (none for a bye).")
+    bye = serializers.BooleanField()
+    decided = serializers.BooleanField()
+    decided_by = serializers.CharField(help_text='"game", "deadline", "forfeit", "bye" or "".')
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    season = serializers.IntegerField()
+    division = serializers.IntegerField()
+    status = serializers.CharField()
+    started = serializers.DateTimeField()
+    deadline = serializers.DateTimeField()
+    tables = TableSerializer(many=True)
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    stages = StageSerializer(many=True)
+    rounds_played = RoundSerializer(many=True)
+
+
+class JoinSerializer(serializers.Serializer):
+    code = StrictCharField(
+        required=False, allow_blank=True, max_length=64, help_text="The invitation code, if asked."
+    )
+
+
+def _fields(t: Tournament, user) -> dict:
+    joined = (
+        user.is_authenticated and t.entries.filter(user=user, status=Entry.Status.ACTIVE).exists()
+    )
+    return {
+        "id": t.pk,
+        "name": t.name,
+        "game": t.kind,
+        "game_name": t.game_kind.name,
+        "format": t.format,
+        "table_size": t.table_size,
+        "advance": t.advance,
+        "rounds": t.rounds,
+        "options": t.options,
+        "move_days": t.move_days,
+        "round_days": t.round_days,
+        "rated": t.rated,
+        "status": t.status,
+        "access": t.access,
+        "starts_at": t.starts_at,
+        "min_players": t.min_players,
+        "max_players": t.max_players,
+        "players": getattr(t, "players", 0),
+        "season": t.season,
+        "organiser": t.creator.username,
+        "winner": t.winner.username if t.winner else None,
+        "joined": joined,
+    }
+
+
+def _stages(t: Tournament) -> list[dict]:
+    return [
+        {
+            "season": s.season,
+            "division": s.division,
+            "tie_breaks": s.tie_breaks,
+            "standings": [
+                {
+                    "rank": r.rank,
+                    "username": r.user.username,
+                    "name": r.user.name,
+                    "status": r.status,
+                    "points": r.points,
+                    "buchholz": r.buchholz,
+                    "sonneborn_berger": r.sonneborn_berger,
+                    "wins": r.wins,
+                    "played": r.played,
+                    "byes": r.byes,
+                    "rounds": r.cells,
+                }
+                for r in s.rows
+            ],
+        }
+        for s in reads.stages(t)
+    ]
+
+
+def _rounds(t: Tournament) -> list[dict]:
+    return [
+        {
+            "number": r.number,
+            "season": r.season,
+            "division": r.division,
+            "status": r.status,
+            "started": r.started,
+            "deadline": r.deadline,
+            "tables": [
+                {
+                    "number": tb.number,
+                    "players": [
+                        {
+                            "username": p["user"].username,
+                            "name": p["user"].name,
+                            "place": p["place"],
+                        }
+                        for p in tb.players
+                    ],
+                    "game": tb.game_id,
+                    "bye": tb.bye,
+                    "decided": tb.decided,
+                    "decided_by": tb.decided_by,
+                }
+                for tb in r.tables
+            ],
+        }
+        for r in reads.rounds(t)
+    ]
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    t = reads.tournaments().filter(pk=tournament_id).first()
+    if t is None:
+        raise exceptions.NotFound(_("No such tournament"))
+    return t
+
+
+# "joined" is the reader's own: no shared cache may keep an answer.
+private = method_decorator(never_cache, name="dispatch")
+
+
+def _answer(tournament_id: int, user) -> Response:
+    return Response(TournamentSerializer(_fields(_tournament(tournament_id), user)).data)
+
+
+TOURNAMENT_ID = OpenApiParameter(
+    "tournament_id", int, OpenApiParameter.PATH, description="The tournament's id."
+)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["tournaments"],
+        operation_id="tournaments_list",
+        responses=TournamentSerializer(many=True),
+        parameters=[
+            OpenApiParameter(
+                "status",
+                str,
+                enum=Tournament.Status.values,
+                description="Only the tournaments in this state.",
+            )
+        ],
+    )
+)
+@private
+class TournamentListView(ApiView):
+    """Every tournament and league: open for sign-up first, then under way, then over."""
+
+    serializer_class = TournamentSerializer
+    pagination_class = Pagination
+    permission_classes = [AllowAny]
+
+    def get(self, request):
+        rows = reads.tournaments()
+        status = request.query_params.get("status")
+        if status is not None:
+            if status not in Tournament.Status.values:
+                raise exceptions.ValidationError(
+                    {
+                        "status": [
+                            _("One of: %(values)s.")
+                            % {"values": ", ".join(Tournament.Status.values)}
+                        ]
+                    }
+                )
+            rows = rows.filter(status=status)
+        page = self.paginate_queryset(rows)
+        data = [_fields(t, request.user) for t in page]
+        return self.get_paginated_response(TournamentSerializer(data, many=True).data)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["tournaments"],
+        operation_id="tournament_get",
+        parameters=[TOURNAMENT_ID],
+        responses=TournamentDetailSerializer,
+    )
+)
+@private
+class TournamentView(ApiView):
+    """One tournament: its facts, its standings with their tie-breaks and crosstable (a
+    league: one per division of the season under way), and every round's tables."""
+
+    serializer_class = TournamentDetailSerializer
+    permission_classes = [AllowAny]
+
+    def get(self, request, tournament_id: int):
+        t = _tournament(tournament_id)
+        data = {**_fields(t, request.user), "stages": _stages(t), "rounds_played": _rounds(t)}
+        return Response(TournamentDetailSerializer(data).data)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["tournaments"],
+        operation_id="tournament_standings",
+        parameters=[TOURNAMENT_ID],
+        responses=StageSerializer(many=True),
+    )
+)
+@private
+class StandingsView(ApiView):
+    """A tournament's standings alone (a league: one per division)."""
+
+    serializer_class = StageSerializer
+    permission_classes = [AllowAny]
+
+    def get(self, request, tournament_id: int):
+        return Response(StageSerializer(_stages(_tournament(tournament_id)), many=True).data)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        tags=["tournaments"],
+        operation_id="tournament_join",
+        parameters=[TOURNAMENT_ID],
+        request=JoinSerializer,
+        responses={200: TournamentSerializer},
+    )
+)
+@private
+class JoinView(ApiView):
+    """Sign up (a league: from its next season on). 403 when not allowed (friends only, a
+    wrong code, sign-up closed), 400 when already in or full."""
+
+    serializer_class = JoinSerializer
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ApiThrottle, TournamentThrottle]
+
+    def post(self, request, tournament_id: int):
+        body = JoinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.do_join(tournament_id, request.user, code=body.validated_data.get("code", ""))
+        return Response(
+            TournamentSerializer(_fields(_tournament(tournament_id), request.user)).data
+        )
+
+
+@extend_schema_view(
+    post=extend_schema(
+        tags=["tournaments"],
+        operation_id="tournament_leave",
+        parameters=[TOURNAMENT_ID],
+        request=None,
+        responses={200: TournamentSerializer},
+    )
+)
+@private
+class LeaveView(ApiView):
+    """Leave: before the start simply; once under way, my games of it under way are
+    conceded and I am never paired again."""
+
+    serializer_class = TournamentSerializer
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ApiThrottle, TournamentThrottle]
+
+    def post(self, request, tournament_id: int):
+        services.do_leave(tournament_id, request.user)
+        return Response(
+            TournamentSerializer(_fields(_tournament(tournament_id), request.user)).data
+        )

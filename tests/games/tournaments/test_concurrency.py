@@ -1,0 +1,100 @@
+"""The next round is paired exactly once when the last two games of a round end at the same
+moment on two workers: two threads, each with its own connection to PostgreSQL, make the
+last move of one game each at once; each commit runs the platform's hook (the tasks run
+inline after the commit, as a worker would run them), and both reach the tournament."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection, connections
+from django.utils import timezone
+
+from games.models import Game, Seat
+from games.play import moves
+from games.reads.viewing import game_state
+from games.tournaments import services
+from games.tournaments.models import Round, Table, Tournament
+from tests.conftest import IN_CI
+from tests.games.tournaments.helpers import people, tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def last_move(game: Game, rand: random.Random):
+    """Play ``game`` until one move is left that ends it; that move (user, action, version)."""
+    for _ in range(100):
+        game.refresh_from_db()
+        kind = game.game_kind
+        state = game_state(game)
+        deciding = sorted(kind.deciders(state))
+        seat = deciding[0]
+        action = kind.choose(state, seat, rand)
+        after = kind.from_json(game.snapshot)
+        kind.apply(after, seat, action)
+        user = Seat.objects.get(game=game, number=seat).user
+        if kind.phase(after) == "over":
+            return user, action, game.version
+        moves.do_submit_action(game.pk, user, action, game.version)
+    raise AssertionError("the game did not end")
+
+
+# Under CI=true the database is PostgreSQL (tests/conftest.py): never skipped there.
+@pytest.mark.skipif(
+    connection.vendor != "postgresql" and not IN_CI,
+    reason="two writers at once need PostgreSQL's row locks",
+)
+class TestExactlyOnce:
+    def test_two_last_games_ending_at_once_pair_the_next_round_once(self, alice):
+        players = people(4)
+        t = tournament(alice, players, rounds=2, starts_at=timezone.now() + timedelta(seconds=1))
+        Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+        services.do_close_signup(t.pk)
+        games = list(Game.objects.filter(tournament_table__round__tournament=t).order_by("pk"))
+        assert len(games) == 2
+        rand = random.Random(4)
+        finals = [last_move(g, rand) for g in games]
+        barrier = threading.Barrier(2)
+        failures: list[BaseException] = []
+
+        def finish(game: Game, user, action, version) -> None:
+            try:
+                barrier.wait(timeout=10)
+                moves.do_submit_action(game.pk, user, action, version)
+            except BaseException as error:  # reported below, in the test's thread
+                failures.append(error)
+            finally:
+                connections.close_all()
+
+        threads = [
+            threading.Thread(target=finish, args=(g, *final))
+            for g, final in zip(games, finals, strict=True)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert not failures, failures
+        assert Game.objects.filter(status=Game.Status.FINISHED).count() == 2
+        # Round 2: paired once, its two games started once.
+        assert Round.objects.filter(tournament=t, number=2).count() == 1
+        assert Table.objects.filter(round__tournament=t, round__number=2).count() == 2
+        assert Game.objects.count() == 4
+        assert Round.objects.get(tournament=t, number=1).status == Round.Status.DONE
+        # A hook that comes again (a retried task, the sweep) changes nothing.
+        for game in games:
+            services.do_game_ended(game.pk)
+        assert Game.objects.count() == 4
+        assert Round.objects.filter(tournament=t).count() == 2
+
+    def test_the_database_refuses_a_round_paired_twice(self, alice):
+        from django.db import IntegrityError
+
+        t = tournament(alice, people(2))
+        now = timezone.now()
+        Round.objects.create(tournament=t, number=1, started=now, deadline=now)
+        with pytest.raises(IntegrityError):
+            Round.objects.create(tournament=t, number=1, started=now, deadline=now)
