@@ -33,8 +33,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     # Tournaments and leagues (games/tournaments, docs/tournaments.md).
     path("tournaments/", include("games.tournaments.urls")),
-    # Tournaments and leagues (games/tournaments, docs/tournaments.md).
-    path("tournaments/", include("games.tournaments.urls")),
     # One-click unsubscribe links of the emails (no login needed).
     path("emails/", include("games.notifications.urls")),
     # Reports to the moderators (games/moderation).
