@@ -697,3 +697,26 @@ class TestQueries:
         client.get(url)
 
         assert self.queries(client, url) == few
+
+
+class TestReportedToTheModerators:
+    def test_the_recipient_reports_a_message_and_a_moderator_hides_it(self, alice, bob, charlie):
+        from games.moderation import actions
+        from games.play.errors import NotFound
+
+        conversation = pm.do_send(alice, bob, "buy cheap pills").conversation
+        message = Message.objects.get()
+        with pytest.raises(NotFound):  # not a message of theirs
+            actions.do_report(charlie, "message", str(message.pk), "spam")
+        report = actions.do_report(bob, "message", str(message.pk), "spam")
+        assert (report.author, report.text) == (alice, "buy cheap pills")
+
+        moderator = make_person("mod", is_staff=True)
+        assert actions.hide(moderator, report)
+
+        assert Message.objects.get().hidden
+        assert unread(bob) == 0
+        for user in (alice, bob):
+            page = client_for(user).get(conversation_url(conversation)).content.decode()
+            assert "buy cheap pills" not in page
+            assert "hidden by the moderators" in page
