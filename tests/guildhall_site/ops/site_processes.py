@@ -81,6 +81,32 @@ def redis_url(db: int) -> str:
     return urllib.parse.urlunsplit(url._replace(path=f"/{db}"))
 
 
+def production_env(folder, site_url: str, smtp_port: int, redis_db: int) -> dict[str, str]:
+    """The settings docs/deploy.md asks for, with this machine's services."""
+    return {
+        "DEBUG": "false",
+        "SECRET_KEY": "smoke-test-" + "k" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SITE_URL": site_url,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": redis_url(redis_db),
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_port),
+        "EMAIL_USE_TLS": "false",
+        "DEFAULT_FROM_EMAIL": "Guildhall <noreply@guildhall.example.com>",
+        "TRUST_X_FORWARDED_PROTO": "true",
+        "API_NUM_PROXIES": "1",
+        "STATIC_ROOT": str(folder / "static"),
+        "BEAT_SCHEDULE": str(folder / "celerybeat-schedule"),
+        "METRICS_ENABLED": "true",
+        "METRICS_TOKEN": METRICS_TOKEN,
+        "PROMETHEUS_MULTIPROC_DIR": str(folder / "metrics"),
+        "LOG_FORMAT": "json",
+        "COMPUTER_BUDGET_MS": "50",
+        "WEB_CONCURRENCY": "2",
+    }
+
+
 class Site:
     """Processes started with docs/Procfile's commands, in ``folder``, with ``env``; each in
     a process group of its own, so that stopping or killing one ends its children too."""
@@ -129,6 +155,10 @@ class Site:
         except ProcessLookupError:
             pass
         process.wait(30)
+
+    def signal(self, label: str, sig: int) -> None:
+        """A signal to the process and its children (SIGSTOP pauses them, SIGCONT resumes)."""
+        os.killpg(self.processes[label].pid, sig)
 
     def log(self, label: str) -> str:
         return (self.folder / f"{label}.log").read_text(errors="replace")

@@ -33,9 +33,8 @@ from tests.guildhall_site.ops.site_processes import (
     RoundRobinProxy,
     Site,
     answers,
-    database_url,
     free_port,
-    production_venv,
+    production_env,
     redis_url,
     wait_until,
 )
@@ -53,43 +52,12 @@ REDIS_DB = 3
 PASSWORD = "a long and unusual passphrase 29"
 
 
-@pytest.fixture(scope="module")
-def venv(tmp_path_factory):
-    return production_venv(tmp_path_factory.mktemp("venv") / "venv")
-
-
 @pytest.fixture
 def inbox():
     server = mailserver.Inbox(free_port())
     server.start()
     yield server
     server.stop()
-
-
-def production_env(folder, site_url: str, smtp_port: int, redis_db: int) -> dict[str, str]:
-    """The settings docs/deploy.md asks for, with this machine's services."""
-    return {
-        "DEBUG": "false",
-        "SECRET_KEY": "smoke-test-" + "k" * 50,
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SITE_URL": site_url,
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_url(redis_db),
-        "EMAIL_HOST": "127.0.0.1",
-        "EMAIL_PORT": str(smtp_port),
-        "EMAIL_USE_TLS": "false",
-        "DEFAULT_FROM_EMAIL": "Guildhall <noreply@guildhall.example.com>",
-        "TRUST_X_FORWARDED_PROTO": "true",
-        "API_NUM_PROXIES": "1",
-        "STATIC_ROOT": str(folder / "static"),
-        "BEAT_SCHEDULE": str(folder / "celerybeat-schedule"),
-        "METRICS_ENABLED": "true",
-        "METRICS_TOKEN": METRICS_TOKEN,
-        "PROMETHEUS_MULTIPROC_DIR": str(folder / "metrics"),
-        "LOG_FORMAT": "json",
-        "COMPUTER_BUDGET_MS": "50",
-        "WEB_CONCURRENCY": "2",
-    }
 
 
 def scrape(url: str) -> dict[tuple[str, frozenset], float]:
