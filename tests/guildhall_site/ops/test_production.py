@@ -16,6 +16,7 @@ import http.client
 import json
 import random
 import re
+import time
 import urllib.parse
 
 import pytest
@@ -195,6 +196,20 @@ def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
                 total(worker, "guildhall_notifications_total", channel="email", outcome="sent") >= 1
             )
             assert total(worker, "guildhall_celery_tasks_total", outcome="success") >= 1
+            # What a probe and a scrape cost (printed with -s: docs/deploy.md's figures).
+            timings = {}
+            for path in ("/healthz", "/readyz", "/metrics"):
+                took = []
+                for _ in range(20):
+                    start = time.perf_counter()
+                    scrape(f"http://127.0.0.1:{web_port}{path}") if path == "/metrics" else answers(
+                        f"http://127.0.0.1:{web_port}{path}"
+                    )
+                    took.append(time.perf_counter() - start)
+                timings[path] = sorted(took)[len(took) // 2] * 1000
+            print("p50 ms through gunicorn:", {k: round(v, 1) for k, v in timings.items()})
+            assert timings["/readyz"] < 1000
+
             # JSON logs with the request's id, and no secret in them.
             access = [
                 json.loads(line)

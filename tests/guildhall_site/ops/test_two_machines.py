@@ -189,6 +189,7 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
             def guest_name(api: ApiClient) -> str:
                 return names[id(api)]
 
+            began = time.monotonic()
             for seed in range(GAMES):
                 start_game(seed)
             moves = lambda: sum(len(p.acknowledged) for p in players)  # noqa: E731
@@ -211,6 +212,7 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
 
             wait_until(lambda: moves() >= killed_at + 30, 60, "play to go on")
             stop.set()
+            played_for = time.monotonic() - began
             for player in players:
                 player.join(30)
             assert all(not p.errors for p in players), [p.errors for p in players]
@@ -255,7 +257,8 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
     # Both web servers served; the one left served the rest.
     assert proxy.served[web_ports[1]] > 0
     print(
-        f"{sum(len(p.acknowledged) for p in players)} moves in {Game.objects.count()} games, "
+        f"{sum(len(p.acknowledged) for p in players)} moves in {played_for:.0f} s, "
+        f"{Game.objects.count()} games, "
         f"{len(received)} emails, {sum(p.bad_gateways for p in players)} answers lost to the "
         f"kill, served {proxy.served}"
     )
