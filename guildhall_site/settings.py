@@ -201,9 +201,11 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Seconds to wait for a connection to PostgreSQL: a server that does not answer fails a
     # request (and /readyz) in this time instead of hanging it.
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = envint(
-        "DATABASE_CONNECT_TIMEOUT", 5
-    )
+    _database_options = DATABASES["default"].setdefault("OPTIONS", {})
+    _database_options["connect_timeout"] = envint("DATABASE_CONNECT_TIMEOUT", 5)
+    # Behind PgBouncer in transaction mode (docs/deploy.md): no server-side cursor, which
+    # would outlive the transaction that PgBouncer's connection was lent for.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = envbool("DATABASE_PGBOUNCER", False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default has several writers (the web server's threads, the Celery worker):
     # - WAL lets readers go on while one writes;

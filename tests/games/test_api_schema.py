@@ -68,6 +68,11 @@ class TestSchema:
             ("POST", "/api/v1/invitations/{invitation_id}/accept/"),
             ("POST", "/api/v1/invitations/{invitation_id}/decline/"),
             ("POST", "/api/v1/invitations/{invitation_id}/withdraw/"),
+            ("GET", "/api/v1/tournaments/"),
+            ("GET", "/api/v1/tournaments/{tournament_id}/"),
+            ("GET", "/api/v1/tournaments/{tournament_id}/standings/"),
+            ("POST", "/api/v1/tournaments/{tournament_id}/join/"),
+            ("POST", "/api/v1/tournaments/{tournament_id}/leave/"),
         }
 
     def test_every_operation_documents_its_errors(self, schema):
