@@ -1,0 +1,49 @@
+"""A tournament on a phone (375x812): a player finds it in the list, signs up with one tap,
+and once its games are played reads the standings, the winner and the rounds, on a page
+that never scrolls sideways (the wide crosstable scrolls in its own box)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.tournaments import services
+from games.tournaments.models import Entry, Tournament
+from tests.e2e.conftest import log_in
+from tests.games.tournaments.helpers import people, play_round, tournament
+
+
+def test_signing_up_and_reading_the_standings_on_a_phone(
+    live_server, phone, screenshots, alice, bob
+):
+    t = tournament(alice, people(4), name="Harbour open", rounds=2)
+    page = phone()
+    log_in(page, live_server.url, "/tournaments/", "bob")
+    page.get_by_role("link", name="Harbour open").click()
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_selector("text=You are playing.")
+    assert Entry.objects.filter(tournament=t, user=bob, status="active").exists()
+    page.screenshot(path=str(screenshots / "tournament-signup-phone.png"), full_page=True)
+
+    # The start time comes (as the sweep would see it), and every game is played.
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    services.do_close_signup(t.pk)
+    play_round(t, contextlib.nullcontext, random.Random(7))
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+
+    page.reload()
+    winner = page.locator("#winner")
+    winner.wait_for()
+    assert t.winner.name in winner.inner_text()
+    standings = page.locator("#standings table.standings")
+    assert standings.locator("tbody tr").count() == 5
+    assert "Bob" in standings.inner_text()
+    assert page.locator("h3", has_text="Round 2").count() == 1
+    # Phone first: the page itself never scrolls sideways.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, width
+    page.screenshot(path=str(screenshots / "tournament-standings-phone.png"), full_page=True)
