@@ -1,0 +1,81 @@
+"""The deployment files say the same as docs/Procfile and docs/deploy.md: compose.yaml and the
+Dockerfile run the Procfile's commands (which the production smoke test runs), and the guide
+explains every setting the site reads from the environment."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import yaml
+from django.conf import settings
+
+from tests.guildhall_site.ops.site_processes import procfile
+
+ROOT = Path(settings.BASE_DIR)
+
+
+def expanded(command: str) -> list[str]:
+    """A Procfile command with ``${NAME:-default}`` as the default: compose's literal form."""
+    return shlex.split(re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", command))
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+
+
+class TestCompose:
+    def test_each_process_runs_the_procfiles_command(self):
+        services = compose()["services"]
+        commands = procfile()
+
+        for name in ("web", "worker", "computer", "beat"):
+            assert services[name]["command"] == expanded(commands[name]), name
+        # The release's migrations (the image collected the static files at build).
+        first = expanded(commands["release"].split("&&")[0])
+        assert services["release"]["command"] == first
+
+    def test_the_web_waits_for_the_release_and_only_one_beat_runs(self):
+        services = compose()["services"]
+
+        depends = services["web"]["depends_on"]
+        assert depends["release"]["condition"] == "service_completed_successfully"
+        assert services["beat"].get("deploy", {}).get("replicas", 1) == 1
+        assert "respond /metrics 404" in compose()["configs"]["caddyfile"]["content"]
+
+
+class TestDockerfile:
+    def test_it_installs_as_the_smoke_test_does_and_serves_as_the_procfile_says(self):
+        text = (ROOT / "Dockerfile").read_text()
+
+        assert "uv sync --locked --no-dev" in text
+        assert "collectstatic --noinput" in text
+        user = re.findall(r"^USER (\S+)$", text, re.MULTILINE)
+        assert user and user[-1] not in ("root", "0")
+        cmd = re.search(r"^CMD (\[.*\])$", text, re.MULTILINE)
+        assert cmd and yaml.safe_load(cmd[1]) == expanded(procfile()["web"])
+
+    def test_the_image_leaves_out_the_local_environment(self):
+        ignored = (ROOT / ".dockerignore").read_text().split()
+
+        assert {".git", ".venv", "staticfiles", "test-output", ".env"} <= set(ignored)
+
+
+def environment_names() -> set[str]:
+    """Every variable settings.py and gunicorn's configuration read."""
+    names = set()
+    readers = r"(?:envstr|envbool|envint|envlist|_envrate|_env|os\.environ\.get)"
+    for path in ("guildhall_site/settings.py", "guildhall_site/ops/gunicorn.py"):
+        text = (ROOT / path).read_text()
+        names |= set(re.findall(readers + r'\(\s*"([A-Z][A-Z0-9_]+)"', text))
+    return names - {"PYTEST_XDIST_WORKER"}  # the tests' own
+
+
+def test_the_guide_explains_every_setting():
+    guide = (ROOT / "docs" / "deploy.md").read_text()
+    names = environment_names()
+
+    assert {"DATABASE_URL", "SENTRY_DSN", "METRICS_TOKEN", "WEB_CONCURRENCY"} <= names
+    missing = sorted(n for n in names if f"`{n}`" not in guide)
+    assert not missing, f"docs/deploy.md does not explain {missing}"
