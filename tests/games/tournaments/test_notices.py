@@ -1,0 +1,69 @@
+"""Tournament notices by Web Push (a real push service on loopback), and the sweep that
+catches a game's end whose hook never ran."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+import time_machine
+
+from accounts.models import User
+from games.models import Game, Seat
+from games.play import moves
+from games.reads.viewing import game_state
+from games.tournaments import tasks
+from games.tournaments.models import Notice, Round, Tournament
+from tests.games.tournaments.helpers import people, tournament
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seats_in_order")]
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def test_a_new_round_is_pushed_to_each_device_once(alice, committed, push_service):
+    players = people(2)
+    User.objects.filter(pk=players[0].pk).update(push_turn=True)
+    push_service.device(players[0], "phone")
+    t = tournament(alice, players, rounds=1, name="Pier cup")
+    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False):
+        with committed():
+            tasks.sweep()
+        with committed():
+            tasks.sweep()  # again: nothing more is sent
+    # The game's own "your turn" push comes too; the tournament's is tagged as its own.
+    received = push_service.wait_for(2)
+    [message] = [r for r in received if r.payload["tag"] == f"tournament-{t.pk}"]
+    assert message.payload["title"] == "Pier cup: round 1 has started"
+    assert message.payload["body"] == players[1].name  # whom they play, nothing of the game
+    assert message.payload["url"].endswith(f"/games/{Game.objects.get().pk}/")
+    assert Notice.objects.get(push=True).status == "sent"
+    assert len([r for r in push_service.received if r.payload["tag"].startswith("tour")]) == 1
+
+
+def test_a_games_end_whose_hook_was_lost_is_found_by_the_sweep(alice, committed):
+    players = people(2)
+    t = tournament(alice, players, rounds=2)
+    rand = random.Random(1)
+    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
+        with committed():
+            tasks.sweep()
+        game = Game.objects.get()
+        # Played to the end with the on-commit hooks never run (a broker that was down).
+        while game.is_active:
+            state = game_state(game)
+            seat = sorted(game.game_kind.deciders(state))[0]
+            user = Seat.objects.get(game=game, number=seat).user
+            game = moves.do_submit_action(
+                game.pk, user, game.game_kind.choose(state, seat, rand), game.version
+            )
+        assert not Round.objects.filter(tournament=t, number=2).exists()
+        clock.shift(timedelta(minutes=1))
+        with committed():
+            tasks.sweep()
+    assert Round.objects.filter(tournament=t, number=2).count() == 1
+    assert Tournament.objects.get(pk=t.pk).status == Tournament.Status.RUNNING
