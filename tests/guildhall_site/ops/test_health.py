@@ -84,6 +84,28 @@ def own_redis():
     server.stop()
 
 
+@pytest.fixture
+def migrations_table():
+    """Changes to django_migrations, put back after the test (flushing the tables after a
+    test leaves that one as it is, and the next tests' migrate would stumble)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT app, name, applied FROM django_migrations")
+        saved = cursor.fetchall()
+
+    def change(sql: str) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+
+    yield change
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM django_migrations")
+        cursor.executemany(
+            "INSERT INTO django_migrations (app, name, applied) VALUES (%s, %s, %s)", saved
+        )
+
+
 def timed_get(client: Client, path: str):
     start = time.monotonic()
     response = client.get(path)
@@ -177,25 +199,21 @@ class TestReadyz:
         assert client.get("/readyz").status_code == 200
 
     def test_it_is_not_ready_before_the_migrations_of_its_code_ran(
-        self, client, settings, own_redis
+        self, client, settings, own_redis, migrations_table
     ):
-        from django.db import connection
-
         production(settings, own_redis.url)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "INSERT INTO django_migrations (app, name, applied) VALUES ('games', "
-                "'9999_not_yet', now())"
-            )
         # A migration in the database that the code lacks is fine (an old version still
         # serving while the new one migrated); the reverse is not:
+        migrations_table(
+            "INSERT INTO django_migrations (app, name, applied) VALUES "
+            "('games', '9999_not_yet', now())"
+        )
         assert client.get("/readyz").status_code == 200
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "DELETE FROM django_migrations WHERE app = 'games' AND name = ("
-                "SELECT max(name) FROM django_migrations WHERE app = 'games' "
-                "AND name != '9999_not_yet')"
-            )
+        migrations_table(
+            "DELETE FROM django_migrations WHERE app = 'games' AND name = ("
+            "SELECT max(name) FROM django_migrations WHERE app = 'games' "
+            "AND name != '9999_not_yet')"
+        )
 
         response = client.get("/readyz")
 
