@@ -81,7 +81,7 @@ def total(samples, name: str, **labels) -> float:
 
 def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
     redis.Redis.from_url(redis_url(REDIS_DB)).flushdb()
-    web_port, worker_metrics = free_port(), free_port()
+    web_port, worker_metrics, computer_metrics = free_port(), free_port(), free_port()
     with RoundRobinProxy([web_port]) as proxy:
         site = Site(tmp_path, venv, production_env(tmp_path, proxy.url, inbox.port, REDIS_DB))
         try:
@@ -91,7 +91,7 @@ def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
 
             site.start("web", "web", PORT=str(web_port))
             site.start("worker", "worker", METRICS_PORT=str(worker_metrics))
-            site.start("computer", "computer")
+            site.start("computer", "computer", METRICS_PORT=str(computer_metrics))
             site.start("beat", "beat")
             wait_until(lambda: answers(f"http://127.0.0.1:{web_port}/healthz"), 60, "gunicorn")
 
@@ -191,11 +191,17 @@ def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
                 total(web, "guildhall_http_request_duration_seconds_count", view="api:actions")
                 >= mine
             )
+            assert total(web, "guildhall_celery_broker_up") == 1
+            assert ("guildhall_celery_queue_length", frozenset({("queue", "computer")})) in web
             worker = scrape(f"http://127.0.0.1:{worker_metrics}/metrics")
             assert (
                 total(worker, "guildhall_notifications_total", channel="email", outcome="sent") >= 1
             )
             assert total(worker, "guildhall_celery_tasks_total", outcome="success") >= 1
+            computer_figures = scrape(f"http://127.0.0.1:{computer_metrics}/metrics")
+            assert total(computer_figures, "guildhall_computer_moves_total", game="guildhall") >= 1
+            assert total(computer_figures, "guildhall_computer_think_seconds_count") >= 1
+            assert total(computer_figures, "guildhall_moves_applied_total", game="guildhall") >= 1
             # What a probe and a scrape cost (printed with -s: docs/deploy.md's figures).
             timings = {}
             for path in ("/healthz", "/readyz", "/metrics"):
