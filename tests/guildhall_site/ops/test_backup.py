@@ -23,6 +23,7 @@ from django.core.management.base import CommandError
 from games.models import Game
 from games.play import moves
 from games.reads import viewing
+from tests import system_packages
 from tests.games.helpers import play_one, random_action, start_game
 
 REPOSITORY = Path(settings.BASE_DIR)
@@ -82,6 +83,14 @@ def describe(url: str) -> dict:
     assert done.returncode == 0, done.stderr
     [line] = [x for x in done.stdout.splitlines() if x.startswith("GAMES ")]
     return json.loads(line.removeprefix("GAMES "))
+
+
+@pytest.fixture(autouse=True)
+def postgresql_client():
+    """pg_dump and pg_restore, as the image has them (installed where missing)."""
+    problem = system_packages.install("postgresql-client", "/usr/bin/pg_restore")
+    if problem:
+        pytest.fail(problem)
 
 
 @pytest.fixture

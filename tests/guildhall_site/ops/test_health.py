@@ -16,6 +16,7 @@ import redis
 from django.db import connections
 from django.test import Client
 
+from tests import system_packages
 from tests.live import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,8 +77,9 @@ class OwnRedis:
 
 @pytest.fixture
 def own_redis():
-    if shutil.which("redis-server") is None:
-        pytest.fail("redis-server is not installed (Debian: apt-get install redis-server)")
+    problem = system_packages.install("redis-server", "/usr/bin/redis-server")
+    if problem:
+        pytest.fail(problem)
     server = OwnRedis()
     server.start()
     yield server
