@@ -1,4 +1,5 @@
-"""The Celery app. Run the workers and the scheduler as their own processes (docs/Procfile):
+"""The Celery app. Run the workers and the scheduler as their own processes (docs/Procfile,
+explained in docs/deploy.md):
 
 celery -A guildhall_site worker --queues celery      # emails, pushes, time-outs, sweeps
 celery -A guildhall_site worker --queues computer    # the computer players' moves

@@ -15,10 +15,12 @@ held, and the sweep of beat (every minute) sends it once the lease ran out: once
 from __future__ import annotations
 
 import asyncio
+import email
 import random
 import signal
 import threading
 import time
+from email import policy
 
 import pytest
 import redis
@@ -64,6 +66,7 @@ class HoldingInbox(mailserver.Inbox):
     def __init__(self, port: int) -> None:
         super().__init__(port)
         self.hold_next = False
+        self.held_message = None
         self.held = threading.Event()
         self.released = threading.Event()
 
@@ -73,6 +76,7 @@ class HoldingInbox(mailserver.Inbox):
         # accepted by then.)
         if self.hold_next and b"has started" in envelope.content:
             self.hold_next = False
+            self.held_message = email.message_from_bytes(envelope.content, policy=policy.default)
             self.held.set()
             await asyncio.get_running_loop().run_in_executor(None, self.released.wait)
             return "421 4.3.2 Service shutting down"
@@ -202,7 +206,10 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
             site.signal("worker-a", signal.SIGSTOP)
             start_game(GAMES)
             assert inbox_b.held.wait(30), "worker B sent no email"
-            held = Notification.objects.get(status=Status.SENDING)
+            # Its row, by the Message-ID it was sent with: <guildhall.started.<pk>@host>.
+            held_id = inbox_b.held_message["Message-ID"]
+            held = Notification.objects.get(pk=int(held_id.split(".")[2].split("@")[0]))
+            assert held.status == Status.SENDING and message_id(held) == held_id
 
             site.kill("worker-b")
             site.kill("web1")
