@@ -184,3 +184,40 @@ class TestScrubber:
         assert scrubbed["extra"] == {"celery-job": {"task_name": "games.tasks.notify_turn"}}
         assert scrubbed["logentry"]["formatted"] == "mail [Filtered] [Filtered]"
         assert scrubbed["contexts"] == {"trace": {"trace_id": "t"}}
+
+
+def test_settings_turn_sentry_on_with_the_scrubber_when_a_dsn_is_set():
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    code = (
+        "import django, sentry_sdk; django.setup(); "
+        "options = sentry_sdk.get_client().options; "
+        "print(options['dsn'], options['send_default_pii'], options['include_local_variables'], "
+        "options['max_request_body_size'], options['before_send'].__name__)"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "guildhall_site.settings",
+        "SENTRY_DSN": "https://public@sentry.example.org/1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        "https://public@sentry.example.org/1",
+        "False",
+        "False",
+        "never",
+        "scrub",
+    ]
