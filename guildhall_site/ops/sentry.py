@@ -59,7 +59,18 @@ def init(
             CeleryIntegration(),
             RedisIntegration(),
         ],
-        send_default_pii=False,
+        # What the integrations collect at all (the scrubber below removes the rest): no
+        # user, cookie, body, query string, SQL parameter, task argument or local variable.
+        data_collection={
+            "user_info": False,
+            "cookies": {"mode": "off"},
+            "http_headers": {"request": {"mode": "allowlist", "terms": sorted(_KEPT_HEADERS)}},
+            "http_bodies": [],
+            "url_query_params": {"mode": "off"},
+            "database_query_data": False,
+            "queues": False,
+            "stack_frame_variables": False,
+        },
         include_local_variables=False,
         max_request_body_size="never",
         # The SDK types an event as a TypedDict; scrub reads and writes it as the plain dict

@@ -187,6 +187,7 @@ class TestScrubber:
 
 
 def test_settings_turn_sentry_on_with_the_scrubber_when_a_dsn_is_set():
+    # No user, no body, no local variable collected; and the scrubber after.
     import os
     import subprocess
     import sys
@@ -196,8 +197,10 @@ def test_settings_turn_sentry_on_with_the_scrubber_when_a_dsn_is_set():
     code = (
         "import django, sentry_sdk; django.setup(); "
         "options = sentry_sdk.get_client().options; "
-        "print(options['dsn'], options['send_default_pii'], options['include_local_variables'], "
-        "options['max_request_body_size'], options['before_send'].__name__)"
+        "collect = options['data_collection']; "
+        "print(options['dsn'], collect['user_info'], collect['http_bodies'], "
+        "collect['stack_frame_variables'], options['max_request_body_size'], "
+        "options['before_send'].__name__)"
     )
     env = {
         **os.environ,
@@ -217,6 +220,7 @@ def test_settings_turn_sentry_on_with_the_scrubber_when_a_dsn_is_set():
     assert done.stdout.split() == [
         "https://public@sentry.example.org/1",
         "False",
+        "[]",
         "False",
         "never",
         "scrub",
