@@ -6,9 +6,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts import api_urls as accounts_api_urls
 from games.api import urls as games_api_urls
-from games.tournaments import api_urls as tournaments_api_urls
 from games.api.common import not_found as api_not_found
 from games.notifications.urls import push_urlpatterns
+from games.tournaments import api_urls as tournaments_api_urls
 from games.web import lobby as games_views
 from guildhall_site import webapp
 from guildhall_site.ops import health
