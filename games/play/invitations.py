@@ -317,6 +317,7 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
         users,
         move_days=invitation.move_days,
         rated=invitation.rated,
+        chat_players_only=invitation.chat_players_only,
     )
     invitation.status = Invitation.Status.STARTED
     invitation.game = game
@@ -326,7 +327,13 @@ def _start_game(invitation: Invitation, users: list[User]) -> Game:
 
 
 def start_game(
-    kind: GameKind, options: Any, users: list[User], *, move_days: int | None, rated: bool
+    kind: GameKind,
+    options: Any,
+    users: list[User],
+    *,
+    move_days: int | None,
+    rated: bool,
+    chat_players_only: bool = False,
 ) -> Game:
     """A game of ``kind`` with its parsed ``options`` for ``users``, in a random order of
     seats, started now (inside the caller's transaction): what the last seat taken of an
@@ -348,6 +355,7 @@ def start_game(
         move_days=move_days,
         snapshot=kind.to_json(match.state),
         rated=rated and len(users) > 1,
+        chat_players_only=chat_players_only,
     )
     waiting = kind.deciders(match.state)
     Seat.objects.bulk_create(

@@ -215,12 +215,13 @@ class TestChatNotices:
 
         game = start_game(alice, bob)
         smtp.wait_for(2)  # "game started" to both
-        for text in ("first line", "second line", "third line"):
-            chat.do_write(game.pk, alice, text)  # each queues its task on commit
+        chat.do_write(game.pk, alice, "first line")  # queues its task on commit
 
         [told] = [m for m in smtp.wait_for(3)[2:]]
         assert told["To"] == bob.email and "first line" in mailserver.text_of(told)
         rows = Notification.objects.filter(kind=Kind.CHAT, user=bob)
+        for text in ("second line", "third line"):
+            chat.do_write(game.pk, alice, text)
         wait_until(lambda: rows.filter(status="deferred").exists())
         time.sleep(0.5)
         assert len(smtp.messages) == 3  # the later lines wait for the quarter hour
@@ -233,6 +234,7 @@ class TestChatNotices:
 
         later = smtp.wait_for(4)[3]
         assert "third line" in mailserver.text_of(later)
+        wait_until(lambda: not rows.exclude(status="sent").exists())  # marked just after
         assert sorted(rows.values_list("turn", "status")) == [(1, "sent"), (2, "sent")]
         time.sleep(0.5)
         assert len(smtp.messages) == 4
