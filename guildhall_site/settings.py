@@ -647,6 +647,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
         "InvitationStatusEnum": "games.models.Invitation.Status",
+        "TournamentStatusEnum": "games.tournaments.models.Tournament.Status",
+        "EntryStatusEnum": "games.tournaments.models.Entry.Status",
     },
     # Ids in paths are digits only (games.converters.IdConverter).
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1}},
