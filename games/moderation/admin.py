@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import Message
 from games.models import ChatLine
 from games.moderation import actions
 from games.moderation.models import ModerationLog, ModerationNotice, Report, Suspension
@@ -61,6 +62,8 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.display(description=_("in context"))
     def in_context(self, report: Report) -> str:
         line = report.chat_line
+        if report.message_id is not None:
+            return self._message_context(report.message_id)
         if line is None:
             return "—"
         around = list(
@@ -89,6 +92,30 @@ class ReportAdmin(admin.ModelAdmin):
             ),
         )
         return format_html("<p>Game {}</p><ol>{}</ol>", line.game_id, rows)
+
+    def _message_context(self, message_id: int) -> str:
+        """The reported message with the messages before and after it in its conversation."""
+        message = Message.objects.filter(pk=message_id).first()
+        if message is None:
+            return "—"
+        around = Message.objects.filter(conversation_id=message.conversation_id)
+        earlier = list(around.filter(pk__lt=message.pk).order_by("-pk")[:AROUND])[::-1]
+        later = list(around.filter(pk__gt=message.pk).order_by("pk")[:AROUND])
+        rows = format_html_join(
+            "",
+            "<li{}>{} <b>{}</b>: {}{}</li>",
+            (
+                (
+                    format_html(' style="background:#fde68a"') if x.pk == message.pk else "",
+                    f"{x.created:%Y-%m-%d %H:%M}",
+                    x.sender.username,
+                    x.text,
+                    " (hidden)" if x.hidden else "",
+                )
+                for x in [*earlier, message, *later]
+            ),
+        )
+        return format_html("<p>Conversation {}</p><ol>{}</ol>", message.conversation_id, rows)
 
     def _each(self, request: HttpRequest, reports: QuerySet[Report], do) -> None:
         done = 0

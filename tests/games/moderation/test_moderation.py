@@ -289,3 +289,18 @@ class TestTheQueue:
     def test_the_log_cannot_be_changed(self, moderator):
         client = client_for(moderator)
         assert client.get(reverse("admin:moderation_moderationlog_add")).status_code == 403
+
+
+def test_a_reported_message_is_shown_in_its_conversation(alice, bob, moderator):
+    from accounts import messages as private_messages
+
+    private_messages.do_send(bob, alice, "hello there")
+    rude = private_messages.do_send(bob, alice, "you cheat")
+    private_messages.do_send(alice, bob, "please stop")
+    report = actions.do_report(alice, "message", str(rude.pk), "abuse")
+    assert report.author == bob and report.text == "you cheat"
+
+    page = client_for(moderator).get(reverse("admin:moderation_report_change", args=[report.pk]))
+
+    body = page.content.decode()
+    assert "hello there" in body and "you cheat" in body and "please stop" in body
