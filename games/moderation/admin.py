@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Message
@@ -61,61 +62,19 @@ class ReportAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("in context"))
     def in_context(self, report: Report) -> str:
-        line = report.chat_line
+        """The reported line (or message) with those before and after it."""
         if report.message_id is not None:
-            return self._message_context(report.message_id)
+            message = Message.objects.filter(pk=report.message_id).first()
+            if message is None:
+                return "—"
+            messages_ = Message.objects.filter(conversation_id=message.conversation_id)
+            heading = format_html("<p>Conversation {}</p>", message.conversation_id)
+            return heading + _around(messages_.select_related("sender"), message, "sender")
+        line = report.chat_line
         if line is None:
             return "—"
-        around = list(
-            ChatLine.objects.filter(game_id=line.game_id, pk__lt=line.pk)
-            .select_related("author")
-            .order_by("-pk")[:AROUND]
-        )[::-1]
-        around += [line]
-        around += list(
-            ChatLine.objects.filter(game_id=line.game_id, pk__gt=line.pk)
-            .select_related("author")
-            .order_by("pk")[:AROUND]
-        )
-        rows = format_html_join(
-            "",
-            "<li{}>{} <b>{}</b>: {}{}</li>",
-            (
-                (
-                    format_html(' style="background:#fde68a"') if x.pk == line.pk else "",
-                    f"{x.created:%Y-%m-%d %H:%M}",
-                    x.author.username,
-                    x.text,
-                    " (hidden)" if x.hidden else "",
-                )
-                for x in around
-            ),
-        )
-        return format_html("<p>Game {}</p><ol>{}</ol>", line.game_id, rows)
-
-    def _message_context(self, message_id: int) -> str:
-        """The reported message with the messages before and after it in its conversation."""
-        message = Message.objects.filter(pk=message_id).first()
-        if message is None:
-            return "—"
-        around = Message.objects.filter(conversation_id=message.conversation_id)
-        earlier = list(around.filter(pk__lt=message.pk).order_by("-pk")[:AROUND])[::-1]
-        later = list(around.filter(pk__gt=message.pk).order_by("pk")[:AROUND])
-        rows = format_html_join(
-            "",
-            "<li{}>{} <b>{}</b>: {}{}</li>",
-            (
-                (
-                    format_html(' style="background:#fde68a"') if x.pk == message.pk else "",
-                    f"{x.created:%Y-%m-%d %H:%M}",
-                    x.sender.username,
-                    x.text,
-                    " (hidden)" if x.hidden else "",
-                )
-                for x in [*earlier, message, *later]
-            ),
-        )
-        return format_html("<p>Conversation {}</p><ol>{}</ol>", message.conversation_id, rows)
+        lines = ChatLine.objects.filter(game_id=line.game_id).select_related("author")
+        return format_html("<p>Game {}</p>", line.game_id) + _around(lines, line, "author")
 
     def _each(self, request: HttpRequest, reports: QuerySet[Report], do) -> None:
         done = 0
@@ -207,3 +166,24 @@ class ModerationNoticeAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
+def _around(rows: QuerySet, reported, who: str) -> str:
+    """``reported`` among the ``AROUND`` rows before and after it (by id), highlighted."""
+    earlier = list(rows.filter(pk__lt=reported.pk).order_by("-pk")[:AROUND])[::-1]
+    later = list(rows.filter(pk__gt=reported.pk).order_by("pk")[:AROUND])
+    items = format_html_join(
+        "",
+        "<li{}>{} <b>{}</b>: {}{}</li>",
+        (
+            (
+                mark_safe(' style="background:#fde68a"') if x.pk == reported.pk else "",
+                f"{x.created:%Y-%m-%d %H:%M}",
+                getattr(x, who).username,
+                x.text,
+                " (hidden)" if x.hidden else "",
+            )
+            for x in [*earlier, reported, *later]
+        ),
+    )
+    return format_html("<ol>{}</ol>", items)
