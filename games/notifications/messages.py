@@ -24,7 +24,6 @@ from typing import Any
 from django.db.models import Max
 from django.urls import reverse
 from django.utils.text import Truncator
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts import messages as pm
@@ -111,7 +110,12 @@ def payload(found: dict[str, Any]) -> dict[str, str]:
     conversation: Conversation = found["conversation"]
     newest: Message = found["messages"][-1]
     return {
-        "title": _("%(name)s sent you a message") % {"name": found["sender"].name},
+        "title": ngettext(
+            "%(name)s sent you a message",
+            "%(name)s sent you %(count)d messages",
+            found["count"],
+        )
+        % {"name": found["sender"].name, "count": found["count"]},
         # Written by a player to this reader; cut to what a notice shows.
         "body": Truncator(newest.text).chars(PUSH_BODY),
         "url": conversation_url(conversation.pk),
