@@ -17,11 +17,13 @@ from accounts.models import User
 from guildhall_site.rest import FriendAddressThrottle, FriendThrottle, page_limit
 
 
-def _back(other: User) -> HttpResponse:
+def back_to_profile(other: User) -> HttpResponse:
     return redirect(reverse("games:profile", args=[other.username]))
 
 
-def _allowed(request: AuthenticatedHttpRequest) -> bool:
+def within_limits(request: AuthenticatedHttpRequest) -> bool:
+    """Whether the user may change their lists of people now (friends, blocks): else the
+    limit's message is shown."""
     limited = page_limit(request, FriendThrottle(), FriendAddressThrottle())
     if limited is not None:
         messages.error(request, limited[1])
@@ -32,8 +34,8 @@ def _allowed(request: AuthenticatedHttpRequest) -> bool:
 @require_POST
 def add_friend(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     other = get_object_or_404(User, username=username)
-    if not _allowed(request):
-        return _back(other)
+    if not within_limits(request):
+        return back_to_profile(other)
     try:
         added = friends.do_add_friend(request.user, other)
     except ValidationError as error:
@@ -43,17 +45,17 @@ def add_friend(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
             messages.success(request, _("%(name)s is now your friend.") % {"name": other.name})
         else:
             messages.info(request, _("%(name)s was your friend already.") % {"name": other.name})
-    return _back(other)
+    return back_to_profile(other)
 
 
 @login_required
 @require_POST
 def remove_friend(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     other = get_object_or_404(User, username=username)
-    if not _allowed(request):
-        return _back(other)
+    if not within_limits(request):
+        return back_to_profile(other)
     if friends.do_remove_friend(request.user, other):
         messages.success(request, _("%(name)s is no longer your friend.") % {"name": other.name})
     else:
         messages.info(request, _("%(name)s was not your friend.") % {"name": other.name})
-    return _back(other)
+    return back_to_profile(other)
