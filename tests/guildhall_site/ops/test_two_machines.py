@@ -257,7 +257,16 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
     received = [m["Message-ID"] for m in inbox_a.messages + inbox_b.messages]
     assert len(received) == len(set(received))
     sent = Notification.objects.filter(status=Status.SENT, channel=Notification.Channel.EMAIL)
-    assert sorted(received) == sorted(message_id(row) for row in sent)
+    assert {message_id(row) for row in sent} <= set(received)
+    # Besides: an email another process of the killed worker had handed to its mail server
+    # just before the kill, not yet marked sent, and skipped when tried again because its
+    # turn had passed by then (the window docs/notifications.md names): sent once all the
+    # same.
+    emails = Notification.objects.filter(channel=Notification.Channel.EMAIL)
+    unmarked = [r for r in emails.exclude(status=Status.SENT) if message_id(r) in received]
+    assert all(r.status == Status.SKIPPED for r in unmarked), [
+        (r.kind, r.status, r.attempts) for r in unmarked
+    ]
     assert message_id(Notification.objects.get(pk=held.pk)) in received
     assert Notification.objects.get(pk=held.pk).status == Status.SENT
     assert not Notification.objects.filter(status=Status.FAILED).exists()
