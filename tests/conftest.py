@@ -19,6 +19,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.cache import cache, caches
+from django.test import Client
 
 import tests.goofspiel.game  # noqa: F401 (the proof game: offered only to the tests)
 from accounts.models import User
@@ -90,6 +91,12 @@ def _empty_cache():
     cache.clear()
     caches["pages"].clear()  # boards and dashboards (games.web.page_cache)
     yield
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def make_person(username: str, **fields) -> User:

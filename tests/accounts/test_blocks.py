@@ -9,7 +9,6 @@ import re
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.test import Client
 from django.urls import reverse
 
 from accounts import blocks, friends
@@ -18,19 +17,13 @@ from games.models import Invitation
 from games.play import invitations
 from games.play.errors import Invalid, NotFound
 from games.reads import queries
-from tests.conftest import make_person
+from tests.conftest import client_for, make_person
 from tests.games.api_helpers import Api
 
 
 @pytest.fixture
 def dave(db):
     return make_person("dave", display_name="Dave")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def open_invitation(creator, players: int = 3) -> Invitation:

@@ -13,15 +13,9 @@ from django.urls import reverse
 from accounts import friends
 from accounts.models import Friendship
 from games.play import computer_players, invitations
-from tests.conftest import make_person
+from tests.conftest import client_for, make_person
 from tests.games.api_helpers import Api
 from tests.games.helpers import start_game
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def profile(user) -> str:

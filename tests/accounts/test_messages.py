@@ -20,7 +20,7 @@ from accounts import messages as pm
 from accounts.forms import ProfileForm
 from accounts.models import Conversation, Message, User
 from games.play import computer_players
-from tests.conftest import make_person
+from tests.conftest import client_for, make_person
 from tests.games.api_helpers import Api
 from tests.games.helpers import start_game
 
@@ -30,12 +30,6 @@ HTMX = {"HX-Request": "true"}
 @pytest.fixture
 def dave(db):
     return make_person("dave", display_name="Dave")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def conversation_url(c: Conversation) -> str:

@@ -5,20 +5,14 @@ import random
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.guildhall.present import _result_rows
 from games.models import Game, Seat
 from games.play import moves
+from tests.conftest import client_for
 from tests.games.helpers import random_action, start_game
 from tests.games.test_replay import finish
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def play_until_only(game: Game, user, rand: random.Random) -> Game:

@@ -20,6 +20,7 @@ from games.models import Game, Move, Seat
 from games.play import invitations
 from games.reads import viewing
 from games.web.board import poll_token_of
+from tests.conftest import client_for
 from tests.games.helpers import play_one, start_game, to_move, user_to_move
 
 ACTION_VALUE = re.compile(r'name="action" value="([^"]*)"')
@@ -54,12 +55,6 @@ def post_move(client, game: Game, action: dict, version: int | None = None, htmx
     data = {"action": json.dumps(action), "version": game.version if version is None else version}
     headers = {"HX-Request": "true"} if htmx else {}
     return client.post(move_url(game), data, headers=headers)
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def game_from_state(state, users, **fields) -> Game:

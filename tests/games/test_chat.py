@@ -6,7 +6,6 @@ replay at the moment it was written, never from the site itself."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts import blocks
@@ -14,7 +13,7 @@ from games.models import ChatLine, Game
 from games.play import chat, moves
 from games.play.errors import Invalid, NotFound, NotYourTurn
 from games.reads import chat as chat_reads
-from tests.conftest import make_person
+from tests.conftest import client_for, make_person
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import play_one, start_game
 from tests.games.test_replay import finish
@@ -30,12 +29,6 @@ def game(alice, bob):
 @pytest.fixture
 def dave(db):
     return make_person("dave", display_name="Dave")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def chat_url(game: Game) -> str:

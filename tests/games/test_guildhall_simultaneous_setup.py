@@ -9,7 +9,6 @@ import random
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.guildhall.game import GUILDHALL
@@ -17,6 +16,7 @@ from games.models import Game, Seat
 from games.notifications.models import Notification
 from games.play import invitations, moves
 from games.reads import viewing
+from tests.conftest import client_for
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding
 from tests.games.notifications.helpers import InOrder
@@ -42,12 +42,6 @@ def start_with_defaults(creator, *others) -> Game:
         invitations.do_accept_invitation(invitation.pk, user)
     invitation.refresh_from_db()
     return Game.objects.get(pk=invitation.game.pk)
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def submit(game: Game, user, action: dict) -> Game:

@@ -10,16 +10,11 @@ from django.urls import reverse
 from games.models import Game, Move
 from games.reads import history
 from games.reads.movelog import describe_move
+from tests.conftest import client_for
 from tests.games.helpers import start_game
 from tests.games.test_replay import finish
 
 HTMX = {"HX-Request": "true"}
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def all_pages(game: Game, seat: int | None) -> list[history.Page]:

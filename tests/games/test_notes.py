@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.models import Game, Note
 from games.play import notes
 from games.play.errors import Invalid, NotFound, NotYourTurn
-from tests.conftest import make_person
+from tests.conftest import client_for, make_person
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import play_one, start_game
 from tests.games.test_replay import finish
@@ -30,12 +30,6 @@ def game(alice, bob):
 @pytest.fixture
 def dave(db):
     return make_person("dave", display_name="Dave")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def note_url(game: Game) -> str:

@@ -8,7 +8,6 @@ import random
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.management.commands.verify_games import check_game
@@ -18,6 +17,7 @@ from games.play import invitations, moves
 from games.reads import viewing
 from games.renaissance.game import RENAISSANCE
 from games.web.board import poll_token_of
+from tests.conftest import client_for
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding, start_game
 from tests.games.notifications.helpers import InOrder
@@ -37,12 +37,6 @@ def _setup(monkeypatch, settings):
         "api": "100000/minute",
         "actions": "100000/minute",
     }
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def weighted(actions: list[dict], rand: random.Random) -> dict:

@@ -17,6 +17,7 @@ from games.guildhall.random_player import choose as guildhall_choice
 from games.models import Game, Move, Seat
 from games.reads import replay
 from games.reads.movelog import describe_move
+from tests.conftest import client_for
 from tests.games.helpers import start_game
 
 SEED = 987_654_321_123  # distinctive, to look for on the pages
@@ -68,12 +69,6 @@ def finish(game: Game, *, seed: int = SEED, undo_every: int = 7) -> Game:
 @pytest.fixture
 def game(alice, bob) -> Game:
     return finish(start_game(alice, bob))
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def step_url(game: Game, step: int, hands: bool = False) -> str:

@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, Move, Seat
@@ -23,7 +22,7 @@ from games.notifications.events import sweep_reminders
 from games.notifications.models import Notification
 from games.play import invitations
 from games.play.timeouts import sweep_timeouts
-from tests.conftest import make_person
+from tests.conftest import client_for, make_person
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding, start_game
 from tests.games.notifications.helpers import InOrder
@@ -59,12 +58,6 @@ def clock():
 
 def goofspiel(alice, bob, charlie, **options) -> Game:
     return start_game(alice, bob, charlie, kind="goofspiel", **options)
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def bid(user, game: Game, card: int, version: int | None = None):

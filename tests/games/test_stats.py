@@ -20,6 +20,7 @@ from games.models import Game, Move, Seat
 from games.play import cancel_votes, moves
 from games.play.moves import do_concede
 from games.reads import score_chart, stats
+from tests.conftest import client_for
 from tests.games.helpers import play_one, start_game, user_to_move
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -31,12 +32,6 @@ POLYLINE = re.compile(
 TICK = re.compile(r'<text class="([xy])-tick" x="([\d.]+)" y="([\d.]+)">(-?\d+)</text>')
 ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>-?\d+</td>)+)</tr>')
 CELL = re.compile(r"<td>(-?\d+)</td>")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def board_html(user, game: Game) -> str:

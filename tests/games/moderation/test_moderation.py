@@ -21,7 +21,7 @@ from games.moderation.models import ModerationLog, ModerationNotice, Report, Sus
 from games.play import chat, invitations
 from games.play.errors import Invalid, NotFound
 from games.reads import chat as chat_reads
-from tests.conftest import PASSWORD, make_person
+from tests.conftest import PASSWORD, client_for, make_person
 from tests.games.api_helpers import Api
 from tests.games.helpers import start_game
 from tests.mailserver import text_of
@@ -44,12 +44,6 @@ def game(alice, bob) -> Game:
 @pytest.fixture
 def rude_line(game, bob) -> ChatLine:
     return chat.do_write(game.pk, bob, "you are all idiots")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 class TestReporting:
