@@ -90,15 +90,26 @@ def next_move(game: Game, rand: random.Random) -> tuple[Seat, dict] | None:
 def play(game: Game, moves: int, rand: random.Random, progress: Callable | None = None) -> Game:
     """Up to ``moves`` decisions through ``do_submit_action``, each by a seat the
     game waits for; fewer when the game ends."""
-    for n in range(moves):
+    return play_counted(game, moves, rand, progress)[0]
+
+
+def play_counted(
+    game: Game, moves: int, rand: random.Random, progress: Callable | None = None
+) -> tuple[Game, int]:
+    """``play``, and how many decisions it made. Not the game's version: in a step of
+    simultaneous choices a seat's submission is kept back and the version moves on only
+    when the step resolves."""
+    made = 0
+    while made < moves:
         move = next_move(game, rand)
         if move is None:
             break
         seat, action = move
         game = do_submit_action(game.pk, seat.user, action, game.version)
-        if progress and (n + 1) % 100 == 0:
-            progress(n + 1)
-    return game
+        made += 1
+        if progress and made % 100 == 0:
+            progress(made)
+    return game, made
 
 
 def late_game(
@@ -115,8 +126,8 @@ def late_game(
     games it took."""
     for attempt in range(1, attempts + 1):
         game = start_game(kind_id, users[0], users[1:])
-        game = play(game, moves, rand, progress)
-        if game.version >= moves and game.is_active and seat_to_move(game) is not None:
+        game, made = play_counted(game, moves, rand, progress)
+        if made >= moves and game.is_active and seat_to_move(game) is not None:
             return game, attempt
     raise RuntimeError(f"{attempts} games of {kind_id} all ended before {moves} moves")
 
