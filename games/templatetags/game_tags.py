@@ -40,12 +40,15 @@ def time_since(value) -> str:
 
 
 @register.inclusion_tag("games/game_actions.html", takes_context=True)
-def game_actions(context, game: Game) -> dict:
-    """The viewer's concede and cancel-vote buttons for ``game``: {% game_actions game %}."""
+def game_actions(context, game: Game, oob: bool = False) -> dict:
+    """The viewer's concede and cancel-vote buttons for ``game``: {% game_actions game %}.
+
+    ``oob``: sent beside a new board for htmx to swap in place (``hx-swap-oob``), so that a
+    board the poll brings back after the game ended leaves no stale button."""
     request = context.get("request")
     # The board passes the seats it read (and keyed its cached page by).
     seats = context.get("game_seats")
-    return game_actions_context(game, getattr(request, "user", None), seats)
+    return game_actions_context(game, getattr(request, "user", None), seats) | {"oob": oob}
 
 
 @register.inclusion_tag("games/vacation_panel.html", takes_context=True)

@@ -336,6 +336,8 @@ def _render_fresh(
             f"{reverse('games:board_poll', args=[game_id])}?v={token}" if active else None
         ),
         "poll_seconds": POLL_SECONDS,
+        # The partial also carries the concede and cancel buttons, outside #board.
+        "actions_oob": partial,
         # A finished game's scores over its turns, from spectator views only.
         "score_chart": _score_chart(game),
         **extra,

@@ -17,7 +17,7 @@ from games.guildhall.game import GUILDHALL
 from games.guildhall.random_player import _WEIGHTS
 from games.guildhall.views import view
 from games.models import Game, Move, Seat
-from games.play import invitations
+from games.play import invitations, moves
 from games.reads import viewing
 from games.web.board import poll_token_of
 from tests.conftest import client_for
@@ -533,6 +533,27 @@ class TestPoll:
         content = response.content.decode()
         assert content.lstrip().startswith('<div id="board"')
         assert 'data-version="1"' in content
+
+    def test_the_end_takes_the_concede_and_cancel_buttons_away(self, client, alice, bob, game):
+        # Issue 26.3: the buttons outside #board come with the new board (hx-swap-oob), so
+        # that an open page offers no "Vote to cancel" once the game has ended.
+        client.force_login(alice)
+        token = poll_token_of(game, None)
+        post_move(client_for(alice), game, {"kind": "done"})
+        during = client.get(poll_url(game, token), headers={"HX-Request": "true"})
+        assert f'id="game-actions-{game.pk}" hx-swap-oob="true"' in during.content.decode()
+        assert "Vote to cancel the game" in during.content.decode()
+        game.refresh_from_db()
+        token = poll_token_of(game, None)
+
+        moves.do_concede(game.pk, bob)
+        response = client.get(poll_url(game, token), headers={"HX-Request": "true"})
+
+        content = response.content.decode()
+        assert response.status_code == 200
+        assert f'id="game-actions-{game.pk}" hx-swap-oob="true"' in content
+        assert "Vote to cancel" not in content
+        assert "concede this game" not in content
 
     def test_it_marks_the_seat_as_seen(self, client, alice, game):
         client.force_login(alice)
