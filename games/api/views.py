@@ -48,7 +48,7 @@ from games.core import registry
 from games.models import Game, Invitation, Move, Seat
 from games.play import chat, invitations, moves, notes, presence, ratings
 from games.reads import chat as chat_reads
-from games.reads import queries, viewing
+from games.reads import etags, queries, viewing
 from games.reads.movelog import describe_move
 from guildhall_site import parsing
 from guildhall_site.rest import (
@@ -128,6 +128,34 @@ private = method_decorator(never_cache, name="dispatch")
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 
+# Conditional reads (games.reads.etags): a client polling a game or its list sends the last
+# ETag it got and hears 304, with no body, while nothing it would see has changed.
+CONDITIONAL = [
+    OpenApiParameter(
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        description="The `ETag` of the answer you have: 304 (no body) while it is still "
+        "the answer you would get.",
+    ),
+    OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        description="This answer's tag, for `If-None-Match`. It names the answer as you "
+        "see it (another player's differs).",
+        response=[200, 304],
+    ),
+]
+NOT_MODIFIED = OpenApiResponse(description="Not modified since the `ETag` you sent: no body.")
+
+
+def _unchanged(request, tag: str | None) -> Response | None:
+    """304 when the request's ``If-None-Match`` names ``tag``."""
+    if tag is None or not etags.matches(request.headers.get("If-None-Match"), tag):
+        return None
+    return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
+
 
 # Games -------------------------------------------------------------------------------------
 
@@ -136,8 +164,9 @@ GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="T
     get=extend_schema(
         tags=["games"],
         operation_id="games_list",
-        responses=GameSummarySerializer(many=True),
+        responses={200: GameSummarySerializer(many=True), 304: NOT_MODIFIED},
         parameters=[
+            *CONDITIONAL,
             OpenApiParameter(
                 "my_turn",
                 bool,
@@ -160,6 +189,9 @@ class GameListView(ApiView):
     pagination_class = Pagination
 
     def get(self, request):
+        tag = etags.games_list_tag(request.user.pk, request.META.get("QUERY_STRING", ""))
+        if (unchanged := _unchanged(request, tag)) is not None:
+            return unchanged
         seats = Seat.objects.filter(user=request.user).select_related("game")
         seats = seats.defer(*queries.SECRET_FIELDS)
         my_turn = query_flag(request, "my_turn")
@@ -189,11 +221,18 @@ class GameListView(ApiView):
             }
             for row in queries.game_rows(page)
         ]
-        return self.get_paginated_response(GameSummarySerializer(rows, many=True).data)
+        response = self.get_paginated_response(GameSummarySerializer(rows, many=True).data)
+        response["ETag"] = tag
+        return response
 
 
 @extend_schema_view(
-    get=extend_schema(tags=["games"], operation_id="game_get", parameters=[GAME_ID])
+    get=extend_schema(
+        tags=["games"],
+        operation_id="game_get",
+        parameters=[GAME_ID, *CONDITIONAL],
+        responses={200: GameSerializer, 304: NOT_MODIFIED},
+    )
 )
 @private
 class GameView(ApiView):
@@ -203,10 +242,19 @@ class GameView(ApiView):
     serializer_class = GameSerializer
 
     def get(self, request, game_id: int):
+        # The tag first: a move committed meanwhile gives the answer an older tag, never
+        # an old answer the new one.
+        tag = etags.game_tag(game_id, request.user.pk)
+        if (unchanged := _unchanged(request, tag)) is not None:
+            presence.mark_seen(game_id, request.user)  # (a no-op for a spectator)
+            return unchanged
         game, seat = viewing.get_game_for_viewer(game_id, request.user)
         if seat is not None:
             presence.mark_seen(game_id, request.user)
-        return Response(GameSerializer(game_payload(game, seat)).data)
+        response = Response(GameSerializer(game_payload(game, seat)).data)
+        if tag is not None:
+            response["ETag"] = tag
+        return response
 
 
 def _action_examples() -> list[OpenApiExample]:
