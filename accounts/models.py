@@ -100,6 +100,11 @@ class User(AbstractUser):
     )
     push_chat = models.BooleanField(_("someone writes in a game's chat"), default=True)
     push_message = models.BooleanField(_("someone sends me a message"), default=True)
+    # Quiet hours (accounts.quiet_hours): the night's start and end hour in the player's zone,
+    # both or neither; written by games.play.quiet_hours, which limits them.
+    quiet_from = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    quiet_until = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    quiet_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
     # A guest plays at once without an email address or a password; they may later turn the
     # account into a full one (accounts.services.convert_guest).
     is_guest = models.BooleanField(default=False)

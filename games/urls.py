@@ -1,7 +1,19 @@
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
-from games.web import board, chat, leaderboard, lobby, log, notes, profile, replay, rules, vacation
+from games.web import (
+    board,
+    chat,
+    leaderboard,
+    lobby,
+    log,
+    notes,
+    profile,
+    quiet_hours,
+    replay,
+    rules,
+    vacation,
+)
 
 app_name = "games"
 
@@ -24,6 +36,7 @@ urlpatterns = [
     path("games/next/", lobby.next_game, name="next"),
     path("vacation/start/", vacation.start, name="vacation_start"),
     path("vacation/stop/", vacation.stop, name="vacation_stop"),
+    path("quiet-hours/", quiet_hours.set_quiet_hours, name="quiet_hours"),
     path("u/<str:username>/", profile.profile, name="profile"),
     path("lobby/", lobby.lobby, name="lobby"),
     path("leaderboard/<str:game>/", leaderboard.leaderboard, name="leaderboard"),

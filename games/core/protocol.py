@@ -56,6 +56,7 @@ class SeatUser(TypedDict, total=False):
     online: bool
     computer: bool
     vacation_until: object  # a datetime, or None
+    asleep_until: object  # the end of the player's quiet hours (a datetime), or None
 
 
 # The parts ----------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ PLAYER_PARTIAL_FIELDS = (
     "online",
     "computer",
     "vacation_until",
+    "asleep_until",
 )
 VP_PARTIAL_FIELDS = ("id", "points", "cost", "ability", "short", "help", "action")
 
@@ -255,6 +256,7 @@ class Board:
             "online": user.get("online", False),
             "computer": user.get("computer", False),
             "vacation_until": user.get("vacation_until"),
+            "asleep_until": user.get("asleep_until"),
         }
         # Everything the "player" partial reads (its cards by their own keys), with the
         # language and time zone: its HTML is rendered once per key ({% cached_partial %}).
@@ -475,7 +477,9 @@ class Board:
             if label is None:
                 continue
             primary = a["kind"] in ("use", "end_turn", "done", "target", "pick_chapter", "pay")
-            out.append({"label": label, "action": _action_json(a), "primary": primary})
+            # The board's keyboard shortcut (board.js): "e" ends the turn.
+            key = "e" if a["kind"] == "end_turn" else None
+            out.append({"label": label, "action": _action_json(a), "primary": primary, "key": key})
         return out
 
     def _button_label(self, d: dict[str, Any], a: dict[str, Any]) -> str | None:

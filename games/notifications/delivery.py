@@ -140,7 +140,9 @@ def _send(row: Notification, token: uuid.UUID, now: datetime, connection) -> Out
     pk = row.pk
     is_push = row.channel == Notification.Channel.PUSH
     try:
-        decision = push.prepare(row, now) if is_push else emails.prepare(row, now)
+        decision = due.asleep(row, now) or (
+            push.prepare(row, now) if is_push else emails.prepare(row, now)
+        )
     except Exception:
         # A bug or a database hiccup: try again later rather than hold the row for nothing.
         _finish(

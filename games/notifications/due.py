@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Max
 
+from accounts import quiet_hours
 from games.models import Game, Invitation, Seat
 from games.notifications.models import Notification
 from games.reads import chat as chat_reads
@@ -74,6 +75,12 @@ def _away(row: Notification, now: datetime) -> Defer | None:
     if vacation is not None:
         return Defer(vacation.end, "the player is on vacation")
     return None
+
+
+def asleep(row: Notification, now: datetime) -> Defer | None:
+    """Every notice waits for the end of its player's night (accounts.quiet_hours)."""
+    until = quiet_hours.asleep_until(quiet_hours.of(row.user), now)
+    return None if until is None else Defer(until, "the player's quiet hours")
 
 
 def _check_turn(row, now):

@@ -19,6 +19,7 @@ from django.db.models import Case, F, Field, OuterRef, Subquery, Value, When
 from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
+from accounts import quiet_hours
 from games.core.waits import Waits
 from games.models import Game, Move, Seat, Vacation
 from games.play.errors import NotYourTurn
@@ -81,7 +82,7 @@ def follow_seats(
 def deadlines(move_days: int | None, waits: Mapping[Seat, datetime]) -> dict[Seat, datetime | None]:
     """The deadline of each seat's wait begun at its time (``clocks.deadline_for``), with at
     most one read of vacations: of the users whose latest vacation ends after their wait
-    began (seats from ``load_seats``)."""
+    began (seats from ``load_seats``, whose users bring their quiet hours)."""
     if not move_days:
         return {seat: None for seat in waits}
     asked = {s: since for s, since in waits.items() if _vacation_after(s, since)}
@@ -94,9 +95,7 @@ def deadlines(move_days: int | None, waits: Mapping[Seat, datetime]) -> dict[Sea
             periods[user_id].append((start, end))
     allowance = timedelta(days=move_days)
     return {
-        seat: clocks.push_back(
-            since, allowance, [(a, b) for a, b in periods[seat.user_id] if b > since]
-        )
+        seat: clocks.clock_end(quiet_hours.of(seat.user), since, allowance, periods[seat.user_id])
         for seat, since in waits.items()
     }
 

@@ -13,9 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import DateTimeField, Value
 
+from accounts import quiet_hours
+from accounts.quiet_hours import QuietHours
 from games.models import ChatLine, Game, Seat, Vacation
 from games.reads.chat import format_stamp
 
@@ -32,10 +35,15 @@ class SeatRow:
     cancel_vote: bool
     computer_level: str  # a computer player's seat
     vacation_until: datetime | None  # the end of its player's current vacation
+    quiet: QuietHours | None  # its player's quiet hours (accounts.quiet_hours)
     draft_stamp: str  # names its own private records (only its player's board reads it)
     game_version: int
     game_status: str
     game_stamp: int  # changes with what everyone sees between versions
+
+    def asleep_until(self, now: datetime) -> datetime | None:
+        """The end of its player's night, while it lasts."""
+        return quiet_hours.asleep_until(self.quiet, now)
 
     @property
     def computer_plays(self) -> bool:
@@ -53,6 +61,7 @@ def _sql(template: str) -> str:
         seat=q(Seat._meta.db_table),
         vacation=q(Vacation._meta.db_table),
         chat=q(ChatLine._meta.db_table),
+        user=q(get_user_model()._meta.db_table),
         start=q("start"),
         end=q("end"),
     )
@@ -63,8 +72,8 @@ SELECT s.number, s.user_id, s.last_seen_at, s.resigned, s.abandoned, s.cancel_vo
        s.computer_level,
        (SELECT MIN(v.{end}) FROM {vacation} v
          WHERE v.user_id = s.user_id AND v.{start} <= %s AND v.{end} > %s),
-       s.draft_stamp, g.version, g.status, g.stamp
-  FROM {seat} s JOIN {game} g ON g.id = s.game_id
+       s.draft_stamp, g.version, g.status, g.stamp, u.quiet_from, u.quiet_until, u.time_zone
+  FROM {seat} s JOIN {game} g ON g.id = s.game_id JOIN {user} u ON u.id = s.user_id
  WHERE s.game_id = %s
  ORDER BY s.number
 """
@@ -95,6 +104,7 @@ def seats(game_id: int, now: datetime) -> list[SeatRow]:
             cancel_vote=bool(row[5]),
             computer_level=row[6],
             vacation_until=_datetime(row[7]),
+            quiet=None if row[12] is None or row[13] is None else QuietHours(*row[12:15]),
             draft_stamp=row[8],
             game_version=row[9],
             game_status=row[10],

@@ -12,6 +12,9 @@ A user may take up to ``ALLOWANCE_PER_YEAR`` of vacation per calendar year (UTC)
 starts now and has a planned end; coming back early ends it at once and gives the unused days
 back. While a user is on vacation the others see "on vacation until ...", and the reminders
 and deadline warnings for that user wait.
+
+Quiet hours (``accounts.quiet_hours``) stop a player's clocks the same way, every night:
+``clock_end`` adds the player's nights to their vacations.
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db.models import Subquery
 from django.utils import timezone
 
+from accounts import quiet_hours
+from accounts.quiet_hours import QuietHours
 from games.models import Vacation
 
 ALLOWANCE_PER_YEAR = timedelta(days=21)
@@ -44,12 +50,37 @@ def push_back(since: datetime, allowance: timedelta, periods: Iterable[tuple]) -
     return t + left
 
 
+def clock_end(
+    quiet: QuietHours | None,
+    since: datetime,
+    allowance: timedelta,
+    vacations: Iterable[tuple[datetime, datetime]],
+) -> datetime:
+    """When a clock of ``allowance`` started at ``since`` runs out, standing still during
+    the ``vacations`` and the player's ``quiet`` nights (which may overlap them)."""
+    periods = [(a, b) for a, b in vacations if b > since]
+    away = sum((b - max(a, since) for a, b in periods), timedelta(0))
+    # Nights take at most MAX_HOURS of each day: the clock runs out before this horizon.
+    horizon = since + allowance * 24 / (24 - quiet_hours.MAX_HOURS) + away + timedelta(days=2)
+    return push_back(since, allowance, periods + quiet_hours.nights(quiet, since, horizon))
+
+
+def quiet_of(user_id: int) -> QuietHours | None:
+    user = (
+        get_user_model()
+        .objects.filter(pk=user_id)
+        .only("quiet_from", "quiet_until", "time_zone")
+        .first()
+    )
+    return None if user is None else quiet_hours.of(user)
+
+
 def deadline_for(user_id: int, since: datetime, move_days: int | None) -> datetime | None:
     """The deadline of a turn that came to ``user_id`` at ``since`` (None without a limit)."""
     if not move_days:
         return None
     periods = Vacation.objects.filter(user_id=user_id, end__gt=since).values_list("start", "end")
-    return push_back(since, timedelta(days=move_days), periods)
+    return clock_end(quiet_of(user_id), since, timedelta(days=move_days), list(periods))
 
 
 # Vacations -------------------------------------------------------------------------------------

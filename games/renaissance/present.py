@@ -56,6 +56,7 @@ HEAD_PARTIAL_FIELDS = (
     "online",
     "computer",
     "vacation_until",
+    "asleep_until",
 )
 
 
@@ -665,6 +666,7 @@ class Board:
             "online": bool(user.get("online")),
             "computer": bool(user.get("computer")),
             "vacation_until": user.get("vacation_until"),
+            "asleep_until": user.get("asleep_until"),
             "places": self.pyramid(p, mine=mine),
         }
         # Everything the "head" partial reads, with the language and time zone: its HTML is

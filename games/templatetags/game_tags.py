@@ -2,6 +2,7 @@ from django import template
 from django.utils.timesince import timesince
 from django.utils.translation import get_language, npgettext_lazy
 
+from accounts import quiet_hours
 from games.models import Game
 from games.reads import clocks
 from games.reads.board import game_actions_context
@@ -64,5 +65,22 @@ def vacation_panel(context) -> dict:
         "days_left": left.days,
         "hours_left": left.seconds // 3600,
         "max_days": clocks.ALLOWANCE_PER_YEAR.days,
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.inclusion_tag("games/quiet_hours_panel.html", takes_context=True)
+def quiet_hours_panel(context) -> dict:
+    """The viewer's quiet hours: the nights their clocks stand still, and no notice comes."""
+    user = getattr(context.get("request"), "user", None)
+    if user is None or not user.is_authenticated:
+        return {"show": False}
+    return {
+        "show": True,
+        "start": user.quiet_from,
+        "end": user.quiet_until,
+        "hours": range(24),
+        "max_hours": quiet_hours.MAX_HOURS,
+        "time_zone": user.time_zone,
         "csrf_token": context.get("csrf_token"),
     }

@@ -152,13 +152,14 @@ def poll_token(version: int, stamp: int, status: str, draft_stamp: str) -> str:
 
 def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, SeatUser]:
     """What the board shows of each seat's player besides the game: online, played by the
-    computer, on vacation."""
+    computer, on vacation, asleep (quiet hours)."""
     return {
         s.number: {
             "online": s.last_seen_at is not None and now - s.last_seen_at < ONLINE_WITHIN,
             # A seat conceded or abandoned is played by the computer until the game ends.
             "computer": s.computer_plays and active,
             "vacation_until": s.vacation_until if active else None,
+            "asleep_until": s.asleep_until(now) if active else None,
         }
         for s in seats
     }
