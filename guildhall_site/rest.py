@@ -163,8 +163,8 @@ class TokenThrottle(ApiThrottle):
 
 
 class ApiView(GenericAPIView):
-    """The base of every API view: the body limit before anything else, and the general
-    request throttle."""
+    """The base of every API view: the body limit before anything else, the general
+    request throttle, and the headers that tell a client where it stands with them."""
 
     throttle_classes = [ApiThrottle]
     # No OPTIONS description of the views: the OpenAPI schema is the description.
@@ -173,6 +173,65 @@ class ApiView(GenericAPIView):
     def initial(self, request, *args, **kwargs) -> None:
         check_body_size(request)
         super().initial(request, *args, **kwargs)
+
+    def get_throttles(self):
+        # Kept: each knows, once it has counted the request, how many are left.
+        self.counted_throttles = super().get_throttles()
+        return self.counted_throttles
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        limit = rate_limit(getattr(self, "counted_throttles", ()))
+        if limit is not None:
+            for name, value in zip(RATE_LIMIT_HEADERS, limit, strict=True):
+                response[name] = str(value)
+        return response
+
+
+# The throttle nearest its limit among those that counted a request, as GitHub's and many
+# APIs' headers say it: the limit of its window, the requests left in it, and the seconds
+# until one more is allowed (its oldest request counted leaves the window; 0: one is now).
+RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
+
+def rate_limit(throttles) -> tuple[int, int, int] | None:
+    """(limit, remaining, reset) of the throttle with the fewest requests left, of those
+    that counted this one; None when none did (a read that only writes count)."""
+    nearest = None
+    for throttle in throttles:
+        history = getattr(throttle, "history", None)
+        if history is None or getattr(throttle, "num_requests", None) is None:
+            continue  # it let the request through without counting it
+        remaining = max(0, throttle.num_requests - len(history))
+        reset = 0
+        if remaining == 0 and history:
+            reset = max(0, math.ceil(history[-1] + throttle.duration - throttle.now))
+        if nearest is None or remaining < nearest[1]:
+            nearest = (throttle.num_requests, remaining, reset)
+    return nearest
+
+
+def rate_limit_headers(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the rate limit headers on every answer of the
+    schema (components/headers, referred to by each response)."""
+    descriptions = {
+        "X-RateLimit-Limit": "Requests allowed in the window of the limit nearest to its end "
+        "(API_THROTTLE_RATES: every request, and moves, chat, notes... each their own).",
+        "X-RateLimit-Remaining": "Requests left in that window.",
+        "X-RateLimit-Reset": "Seconds until one more request is allowed (0 while some are left).",
+    }
+    headers = result.setdefault("components", {}).setdefault("headers", {})
+    for name, text in descriptions.items():
+        headers[name] = {"description": text, "schema": {"type": "integer", "minimum": 0}}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            for answer in operation.get("responses", {}).values():
+                mine = answer.setdefault("headers", {})
+                for name in descriptions:
+                    mine[name] = {"$ref": f"#/components/headers/{name}"}
+    return result
 
 
 class Pagination(PageNumberPagination):

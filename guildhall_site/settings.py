@@ -656,6 +656,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         # The engine's view and action objects, written by hand.
         "games.api.schema.add_components",
+        # X-RateLimit-* on every answer (guildhall_site.rest.ApiView).
+        "guildhall_site.rest.rate_limit_headers",
     ],
 }
 
