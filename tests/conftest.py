@@ -64,6 +64,11 @@ def _service_problems() -> list[str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "no_schema_check: the test breaks the site on purpose; its API answers are not "
+        "checked against the OpenAPI schema",
+    )
     # The production hasher takes a noticeable fraction of a second per password on purpose;
     # tests create many users and only need passwords to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -91,6 +96,24 @@ def _empty_cache():
     cache.clear()
     caches["pages"].clear()  # boards and dashboards (games.web.page_cache)
     yield
+
+
+@pytest.fixture(autouse=True)
+def _api_answers_fit_the_schema(request, monkeypatch):
+    """Every answer of the API to a test client (Django's, and so DRF's APIClient) is
+    checked against the OpenAPI schema by a strict validator (tests/games/api_validation.py)."""
+    if request.node.get_closest_marker("no_schema_check"):
+        return
+    from tests.games.api_validation import check_answer
+
+    send = Client.request
+
+    def checked(self, **kwargs):
+        response = send(self, **kwargs)
+        check_answer(response)
+        return response
+
+    monkeypatch.setattr(Client, "request", checked)
 
 
 def client_for(user) -> Client:

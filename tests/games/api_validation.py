@@ -1,0 +1,74 @@
+"""Every answer of the API under test, checked against the served OpenAPI schema by
+openapi-core, a strict OpenAPI 3.0 validator (as the clients generated from the schema read
+it): its status is documented for the operation, and its headers and body fit.
+
+``tests/conftest.py`` wraps Django's test client (and so DRF's ``APIClient``) with
+``check_answer`` for every test: no answer of a test can disagree with the schema. A path or
+a method the schema does not name is answered with an ``Error`` (404, 405 with its ``Allow``).
+A test that breaks the site on purpose (a 500) marks itself ``no_schema_check``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from drf_spectacular.generators import SchemaGenerator
+from openapi_core import OpenAPI
+from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
+from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+from openapi_schema_validator import OAS30Validator
+
+API = "/api/v1/"
+
+
+@cache
+def openapi() -> dict:
+    """The schema /api/schema/ serves, generated once per test run."""
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+@cache
+def strict() -> OpenAPI:
+    """The schema as openapi-core reads it, parsed once per test run (loading it also runs
+    openapi-spec-validator on it)."""
+    return OpenAPI.from_dict(json.loads(json.dumps(openapi())))
+
+
+@cache
+def component(name: str) -> OAS30Validator:
+    """A validator of one component of the schema, as OpenAPI 3.0 reads it."""
+    components = json.loads(json.dumps(openapi()["components"]))
+    return OAS30Validator({"components": components, "$ref": f"#/components/schemas/{name}"})
+
+
+def is_api(response) -> bool:
+    request = getattr(response, "wsgi_request", None)
+    return request is not None and request.path.startswith(API)
+
+
+def check_answer(response) -> None:
+    """openapi-core's verdict on one answer of the API (anything else passes)."""
+    if not is_api(response):
+        return
+    request = DjangoOpenAPIRequest(response.wsgi_request)
+    try:
+        strict().validate_response(request, DjangoOpenAPIResponse(response))
+    except (PathNotFound, OperationNotFound):
+        _check_unlisted(response)
+
+
+def _check_unlisted(response) -> None:
+    """An answer to what the schema does not list: no such endpoint (404), a method the
+    endpoint does not take (405, its ``Allow`` naming those it takes), or a request refused
+    before it reached one (400: a NUL in the path, say)."""
+    method = response.wsgi_request.method
+    assert response.status_code in (400, 404, 405), (
+        f"{method} {response.wsgi_request.path} is not in the schema but answered "
+        f"{response.status_code}"
+    )
+    errors = [e.message for e in component("Error").iter_errors(response.json())]
+    assert not errors, (response.status_code, errors)
+    if response.status_code == 405:
+        allowed = {m.strip() for m in response["Allow"].split(",")}
+        assert method not in allowed, (method, response["Allow"])
