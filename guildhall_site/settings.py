@@ -324,8 +324,10 @@ FILESYSTEM_BROKER_OPTIONS = {
     "data_folder_out": str(FILESYSTEM_BROKER_DIR / "messages"),
     "control_folder": str(FILESYSTEM_BROKER_DIR / "control"),
 }
+# kombu's transport options: strings for the filesystem's, numbers for Redis's.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    CELERY_BROKER_TRANSPORT_OPTIONS = FILESYSTEM_BROKER_OPTIONS
+    CELERY_BROKER_TRANSPORT_OPTIONS = dict(FILESYSTEM_BROKER_OPTIONS)
     # kombu's transport, writing each message whole (guildhall_site/filesystem_broker.py).
     CELERY_BROKER_TRANSPORT = "guildhall_site.filesystem_broker:Transport"
     if not CELERY_TASK_ALWAYS_EAGER:
@@ -344,6 +346,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 # a worker killed while sending leaves it to be sent again after this. Longer than the task
 # time limit, so that no other worker takes over one still being sent.
 NOTIFICATION_LEASE_SECONDS = envint("NOTIFICATION_LEASE_SECONDS", 600)
+# How often the sweep sends emails and pushes whose retry is due, and those a killed worker
+# held (once their lease has run out).
+NOTIFICATION_SWEEP_SECONDS = envint("NOTIFICATION_SWEEP_SECONDS", 60)
+if NOTIFICATION_SWEEP_SECONDS < 1:
+    raise ImproperlyConfigured("NOTIFICATION_SWEEP_SECONDS must be at least 1")
 if NOTIFICATION_LEASE_SECONDS <= CELERY_TASK_TIME_LIMIT:
     raise ImproperlyConfigured("NOTIFICATION_LEASE_SECONDS must exceed CELERY_TASK_TIME_LIMIT")
 CELERY_TASK_IGNORE_RESULT = True
@@ -352,8 +359,14 @@ CELERY_TASK_IGNORE_RESULT = True
 # games.notifications.delivery.MAX_DELAY), or a retry waiting for its time would be run twice.
 CELERY_VISIBILITY_TIMEOUT = envint("CELERY_VISIBILITY_TIMEOUT", 4200)
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # (mypy took the filesystem transport's options above, all strings, for the type.)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}  # type: ignore[dict-item]
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        # kombu looks for such messages every 10 s but scans Redis only every 10th time
+        # (100 s); one scan per look costs one ZRANGE per worker every 10 s, and the message
+        # comes back within 10 s of its timeout (sooner still with a short timeout).
+        "unacked_restore_interval": max(1, min(10, CELERY_VISIBILITY_TIMEOUT // 10)),
+        "unacked_restore_throttle": 1,
+    }
 # Task modules besides each app's tasks.py (which the worker finds by itself).
 CELERY_IMPORTS = (
     "games.play.timeouts",
@@ -400,8 +413,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     "retry-and-deferred-emails": {
         "task": "games.notifications.tasks.sweep_notifications",
-        "schedule": 60.0,
-        "options": {"expires": 55},
+        "schedule": float(NOTIFICATION_SWEEP_SECONDS),
+        "options": {"expires": NOTIFICATION_SWEEP_SECONDS * 11 / 12},
     },
     "idle-guests": {
         "task": "accounts.tasks.remove_idle_guests",

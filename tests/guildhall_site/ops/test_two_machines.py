@@ -140,6 +140,7 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
             "CELERY_TASK_SOFT_TIME_LIMIT": "8",
             "NOTIFICATION_LEASE_SECONDS": "12",
             "NOTIFICATION_RETRY_SECONDS": "2",
+            "NOTIFICATION_SWEEP_SECONDS": "3",
             "API_THROTTLE_REQUESTS": "100000/minute",
             "API_THROTTLE_ACTIONS": "100000/minute",
             "LOG_FORMAT": "plain",
