@@ -209,6 +209,18 @@ class Seat(models.Model):
     # Names this seat's own private records (Game.drafts) as they are now, so that its board
     # follows them; empty when it has none. Shown only to its player.
     draft_stamp = models.CharField(max_length=16, blank=True, default="")
+    # Since you last looked (games.reads.since): the game's version, the scores as this
+    # seat's player saw them, and when, the last time they opened the board.
+    looked_version = models.PositiveIntegerField(default=0)
+    looked_scores = models.JSONField(default=dict, blank=True)
+    looked_at = models.DateTimeField(null=True, blank=True)
+    # A computer stand-in by consent (games.play.stand_ins): the strength the computer plays
+    # this person's seat at until they take it back (or until ``stand_in_until``); "" for none.
+    stand_in = models.CharField(max_length=16, blank=True, default="")
+    stand_in_until = models.DateTimeField(null=True, blank=True)
+    # The computer stood in for this seat's player in a rated game: their rating does not
+    # move with its result (games.play.ratings).
+    unrated = models.BooleanField(default=False)
     # Filled when the game finishes, from the game's result, for profiles and dashboards.
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)
@@ -233,6 +245,10 @@ class Seat(models.Model):
     def computer_plays(self) -> bool:
         """A person's seat the computer took over: resigned or abandoned."""
         return self.resigned or self.abandoned
+
+    def stood_in(self, now) -> bool:
+        """The computer plays this person's seat for them now, by their consent."""
+        return bool(self.stand_in) and (self.stand_in_until is None or self.stand_in_until > now)
 
     @property
     def is_person(self) -> bool:

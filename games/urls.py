@@ -12,6 +12,7 @@ from games.web import (
     quiet_hours,
     replay,
     rules,
+    since,
     vacation,
 )
 
@@ -26,6 +27,8 @@ urlpatterns = [
     path("games/<id:game_id>/note/", notes.game_note, name="note"),
     # The game's chat beside the board: games.web.chat.
     path("games/<id:game_id>/chat/", chat.game_chat, name="chat"),
+    # What the others did since the player last looked: games.web.since.
+    path("games/<id:game_id>/since/", since.since_last_look, name="since"),
     # The replay of a finished game belongs to games.web.replay.
     path("games/<id:game_id>/replay/", replay.replay_start, name="replay"),
     path("games/<id:game_id>/replay/<id:step>/", replay.replay_step, name="replay_step"),

@@ -37,6 +37,7 @@ from games.notifications.due import CHECKS, QUOTED, WARNING_LEAD, Defer, Skip
 from games.notifications.models import Notification
 from games.notifications.rows import message_id
 from games.reads import chat as chat_reads
+from games.reads import since
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title
 
@@ -214,6 +215,7 @@ def _context(row: Notification, found: dict) -> dict:
         c["cancelled"] = game.status == Game.Status.CANCELLED
         if row.kind == Kind.TURN:
             c["recent"] = recent_moves(game, seat, state)
+            c["since"] = since.summary(game, found["seat"], state).sentence()
             c |= unseen_chat(game, found["seat"])
         if row.kind == Kind.ABANDONED:
             c["dropped_name"] = game.names[found["dropped"]]

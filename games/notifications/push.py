@@ -54,6 +54,7 @@ from games.notifications.due import Defer, Skip
 from games.notifications.models import Notification, PushSubscription
 from games.notifications.rows import record as record_row
 from games.play import presence
+from games.reads import since
 
 log = logging.getLogger(__name__)
 
@@ -207,9 +208,14 @@ def _payload(row: Notification, found: dict) -> dict:
         title = _("%(game)s was cancelled") % values
     else:
         title = _("Game over: %(game)s") % values
+    body = " – ".join([" vs ".join(game.names), _("game %(id)s") % {"id": game.pk}])
+    if row.kind == Kind.TURN:
+        # What the others did since the player last looked: from their own log lines.
+        told = since.summary(game, found["seat"]).sentence()
+        body = "\n".join(x for x in (body, Truncator(told).chars(CHAT_BODY)) if x)
     return {
         "title": title,
-        "body": " – ".join([" vs ".join(game.names), _("game %(id)s") % {"id": game.pk}]),
+        "body": body,
         "url": emails.game_url(game.pk),
         "tag": f"game-{game.pk}",
     }

@@ -324,6 +324,8 @@ def _render_fresh(
         "move_url": reverse("games:board_move", args=[game_id]),
         # A player's private note, loaded after the page (games.web.notes).
         "note_url": None if seat is None else reverse("games:note", args=[game_id]),
+        # What the others did since the player last looked (games.web.since), likewise.
+        "since_url": None if seat is None else reverse("games:since", args=[game_id]),
         # The game's chat, likewise (games.web.chat), for whoever may read it.
         "chat_url": (
             None

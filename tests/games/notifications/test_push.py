@@ -16,6 +16,7 @@ from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
 from django.utils import timezone
+from django.utils.text import Truncator
 from py_vapid import Vapid
 
 from accounts.models import User
@@ -27,6 +28,7 @@ from games.notifications.models import Notification, PushSubscription
 from games.notifications.tasks import sweep_notifications
 from games.play import events as notify
 from games.play import invitations, moves
+from games.reads import since
 from tests.conftest import PASSWORD
 from tests.games.helpers import start_game
 from tests.games.notifications.helpers import play_turn
@@ -75,9 +77,12 @@ class TestTurnPush:
 
         [message] = push_service.received
         assert message.device == "phone"
+        # Then what Alice did since Bob last looked, as his own log says it (games.reads.since).
+        told = since.summary(game, Seat.objects.get(game=game, user=bob)).sentence()
+        assert told.startswith("Alice ")
         assert message.payload == {
             "title": "Your turn in Guildhall",
-            "body": f"Alice vs Bob – game {game.pk}",
+            "body": f"Alice vs Bob – game {game.pk}\n{Truncator(told).chars(push.CHAT_BODY)}",
             "url": f"{settings.SITE_URL}/games/{game.pk}/",
             "tag": f"game-{game.pk}",
         }
