@@ -120,6 +120,8 @@ INSTALLED_APPS = [
     "games.tournaments",
     # Reports and moderators' actions (games/moderation; the queue is in the admin).
     "games.moderation",
+    # Webhooks of API tokens (games/webhooks; docs/api.md, "Webhooks").
+    "games.webhooks",
     # manage.py backup (guildhall_site/ops: health, metrics, error reports, logs; docs/deploy.md)
     "guildhall_site.ops",
 ]
@@ -427,6 +429,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 290},
     },
+    # Webhook deliveries due again, and those of events whose task was lost.
+    "webhooks": {
+        "task": "games.webhooks.sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     # Notifications whose task could not be queued (the broker was down at the commit).
     "unqueued-emails": {
         "task": "games.tasks.sweep_unqueued_notifications",
@@ -634,6 +642,12 @@ API_THROTTLE_RATES = {
     # asks when its push service replaced the subscription, a few times a year.
     "push_renew": _envrate("PUSH_RENEW_THROTTLE", "30/hour"),
 }
+
+# Webhooks (games/webhooks): seconds to connect, and to wait for each part of the answer.
+WEBHOOK_TIMEOUT_SECONDS = envint("WEBHOOK_TIMEOUT_SECONDS", 5)
+# Allow webhooks to http://127.0.0.1, http://localhost and http://[::1] (a receiver on the
+# developer's machine): never in production, where a hook must be https on the internet.
+WEBHOOK_ALLOW_LOOPBACK = envbool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Guildhall API",

@@ -10,6 +10,7 @@ from games.api.common import not_found as api_not_found
 from games.notifications.urls import push_urlpatterns
 from games.tournaments import api_urls as tournaments_api_urls
 from games.web import lobby as games_views
+from games.webhooks import urls as webhooks_urls
 from guildhall_site import webapp
 from guildhall_site.ops import health
 
@@ -54,6 +55,7 @@ urlpatterns = [
                     *accounts_api_urls.urlpatterns,
                     *games_api_urls.urlpatterns,
                     *tournaments_api_urls.urlpatterns,
+                    *webhooks_urls.urlpatterns,
                 ],
                 "api",
             )

@@ -25,6 +25,10 @@ COMPUTER_TURN = "games.play_computer_turn"
 # one ended through this task; the platform knows nothing more of what it does.
 GAME_ENDED = "games.tasks.game_ended"
 CHAT = "games.tasks.notify_chat"
+# The webhooks' deliveries of a game's event (its name: turn, game_started, game_over, chat)
+# and of an invitation (games.webhooks.tasks).
+WEBHOOK_GAME_EVENT = "games.webhooks.game_event"
+WEBHOOK_INVITATION = "games.webhooks.invitation_event"
 
 
 def _task(name: str):
@@ -48,10 +52,12 @@ def queue_on_commit(name: str, *args: object) -> None:
 def turn(game_id: int) -> None:
     """After every change that may make a seat's wait begin."""
     queue_on_commit(TURN, game_id)
+    queue_on_commit(WEBHOOK_GAME_EVENT, "turn", game_id)
 
 
 def game_started(game_id: int) -> None:
     queue_on_commit(GAME_STARTED, game_id)
+    queue_on_commit(WEBHOOK_GAME_EVENT, "game_started", game_id)
 
 
 def game_over(game_id: int) -> None:
@@ -59,11 +65,13 @@ def game_over(game_id: int) -> None:
     hook ``GAME_ENDED``."""
     queue_on_commit(GAME_OVER, game_id)
     queue_on_commit(GAME_ENDED, game_id)
+    queue_on_commit(WEBHOOK_GAME_EVENT, "game_over", game_id)
 
 
 def invitation(invitation_id: int) -> None:
     """After the commit that created an invitation (its named invitees hear of it)."""
     queue_on_commit(INVITATION, invitation_id)
+    queue_on_commit(WEBHOOK_INVITATION, invitation_id)
 
 
 def computer_turn(game_id: int, version: int) -> None:
@@ -79,3 +87,4 @@ def abandoned(game_id: int, seat: int) -> None:
 def chat(game_id: int) -> None:
     """After the commit of a line in the game's chat (its readers who are away hear of it)."""
     queue_on_commit(CHAT, game_id)
+    queue_on_commit(WEBHOOK_GAME_EVENT, "chat", game_id)

@@ -1,0 +1,92 @@
+"""Registering, changing and removing a token's webhooks: checked, then done."""
+
+from __future__ import annotations
+
+import secrets as random_secrets
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import ApiToken, User
+from games.webhooks import addresses
+from games.webhooks.models import Event, Webhook
+
+# Enough for a few receivers per bot; a cap keeps a script from making thousands.
+MAX_PER_USER = 10
+SECRET_MIN, SECRET_MAX = 24, 128
+# What a hook may ask to hear of (a ping is sent on request only).
+EVENTS = [e.value for e in Event if e != Event.PING]
+
+
+def new_secret() -> str:
+    return "whsec_" + random_secrets.token_urlsafe(32)
+
+
+def check_events(events: list[str]) -> list[str]:
+    unknown = [e for e in events if e not in EVENTS]
+    if unknown or not events:
+        raise ValidationError(
+            {"events": _("Choose among: %(events)s.") % {"events": ", ".join(EVENTS)}}
+        )
+    return list(dict.fromkeys(events))
+
+
+def check_secret(secret: str) -> str:
+    if not (SECRET_MIN <= len(secret) <= SECRET_MAX) or not secret.isprintable():
+        raise ValidationError(
+            {
+                "secret": _(
+                    "A secret has %(least)d to %(most)d printable characters (or leave it "
+                    "out: one is made for you)."
+                )
+                % {"least": SECRET_MIN, "most": SECRET_MAX}
+            }
+        )
+    return secret
+
+
+def _check_url(url: str) -> str:
+    try:
+        addresses.check_url(url)
+    except ValidationError as error:
+        raise ValidationError({"url": error.messages}) from None
+    return url
+
+
+def do_create(
+    user: User, token: ApiToken, url: str, events: list[str], secret: str | None
+) -> Webhook:
+    events = check_events(events)
+    secret = new_secret() if secret is None else check_secret(secret)
+    _check_url(url)
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
+        if Webhook.objects.filter(user=user).count() >= MAX_PER_USER:
+            raise ValidationError(
+                ngettext(
+                    "You have %(count)d webhook: remove it first.",
+                    "You have %(count)d webhooks: remove one first.",
+                    MAX_PER_USER,
+                )
+                % {"count": MAX_PER_USER}
+            )
+        if Webhook.objects.filter(token=token, url=url).exists():
+            raise ValidationError({"url": _("This token already has a webhook to this address.")})
+        return Webhook.objects.create(user=user, token=token, url=url, events=events, secret=secret)
+
+
+def do_update(hook: Webhook, changes: dict) -> Webhook:
+    """``changes``: any of url, events, active (true turns a hook off or on again: its
+    failures are forgotten)."""
+    if "url" in changes:
+        hook.url = _check_url(changes["url"])
+    if "events" in changes:
+        hook.events = check_events(changes["events"])
+    if "active" in changes:
+        hook.active = changes["active"]
+        hook.disabled_at = None
+        hook.failing_since = None
+    hook.save()
+    return hook
