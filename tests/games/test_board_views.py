@@ -274,7 +274,11 @@ class TestWhatItShows:
         assert page.startswith("<!DOCTYPE html>")
         assert partial.lstrip().startswith('<div id="board"')
         assert "<html" not in partial
-        assert CSRF_TOKEN.sub("", partial.strip()) in CSRF_TOKEN.sub("", page)
+        # The board as the page has it, then the concede and cancel buttons (out of band).
+        board, actions = re.split(r'\s*(?=<div class="game-actions")', partial.strip(), maxsplit=1)
+        assert f'id="game-actions-{game.pk}" hx-swap-oob="true"' in actions
+        assert CSRF_TOKEN.sub("", board.strip()) in CSRF_TOKEN.sub("", page)
+        assert "Vote to cancel the game" in actions
 
     def test_it_shows_the_log_for_the_viewer(self, alice, bob, game):
         # Alice discards a card and draws: she sees what she drew, Bob only how many.

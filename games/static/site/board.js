@@ -1,12 +1,18 @@
 /* The board's decision bar (games/board.html), on a phone, where it is pinned to the bottom
    of the screen:
-   - it can be folded to its first line ([data-panel-toggle]); folded, it opens again with
-     the next decision (a new version of the board);
+   - it keeps to its prompt and main choices (class "compact", at most a fifth of the
+     screen); "More" ([data-panel-toggle]) shows the rest until the next decision (a new
+     version of the board);
    - the page scrolls with room for it (scroll-padding-bottom: its height), so that what a
      decision is about is never under it;
-   - when it is the viewer's decision and nothing tappable on the board is in sight, the
+   - when it is the viewer's decision and nothing to tap on the board is in sight, the
      first thing to tap is scrolled into view.
    Without JavaScript the bar is as the page draws it.
+
+   Keyboard: after a new board comes in, a player who uses the keyboard finds the focus on
+   the first choice of the new decision (else on the prompt), and the prompt is read out by
+   the live region #board-live. Keys: 1-9 the choices in order (their digit shown once the
+   keyboard is used), u Undo, e End turn ([data-key]), ? the keys' help (#board-keys).
 
    Card help: a card that is a choice (a submit button with data-help) opens its help
    popover on a long press or a right click instead of being played; a card that is not a
@@ -15,19 +21,31 @@
   "use strict";
 
   var pinned = window.matchMedia("(max-width: 999px)");
-  var folded = null; // the version of the board the bar was folded at
+  var expanded = null; // the version of the board the bar was opened in full at
   var revealed = null; // the version whose decision was last brought into view
+  var announced = null; // the version whose prompt the live region last read
+  var keyboard = false; // the player uses the keyboard (since their last pointer)
 
   function board() { return document.getElementById("board"); }
   function panel() { return document.querySelector("#board .panel"); }
 
-  function fold(p, on) {
+  function visible(elt) { return elt.getClientRects().length > 0; }
+
+  function compact(p, on) {
     var toggle = p.querySelector("[data-panel-toggle]");
-    p.classList.toggle("folded", on);
+    p.classList.toggle("compact", on);
+    p.classList.toggle("expanded", pinned.matches && !on);
     if (toggle) {
       toggle.setAttribute("aria-expanded", on ? "false" : "true");
-      toggle.textContent = on ? toggle.dataset.show : toggle.dataset.hide;
+      toggle.textContent = on ? toggle.dataset.more : toggle.dataset.less;
     }
+  }
+
+  // Whether "More" would show anything: a part the compact bar hides, or a cut prompt.
+  function hasMore(p) {
+    if (p.querySelector(".more, .undo, .act-reset")) return true;
+    var prompt = p.querySelector(".prompt");
+    return !!prompt && prompt.scrollHeight > prompt.clientHeight + 1;
   }
 
   function roomForPanel(p) {
@@ -41,36 +59,116 @@
     return r.width > 0 && r.top >= 0 && r.bottom <= bottom;
   }
 
+  // The choices of the decision outside the bar (cards, chips, a hand card's actions).
+  function targets(p) {
+    return Array.prototype.filter.call(
+      document.querySelectorAll("#board-form button[name=action]"),
+      function (elt) { return !p.contains(elt) && visible(elt); }
+    );
+  }
+
   function reveal(p, version) {
     if (revealed === version || !p.classList.contains("mine")) return;
     revealed = version;
-    var targets = Array.prototype.filter.call(
-      document.querySelectorAll("#board-form .tap"),
-      function (elt) { return !p.contains(elt) && elt.getClientRects().length; }
+    var found = targets(p);
+    if (!found.length || found.some(function (elt) { return inSight(elt, p); })) return;
+    found[0].scrollIntoView({ block: "center" });
+  }
+
+  // The listed choices, in order: every action button but those with a key of their own
+  // (Undo, End turn) and those the compact bar hides.
+  function choices() {
+    return Array.prototype.filter.call(
+      document.querySelectorAll("#board-form button[name=action]:not([data-key])"),
+      visible
     );
-    if (!targets.length || targets.some(function (elt) { return inSight(elt, p); })) return;
-    targets[0].scrollIntoView({ block: "center" });
+  }
+
+  function number(list) {
+    document.querySelectorAll("#board-form [data-digit]").forEach(function (elt) {
+      elt.removeAttribute("data-digit");
+    });
+    list.slice(0, 9).forEach(function (elt, i) { elt.setAttribute("data-digit", String(i + 1)); });
+  }
+
+  function announce(p, version) {
+    var live = document.getElementById("board-live");
+    var prompt = p.querySelector(".prompt");
+    if (!live || !prompt || announced === version) return;
+    var first = announced === null;
+    announced = version;
+    if (first) return; // the page's own first prompt: read as the page is
+    live.textContent = prompt.textContent.trim();
+  }
+
+  // After a new board: the focus, lost with the old one, goes to the next decision.
+  function keepFocus(p) {
+    var active = document.activeElement;
+    if (!keyboard || (active && active !== document.body && document.contains(active))) return;
+    var mine = p.classList.contains("mine");
+    // The first listed choice, else End turn (a decision with no other choice but Undo).
+    var target = mine && (choices()[0] || document.querySelector('#board-form [data-key="e"]'));
+    if (!target) {
+      target = p.querySelector(".prompt");
+      if (!target) return;
+      target.setAttribute("tabindex", "-1");
+    }
+    target.focus();
   }
 
   function setUp() {
     var b = board();
     var p = panel();
     if (!b || !p) return;
-    var version = b.dataset.version;
+    var version = b.dataset.token || b.dataset.version;
     var toggle = p.querySelector("[data-panel-toggle]");
+    compact(p, pinned.matches && expanded !== version);
     if (toggle) {
-      toggle.hidden = !pinned.matches;
+      toggle.hidden = !pinned.matches || !hasMore(p);
       toggle.onclick = function () {
-        var on = !p.classList.contains("folded");
-        folded = on ? version : null;
-        fold(p, on);
+        var on = !p.classList.contains("compact");
+        expanded = on ? null : version;
+        compact(p, on);
         roomForPanel(p);
       };
     }
-    fold(p, pinned.matches && folded === version);
     roomForPanel(p);
+    number(choices());
+    announce(p, version);
+    keepFocus(p);
     reveal(p, version);
   }
+
+  function press(elt) {
+    if (!elt || elt.disabled || !visible(elt)) return false;
+    elt.click();
+    return true;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Tab" || event.key === "Enter" || event.key === " ") {
+      keyboard = true;
+      document.documentElement.classList.add("keys");
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey || !board()) return;
+    var t = event.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var done = false;
+    if (event.key === "?") {
+      var help = document.getElementById("board-keys");
+      if (help && help.togglePopover) { help.togglePopover(); done = true; }
+    } else if (event.key === "u" || event.key === "e") {
+      done = press(document.querySelector('#board-form [data-key="' + event.key + '"]'));
+    } else if (/^[1-9]$/.test(event.key)) {
+      done = press(choices()[Number(event.key) - 1]);
+    }
+    if (done) {
+      keyboard = true;
+      document.documentElement.classList.add("keys");
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("pointerdown", function () { keyboard = false; }, true);
 
   // The help opens when the press ends (a popover opened during it would be closed at once
   // by its own release, as a tap outside it), and the click that ends it is not a move.

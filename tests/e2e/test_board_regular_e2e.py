@@ -1,0 +1,148 @@
+"""The board for a regular (issue 26), in chromium: the decision bar of a 375x812 phone
+keeps to a fifth of the screen in Renaissance Man too, a Guildhall turn played with the
+keyboard alone on a 1280x800 desktop, and an open page that follows the game to its end
+with no stale button. Screenshots in test-output/screenshots/."""
+
+from __future__ import annotations
+
+import random
+
+from games.models import Game, Seat
+from games.play import invitations, moves
+from games.reads import viewing
+from games.renaissance.game import RENAISSANCE
+from tests.e2e.conftest import PHONE, log_in, wait_for_board
+from tests.e2e.test_board_ux_e2e import play, wait_until
+from tests.games.helpers import start_game
+
+
+def _decision(game: Game, seat: int) -> str | None:
+    state = viewing.game_state(game)
+    decision = game.game_kind.view(state, seat)["decision"]
+    return decision["kind"] if decision and decision.get("player", seat) == seat else None
+
+
+def _rm_until(game: Game, done, rand: random.Random, limit: int = 400) -> Game:
+    """The computer's choices for every seat of a Renaissance Man game until ``done``."""
+    for _ in range(limit):
+        game.refresh_from_db()
+        state = viewing.game_state(game)
+        if done(state):
+            return game
+        seat = min(RENAISSANCE.deciders(state))
+        user = Seat.objects.get(game=game, number=seat).user
+        moves.do_submit_action(game.pk, user, RENAISSANCE.choose(state, seat, rand), game.version)
+    raise AssertionError("the game did not get there")
+
+
+def _bar_height(page) -> float:
+    return page.locator(".panel").bounding_box()["height"]
+
+
+def test_renaissance_bar_on_a_phone_keeps_to_a_fifth(
+    live_server, phone, alice, bob, charlie, screenshots
+):
+    game = start_game(alice, bob, charlie, kind="renaissance")
+    rand = random.Random(3)
+    state = viewing.game_state(game)
+    # Alice chooses the first worker of her foundation: Undo and Start over come with it.
+    moves.do_submit_action(game.pk, alice, RENAISSANCE.choose(state, 0, rand), game.version)
+    page = phone()
+    log_in(page, live_server.url, f"/games/{game.pk}/")
+    page.wait_for_function("window.htmx !== undefined")
+    page.reload()  # without the login's message
+    assert _bar_height(page) <= PHONE["height"] * 0.2
+    assert not page.locator(".panel .undo").is_visible(), "Undo is folded under More"
+    page.screenshot(path=str(screenshots / "regular-rm-phone-bar.png"))
+    page.click("[data-panel-toggle]")
+    assert page.locator(".panel .undo").is_visible()
+    assert page.locator(".panel .act-reset").is_visible()
+    page.screenshot(path=str(screenshots / "regular-rm-phone-bar-more.png"))
+
+    # An action phase: Alice's choices under her hand's cards, one of them in sight.
+    game = _rm_until(game, lambda s: s.stage == "action" and 0 in RENAISSANCE.deciders(s), rand)
+    page.evaluate("window.scrollTo(0, 0)")
+    wait_for_board(page, game, 0)
+    page.wait_for_timeout(300)
+    panel = page.locator(".panel").bounding_box()
+    assert panel["height"] <= PHONE["height"] * 0.2
+    buttons = page.locator("#board-form button[name=action]:not(.panel *)")
+    in_sight = [
+        b
+        for b in (buttons.nth(i).bounding_box() for i in range(buttons.count()))
+        if b and b["y"] >= 0 and b["y"] + b["height"] <= panel["y"] + 1
+    ]
+    assert in_sight, "no choice is in sight above the bar"
+    page.screenshot(path=str(screenshots / "regular-rm-phone-action.png"))
+
+
+def _focused(page) -> str:
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return e ? `${e.tagName} ${e.getAttribute('name') || ''} ${e.closest('#board-form') ? 'board' : ''}` : ''; }"
+    )
+
+
+def test_a_turn_by_keyboard_and_the_end_seen_by_an_open_page(
+    browser, live_server, alice, bob, screenshots, monkeypatch
+):
+    monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 2611)  # the same deal
+    game = start_game(alice, bob)
+    game = play(
+        game, random.Random(4), lambda g: _decision(g, 0) == "end_turn" and g.version > 20
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    log_in(page, live_server.url, f"/games/{game.pk}/")
+    page.wait_for_function("window.htmx !== undefined")
+
+    # "?": the keys' help.
+    page.keyboard.press("?")
+    assert page.locator("#board-keys:popover-open").count() == 1
+    page.screenshot(path=str(screenshots / "regular-desktop-keys-help.png"))
+    page.keyboard.press("Escape")
+    assert page.locator("#board-keys:popover-open").count() == 0
+
+    # "u" takes the last step back; the focus waits on the first choice of the decision,
+    # its digit shown, and the live region reads the new prompt.
+    version = game.version
+    assert page.locator('#board-form [data-key="u"]').count() == 1, page.inner_text(".panel")
+    page.keyboard.press("u")
+    wait_until(page, lambda: page.get_attribute("#board", "data-version") != str(version))
+    page.wait_for_timeout(200)
+    assert _focused(page) == "BUTTON action board"
+    assert page.evaluate("document.activeElement.dataset.digit") == "1"
+    prompt = page.inner_text(".panel .prompt").strip()
+    wait_until(page, lambda: page.inner_text("#board-live").strip() == prompt)
+    page.screenshot(path=str(screenshots / "regular-desktop-keyboard-focus.png"))
+
+    # Digits choose, until the turn can end; "e" ends it.
+    for _ in range(30):
+        if page.locator('#board-form [data-key="e"]').count():
+            break
+        before = page.get_attribute("#board", "data-token")
+        page.keyboard.press("1")
+        wait_until(page, lambda b=before: page.get_attribute("#board", "data-token") != b)
+        page.wait_for_timeout(100)
+        assert page.locator(".board-error").count() == 0
+        if Seat.objects.get(game=game, number=0).deciding:
+            assert _focused(page) == "BUTTON action board", (
+                page.inner_text(".panel"),
+                page.locator("#board-form button[name=action]").count(),
+            )
+    else:
+        raise AssertionError("the turn never reached its end")
+    page.keyboard.press("e")
+    wait_until(page, lambda: not Seat.objects.get(game=game, number=0).deciding)
+
+    # The game ends while the page is open: the poll takes the buttons of a running game.
+    assert page.locator("text=Vote to cancel the game").count() == 1
+    moves.do_concede(game.pk, bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    wait_for_board(page, game, 0)
+    wait_until(page, lambda: page.locator("text=Vote to cancel the game").count() == 0)
+    assert page.locator("summary", has_text="Concede").count() == 0
+    page.screenshot(path=str(screenshots / "regular-desktop-ended.png"), full_page=True)
+    context.close()
