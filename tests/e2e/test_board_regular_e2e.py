@@ -78,8 +78,9 @@ def test_renaissance_bar_on_a_phone_keeps_to_a_fifth(
 
 def _focused(page) -> str:
     return page.evaluate(
-        "() => { const e = document.activeElement;"
-        " return e ? `${e.tagName} ${e.getAttribute('name') || ''} ${e.closest('#board-form') ? 'board' : ''}` : ''; }"
+        "() => { const e = document.activeElement; if (!e) return '';"
+        " const where = e.closest('#board-form') ? 'board' : '';"
+        " return `${e.tagName} ${e.getAttribute('name') || ''} ${where}`; }"
     )
 
 
@@ -88,9 +89,7 @@ def test_a_turn_by_keyboard_and_the_end_seen_by_an_open_page(
 ):
     monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 2611)  # the same deal
     game = start_game(alice, bob)
-    game = play(
-        game, random.Random(4), lambda g: _decision(g, 0) == "end_turn" and g.version > 20
-    )
+    game = play(game, random.Random(4), lambda g: _decision(g, 0) == "end_turn" and g.version > 20)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(10_000)
     page = context.new_page()
