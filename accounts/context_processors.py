@@ -15,6 +15,12 @@ def contact(request: HttpRequest) -> dict:
     return {"contact_email": settings.CONTACT_EMAIL}
 
 
+def site(request: HttpRequest) -> dict:
+    """``site_name``: the setting SITE_NAME (the 500 page has the tag of
+    accounts/templatetags/contact.py)."""
+    return {"site_name": settings.SITE_NAME}
+
+
 def unread_badge(user) -> SafeString:
     """The header's count of ``user``'s unread messages (``User.unread_messages``, read with
     the user: no query), or nothing when there are none."""

@@ -90,6 +90,10 @@ SITE_URL = envstr("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 if urlsplit(SITE_URL).scheme not in ("http", "https"):
     raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://")
 
+# The site's name: the header, page titles, emails, the installable app. Neutral by default:
+# the site offers every game of the registry, not one.
+SITE_NAME = envstr("SITE_NAME", "Card games by post")
+
 # Origins allowed to POST besides the site itself, for example behind a proxy that rewrites
 # the Host header. Full origins: https://example.com
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
@@ -174,6 +178,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # contact_email: CONTACT_EMAIL, for the pages that say "contact us".
                 "accounts.context_processors.contact",
+                # site_name: SITE_NAME, for the header and the page titles.
+                "accounts.context_processors.site",
                 # unread_badge: the header's count of unread messages (no query of its own).
                 "accounts.context_processors.messages_badge",
             ],
@@ -513,7 +519,7 @@ EMAIL_HOST_USER = envstr("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = envstr("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", bool(_env("EMAIL_HOST")))
 EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)
-DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Guildhall <noreply@localhost>")
+DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = envstr("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # Where the pages that say "contact us" link to (a mailto: link; accounts.context_processors):
 # an address people may write to. Without it, the address of DEFAULT_FROM_EMAIL, which is

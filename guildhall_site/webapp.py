@@ -60,8 +60,8 @@ PRECACHE = [
 def manifest(request: HttpRequest) -> HttpResponse:
     data = {
         "id": "/",
-        "name": "Guildhall",
-        "short_name": "Guildhall",
+        "name": settings.SITE_NAME,
+        "short_name": settings.SITE_NAME,
         "description": _("Card games by web that run for days: play your turn when you like."),
         "lang": get_language(),
         "start_url": "/",

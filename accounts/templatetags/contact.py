@@ -11,3 +11,9 @@ register = template.Library()
 @register.simple_tag
 def contact_email() -> str:
     return settings.CONTACT_EMAIL
+
+
+@register.simple_tag
+def site_name() -> str:
+    """The setting SITE_NAME, for a page or an email rendered without a request."""
+    return settings.SITE_NAME

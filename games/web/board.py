@@ -40,7 +40,7 @@ from games.play import change, errors, moves, presence
 from games.reads import board as board_reads
 from games.reads import cache_keys, history, list_stamps, queries, score_chart, stats
 from games.reads.board import SeatRow
-from games.reads.titles import game_title
+from games.reads.titles import game_title, short_title
 from games.web import chat, page_cache
 from games.web.decorators import board_login_required
 from guildhall_site import parsing
@@ -310,6 +310,7 @@ def _render_fresh(
         "game_kind": kind,
         "game_seats": seats,
         "title": game_title(game.names),
+        "short_title": short_title(game.kind, game.pk),
         "rules_label": rules_label(players, options_label),
         "error": error,
         "next_game": _next_game(request.user, game, seat, kind.deciders(state)),

@@ -40,7 +40,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome page, or a player's dashboard: from the cache while none of their games
     and no invitation has changed this minute (games.reads.list_stamps)."""
     if not request.user.is_authenticated:
-        return render(request, "games/welcome.html")
+        return render(request, "games/welcome.html", {"games": registry.all_games()})
     user = request.user
     partial = bool(request.htmx) and request.htmx.target == "dashboard-games"
     parts = [

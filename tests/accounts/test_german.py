@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -47,7 +48,12 @@ class TestVisitors:
 
         check(
             page,
-            says=['<html lang="de">', "Anmelden – Guildhall", "Registrieren", "Noch kein Konto?"],
+            says=[
+                '<html lang="de">',
+                f"Anmelden – {settings.SITE_NAME}",
+                "Registrieren",
+                "Noch kein Konto?",
+            ],
             never=["No account yet?", "Sign up", "Log in", "Username or email", "Remember me"],
         )
         # site.js's messages for failed htmx requests, in base.html.
@@ -142,11 +148,11 @@ class TestAccountEmails:
         check(
             email.body,
             says=[
-                "Hallo von Guildhall!",
+                f"Hallo von {settings.SITE_NAME}!",
                 "Du erhältst diese E-Mail",
                 "dora",
                 "bestätige deine Adresse hier: http",
-                "Danke, dass du auf Guildhall spielst!",
+                f"Danke, dass du auf {settings.SITE_NAME} spielst!",
             ],
             never=["You are receiving", "If that was you"],
         )
