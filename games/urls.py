@@ -13,6 +13,7 @@ from games.web import (
     replay,
     rules,
     since,
+    stand_in,
     vacation,
 )
 
@@ -40,6 +41,11 @@ urlpatterns = [
     path("vacation/start/", vacation.start, name="vacation_start"),
     path("vacation/stop/", vacation.stop, name="vacation_stop"),
     path("quiet-hours/", quiet_hours.set_quiet_hours, name="quiet_hours"),
+    # The computer stand-in by consent: games.web.stand_in.
+    path("games/<id:game_id>/stand-in/", stand_in.start, name="stand_in"),
+    path("games/<id:game_id>/stand-in/stop/", stand_in.stop, name="stand_in_stop"),
+    path("stand-in/", stand_in.start_everywhere, name="stand_in_everywhere"),
+    path("stand-in/stop/", stand_in.stop_everywhere, name="stand_in_stop_everywhere"),
     path("u/<str:username>/", profile.profile, name="profile"),
     path("lobby/", lobby.lobby, name="lobby"),
     path("leaderboard/<str:game>/", leaderboard.leaderboard, name="leaderboard"),

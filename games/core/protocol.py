@@ -57,6 +57,7 @@ class SeatUser(TypedDict, total=False):
     computer: bool
     vacation_until: object  # a datetime, or None
     asleep_until: object  # the end of the player's quiet hours (a datetime), or None
+    stand_in: str  # the strength of the computer standing in for the player by consent, or ""
 
 
 # The parts ----------------------------------------------------------------------------------

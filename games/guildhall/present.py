@@ -66,6 +66,7 @@ PLAYER_PARTIAL_FIELDS = (
     "computer",
     "vacation_until",
     "asleep_until",
+    "stand_in",
 )
 VP_PARTIAL_FIELDS = ("id", "points", "cost", "ability", "short", "help", "action")
 
@@ -257,6 +258,7 @@ class Board:
             "computer": user.get("computer", False),
             "vacation_until": user.get("vacation_until"),
             "asleep_until": user.get("asleep_until"),
+            "stand_in": user.get("stand_in", ""),
         }
         # Everything the "player" partial reads (its cards by their own keys), with the
         # language and time zone: its HTML is rendered once per key ({% cached_partial %}).

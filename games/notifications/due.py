@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Max
+from django.utils import timezone
 
 from accounts import quiet_hours
 from games.models import Game, Invitation, Seat
@@ -60,6 +61,8 @@ def _waiting(row: Notification) -> tuple[Game, Seat] | Skip:
         return Skip("the turn has passed")
     if not seat.is_person:
         return Skip("the computer plays this seat")
+    if seat.stood_in(timezone.now()):
+        return Skip("the computer stands in for the player")
     return game, seat
 
 

@@ -204,7 +204,9 @@ class Change:
         game_id = game.pk
         list_stamps.users_changed(seat.user_id for seat in self.seats.values())
         events.turn(game_id)
-        if game.is_active and any(s.deciding and s.computer_level for s in self.seats.values()):
+        if game.is_active and any(
+            s.deciding and (s.computer_level or s.stood_in(now)) for s in self.seats.values()
+        ):
             events.computer_turn(game_id, game.version)
         if finished_now:
             events.game_over(game_id)

@@ -1,7 +1,8 @@
 """Computer players' moves, in Celery tasks (never in the web request that made it their
 turn, unless tasks run inline: the embedded default, without a broker).
 
-After every commit that leaves a computer player's seat deciding, the services queue
+After every commit that leaves a computer player's seat deciding (or a person's seat the
+computer stands in for, ``games.play.stand_ins``), the services queue
 ``play_computer_turn(game, version)`` (``games.play.events.computer_turn``). The task thinks
 outside any transaction (the "strong" computer searches for about a second), then submits
 its action through the services at that version, like a player's move: a task that comes
@@ -24,6 +25,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.utils import timezone
 
 from games.core import IllegalAction
@@ -37,6 +39,13 @@ log = logging.getLogger(__name__)
 STUCK_AFTER = timedelta(seconds=60)
 
 
+def _computer_seat(now) -> Q:
+    """A computer player's seat, or a person's the computer stands in for now
+    (``games.play.stand_ins``)."""
+    stand_in = ~Q(stand_in="") & (Q(stand_in_until__isnull=True) | Q(stand_in_until__gt=now))
+    return ~Q(computer_level="") | stand_in
+
+
 @shared_task(name="games.play_computer_turn", ignore_result=True)
 def play_computer_turn(game_id: int, version: int) -> bool:
     """One decision of the first computer seat the game waits for at ``version``; whether
@@ -46,7 +55,7 @@ def play_computer_turn(game_id: int, version: int) -> bool:
         return False  # moved on, over, or gone: a later task (or none) has the turn
     seat = (
         Seat.objects.filter(game=game, deciding=True)
-        .exclude(computer_level="")
+        .filter(_computer_seat(timezone.now()))
         .select_related("user")
         .order_by("number")
         .first()
@@ -60,7 +69,9 @@ def play_computer_turn(game_id: int, version: int) -> bool:
     drafts = len(game.drafts)
     # Seeded by the game, the version and the seat: a retried task thinks the same.
     rand = random.Random(f"{game.pk}:{version}:{drafts}:{seat.number}:{game.seed}")
-    level = seat.computer_level if seat.computer_level in kind.computer_levels else "normal"
+    # A computer player's strength, or the one its player chose for a stand-in.
+    chosen = seat.computer_level or seat.stand_in
+    level = chosen if chosen in kind.computer_levels else "normal"
     start = time.perf_counter()
     action = kind.choose_at(level, state, seat.number, rand, budget_ms=settings.COMPUTER_BUDGET_MS)
     thought = time.perf_counter() - start
@@ -90,7 +101,7 @@ def sweep_computer_turns(now=None) -> int:
             game__status__in=Game.ACTIVE,
             game__updated__lte=now - STUCK_AFTER,
         )
-        .exclude(computer_level="")
+        .filter(_computer_seat(now))
         .values_list("game_id", "game__version")
         .distinct()
     )

@@ -10,7 +10,9 @@ A rating is provisional for its first ``PROVISIONAL_GAMES`` games.
 A game counts when it is rated (``Game.rated``: the invitation said so, it had no computer
 seat from the start, and it did not end during its setup), finished (a game cancelled by vote
 has no result), has two seats or more, and every seat has a rank. A resigned or abandoned
-seat ranks as the game's result says (last).
+seat ranks as the game's result says (last). A seat the computer stood in for by its
+player's consent (``Seat.unrated``, ``games.play.stand_ins``) counts for the others' ratings
+as it ranked, but its own player's rating does not move.
 
 Ratings are applied once per game, in the transaction that finishes it
 (``rate_finished_game``, called by ``services._Change.save``), so in the order games finish:
@@ -104,6 +106,8 @@ def _changes(game: Game, seats: Sequence[Seat], skills: dict[int, Skill]) -> lis
     after = update(before, ranks)
     changes = []
     for seat, rank, old, new in zip(seats, ranks, before, after, strict=True):
+        if seat.unrated:
+            continue  # the computer stood in for this player: their rating stays
         skills[seat.user_id] = new
         changes.append(
             RatingChange(
@@ -141,6 +145,8 @@ def rate_finished_game(game: Game) -> list[RatingChange]:
     skills = {uid: Skill(r.mu, r.sigma, r.games) for uid, r in rows.items()}
     changes = _changes(game, seats, skills)
     for uid in user_ids:
+        if uid not in skills:
+            continue  # an unrated seat's player who had no rating yet
         skill = skills[uid]
         row = rows.get(uid) or Rating(user_id=uid, kind=game.kind)
         row.mu, row.sigma, row.games, row.rating = skill.mu, skill.sigma, skill.games, skill.rating

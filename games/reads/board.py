@@ -36,10 +36,17 @@ class SeatRow:
     computer_level: str  # a computer player's seat
     vacation_until: datetime | None  # the end of its player's current vacation
     quiet: QuietHours | None  # its player's quiet hours (accounts.quiet_hours)
+    stand_in: str  # the strength of the computer standing in for its player ("": none)
+    stand_in_until: datetime | None
     draft_stamp: str  # names its own private records (only its player's board reads it)
     game_version: int
     game_status: str
     game_stamp: int  # changes with what everyone sees between versions
+
+    def stood_in(self, now: datetime) -> str:
+        """The strength the computer stands in for its player at now, "" for none."""
+        until = self.stand_in_until
+        return self.stand_in if until is None or until > now else ""
 
     def asleep_until(self, now: datetime) -> datetime | None:
         """The end of its player's night, while it lasts."""
@@ -72,7 +79,8 @@ SELECT s.number, s.user_id, s.last_seen_at, s.resigned, s.abandoned, s.cancel_vo
        s.computer_level,
        (SELECT MIN(v.{end}) FROM {vacation} v
          WHERE v.user_id = s.user_id AND v.{start} <= %s AND v.{end} > %s),
-       s.draft_stamp, g.version, g.status, g.stamp, u.quiet_from, u.quiet_until, u.time_zone
+       s.draft_stamp, g.version, g.status, g.stamp, u.quiet_from, u.quiet_until, u.time_zone,
+       s.stand_in, s.stand_in_until
   FROM {seat} s JOIN {game} g ON g.id = s.game_id JOIN {user} u ON u.id = s.user_id
  WHERE s.game_id = %s
  ORDER BY s.number
@@ -105,6 +113,8 @@ def seats(game_id: int, now: datetime) -> list[SeatRow]:
             computer_level=row[6],
             vacation_until=_datetime(row[7]),
             quiet=None if row[12] is None or row[13] is None else QuietHours(*row[12:15]),
+            stand_in=row[15],
+            stand_in_until=_datetime(row[16]),
             draft_stamp=row[8],
             game_version=row[9],
             game_status=row[10],

@@ -57,6 +57,7 @@ HEAD_PARTIAL_FIELDS = (
     "computer",
     "vacation_until",
     "asleep_until",
+    "stand_in",
 )
 
 
@@ -667,6 +668,7 @@ class Board:
             "computer": bool(user.get("computer")),
             "vacation_until": user.get("vacation_until"),
             "asleep_until": user.get("asleep_until"),
+            "stand_in": user.get("stand_in", ""),
             "places": self.pyramid(p, mine=mine),
         }
         # Everything the "head" partial reads, with the language and time zone: its HTML is

@@ -1,9 +1,12 @@
 from django import template
+from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import get_language, npgettext_lazy
 
 from accounts import quiet_hours
-from games.models import Game
+from games.models import Game, Seat
+from games.play import stand_ins
+from games.play.computer_players import LEVEL_LABELS, level_label
 from games.reads import clocks
 from games.reads.board import game_actions_context
 
@@ -82,5 +85,42 @@ def quiet_hours_panel(context) -> dict:
         "hours": range(24),
         "max_hours": quiet_hours.MAX_HOURS,
         "time_zone": user.time_zone,
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.inclusion_tag("games/stand_in_board.html", takes_context=True)
+def stand_in_board(context) -> dict:
+    """On a board, for its player: let the computer play for them, or take it back."""
+    game, user = context.get("game"), getattr(context.get("request"), "user", None)
+    seats = context.get("game_seats") or []
+    mine = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
+    if game is None or mine is None or not game.is_active or not mine.is_person:
+        return {"show": False}
+    kind = game.game_kind
+    return {
+        "show": True,
+        "game": game,
+        "stand_in": mine.stood_in(timezone.now()),
+        "levels": [(level, level_label(level)) for level in kind.computer_levels],
+        "rated": game.rated,
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.inclusion_tag("games/stand_in_panel.html", takes_context=True)
+def stand_in_panel(context) -> dict:
+    """On the settings page: the computer plays for the viewer in all their games until a
+    date, or they take it back everywhere."""
+    user = getattr(context.get("request"), "user", None)
+    if user is None or not user.is_authenticated:
+        return {"show": False}
+    now = timezone.now()
+    standing = [s for s in Seat.objects.filter(user=user).exclude(stand_in="") if s.stood_in(now)]
+    return {
+        "show": True,
+        "standing": len(standing),
+        "levels": [(level, level_label(level)) for level in LEVEL_LABELS],
+        "max_days": stand_ins.MAX_DAYS,
         "csrf_token": context.get("csrf_token"),
     }

@@ -152,7 +152,7 @@ def poll_token(version: int, stamp: int, status: str, draft_stamp: str) -> str:
 
 def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, SeatUser]:
     """What the board shows of each seat's player besides the game: online, played by the
-    computer, on vacation, asleep (quiet hours)."""
+    computer, on vacation, asleep (quiet hours), the computer standing in."""
     return {
         s.number: {
             "online": s.last_seen_at is not None and now - s.last_seen_at < ONLINE_WITHIN,
@@ -160,6 +160,7 @@ def _seat_users(seats: list[SeatRow], now: datetime, active: bool) -> dict[int, 
             "computer": s.computer_plays and active,
             "vacation_until": s.vacation_until if active else None,
             "asleep_until": s.asleep_until(now) if active else None,
+            "stand_in": s.stood_in(now) if active else "",
         }
         for s in seats
     }

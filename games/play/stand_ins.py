@@ -1,0 +1,124 @@
+"""A computer stand-in, by consent: a player lets the computer play their seat in a game
+until they take it back (or in all their games until a date), at a strength the game's
+computer plays.
+
+The seat keeps its player (``Seat.stand_in``, ``stand_in_until``): the computer's moves are
+made by the same Celery task as a computer player's (``games.play.computer_moves``), in the
+player's name, and the others see "the computer stands in" on the board. A rated game
+becomes unrated for that seat (``Seat.unrated``: its player's rating does not move with the
+result; ``games.play.ratings``), for good, even once taken back. No turn email, reminder or
+time-out reaches a seat the computer stands in for.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Game, Seat
+from games.play import events
+from games.play.change import check_active, lock_game, seat_for
+from games.play.computer_players import LEVEL_LABELS
+from games.reads import list_stamps
+
+# "In all my games until a date": at most this far ahead.
+MAX_DAYS = 60
+
+
+def _check_level(game: Game, level: str) -> None:
+    levels = game.game_kind.computer_levels
+    if level not in levels:
+        raise ValidationError(
+            _("Choose a strength the computer plays: %(levels)s") % {"levels": ", ".join(levels)}
+        )
+
+
+def do_stand_in(
+    game_id: int, user, level: str, until: datetime | None = None, now: datetime | None = None
+) -> Seat:
+    """The computer plays ``user``'s seat in the game at ``level`` from now until they take
+    it back (or ``until``)."""
+    now = now or timezone.now()
+    if until is not None and until <= now:
+        raise ValidationError(_("The stand-in must end in the future"))
+    with transaction.atomic():
+        game = lock_game(game_id)
+        check_active(game)
+        seat = seat_for(game, user)
+        if not seat.is_person:
+            raise ValidationError(_("The computer already plays this seat"))
+        _check_level(game, level)
+        seat.stand_in, seat.stand_in_until = level, until
+        seat.unrated = seat.unrated or game.rated
+        Seat.objects.filter(pk=seat.pk).update(
+            stand_in=level, stand_in_until=until, unrated=seat.unrated
+        )
+        _changed(game)
+        if seat.deciding:
+            events.computer_turn(game.pk, game.version)
+    return seat
+
+
+def do_take_back(game_id: int, user) -> bool:
+    """``user`` plays their seat again; whether the computer stood in for them."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = seat_for(game, user)
+        if not seat.stand_in:
+            return False
+        Seat.objects.filter(pk=seat.pk).update(stand_in="", stand_in_until=None)
+        _changed(game)
+    return True
+
+
+def do_stand_in_everywhere(
+    user, level: str, until: datetime, now: datetime | None = None
+) -> list[int]:
+    """The computer stands in for ``user`` in every active game of theirs until ``until``
+    (a date: not open-ended), where it plays ``level`` (else the game's nearest
+    strength); the ids of those games."""
+    now = now or timezone.now()
+    if level not in LEVEL_LABELS:
+        raise ValidationError(_("Choose a strength the computer plays"))
+    if until <= now:
+        raise ValidationError(_("The stand-in must end in the future"))
+    done = []
+    for game_id in _active_games(user):
+        game = Game.objects.get(pk=game_id)
+        levels = game.game_kind.computer_levels
+        chosen = level if level in levels else levels[len(levels) // 2]
+        seat = Seat.objects.get(game_id=game_id, user=user)
+        if not seat.is_person:
+            continue
+        do_stand_in(game_id, user, chosen, until, now)
+        done.append(game_id)
+    return done
+
+
+def do_take_back_everywhere(user) -> int:
+    """``user`` plays all their games again; in how many the computer stood in."""
+    return sum(
+        do_take_back(game_id, user)
+        for game_id in Seat.objects.filter(user=user)
+        .exclude(stand_in="")
+        .values_list("game_id", flat=True)
+    )
+
+
+def _active_games(user) -> list[int]:
+    return list(
+        Seat.objects.filter(user=user, game__status__in=Game.ACTIVE).values_list(
+            "game_id", flat=True
+        )
+    )
+
+
+def _changed(game: Game) -> None:
+    # Everyone's open board shows the change at its next poll (the game's stamp).
+    Game.objects.filter(pk=game.pk).update(stamp=F("stamp") + 1)
+    list_stamps.games_changed([game.pk])
