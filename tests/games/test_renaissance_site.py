@@ -172,6 +172,7 @@ class TestSecrets:
 
 def _normal(text: str, game: Game) -> str:
     text = re.sub(rf"/{game.pk}/", "/GAME/", text)
+    text = re.sub(rf"#{game.pk}\b", "#GAME", text)  # its short title: "Guildhall #12"
     text = re.sub(rf"-{game.pk}\b", "-GAME", text)
     text = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]*', r"\1", text)
     text = re.sub(r'("X-CSRFToken": ")[^"]*', r"\1", text)
