@@ -5,10 +5,11 @@ No Django here: the site, the API, the bots and the tasks all use it."""
 from .errors import IllegalAction, OptionError
 from .match import Match
 from .options import OptionSpec, parse_options
-from .protocol import GameKind, ResultRow, SeatUser
+from .protocol import Answer, GameKind, ResultRow, SeatUser
 from .registry import UnknownGame, all_games, discover, get, register
 
 __all__ = [
+    "Answer",
     "GameKind",
     "IllegalAction",
     "Match",

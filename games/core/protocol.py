@@ -50,6 +50,14 @@ class ResultRow(TypedDict):
     score: int
 
 
+class Answer(TypedDict):
+    """The one obvious answer to a seat's decision (``Rules.obvious_answer``): a notification
+    may offer it as a button."""
+
+    action: dict[str, Any]  # a legal action of the seat
+    label: str  # what the button says, in the language of the moment ("End your turn")
+
+
 class SeatUser(TypedDict, total=False):
     """What the site knows about the person in a seat, for the board."""
 
@@ -134,6 +142,13 @@ class Rules(Protocol):
 
     def result(self, state: State, /) -> list[ResultRow] | None:
         """Every seat's rank and score once the game is over, else None."""
+        ...
+
+    def obvious_answer(self, state: State, seat: int, /) -> Answer | None:
+        """The one answer ``seat`` can sensibly give to its decision now ("nothing to do but
+        end your turn", "pass this phase"), or None when it has a real choice. Public
+        knowledge only: a push notice offers it as a button, and whoever sees the notice
+        may learn that this was the only answer."""
         ...
 
 
@@ -371,6 +386,9 @@ class GameKind:
 
     def result(self, state: State) -> list[ResultRow] | None:
         return self.rules.result(state)
+
+    def obvious_answer(self, state: State, seat: int) -> Answer | None:
+        return self.rules.obvious_answer(state, seat)
 
     # Computer players ------------------------------------------------------------------------
 

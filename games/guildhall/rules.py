@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any, cast
 
-from games.core.protocol import ResultRow
+from games.core.i18n import gettext as _
+from games.core.protocol import Answer, ResultRow
 
 from . import engine
 from .engine import check_shape, legal_actions, resign
@@ -23,6 +24,7 @@ __all__ = [
     "from_json",
     "legal_actions",
     "new_state",
+    "obvious_answer",
     "phase",
     "private_record",
     "resign",
@@ -71,3 +73,10 @@ def result(state: State) -> list[ResultRow] | None:
         return None
     # The engine's ranking rows (seat, rank, vp, completed...) with the score.
     return [cast(ResultRow, {**row, "score": row["vp"]}) for row in state.result]
+
+
+def obvious_answer(state: State, seat: int) -> Answer | None:
+    # No action left in the turn: nothing to do but confirm its end.
+    if seat not in engine.deciders(state) or legal_actions(state, seat) != [{"kind": "end_turn"}]:
+        return None
+    return {"action": {"kind": "end_turn"}, "label": _("End your turn")}

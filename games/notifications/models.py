@@ -80,6 +80,8 @@ class Notification(models.Model):
     note = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # A push's answer button was used (games.notifications.push_answers): its token is spent.
+    answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "next_attempt_at"])]

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import TypeGuard
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
 import requests
@@ -48,7 +48,7 @@ from pywebpush import WebPushException, webpush
 from accounts import languages
 from games.core import registry
 from games.models import Game
-from games.notifications import due, emails, push_network
+from games.notifications import due, emails, push_answers, push_network
 from games.notifications import messages as message_notices
 from games.notifications.due import Defer, Skip
 from games.notifications.models import Notification, PushSubscription
@@ -209,16 +209,22 @@ def _payload(row: Notification, found: dict) -> dict:
     else:
         title = _("Game over: %(game)s") % values
     body = " – ".join([" vs ".join(game.names), _("game %(id)s") % {"id": game.pk}])
+    answer = None
     if row.kind == Kind.TURN:
         # What the others did since the player last looked: from their own log lines.
         told = since.summary(game, found["seat"]).sentence()
         body = "\n".join(x for x in (body, Truncator(told).chars(CHAT_BODY)) if x)
-    return {
+        # A decision with one obvious answer: a button that gives it (push_answers).
+        answer = push_answers.offer(row, game, found["seat"])
+    payload: dict[str, Any] = {
         "title": title,
         "body": body,
         "url": emails.game_url(game.pk),
         "tag": f"game-{game.pk}",
     }
+    if answer is not None:
+        payload["answer"] = answer.payload()
+    return payload
 
 
 def prepare(row: Notification, now: datetime) -> Skip | Defer | PushMessage:

@@ -22,7 +22,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
-from games.notifications import push
+from games.notifications import push, push_answers
 from games.notifications.forms import PushPreferencesForm
 from games.notifications.models import PushSubscription
 from guildhall_site import parsing
@@ -147,3 +147,30 @@ def remove(request: AuthenticatedHttpRequest, device_id: int) -> HttpResponse:
         response["Location"] += "#push"
         return response
     return _devices(request, status=200 if removed else 404)
+
+
+# No login and no CSRF token: the service worker posts the token of a push's answer button
+# (push_answers), whose signature, device and single use are the proof.
+@csrf_exempt
+@require_POST
+def answer(request: HttpRequest) -> HttpResponse:
+    """Body: ``{"token": ..., "endpoint": the device's push endpoint}``. 200 with ``{}``
+    once the move is made; 4xx with ``{"error": message}`` and nothing changed for a token
+    that is forged (400), another device's (403), spent or late (409), or expired (410)."""
+    limited = page_limit(request, RenewThrottle())
+    if limited is not None:
+        wait, message = limited
+        response = _error(message, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    try:
+        data = _json_body(request)
+    except _Refused as refused:
+        return refused.response
+    if not isinstance(data, dict):
+        return _error(_("Send the token as a JSON object."))
+    try:
+        push_answers.do_answer(data.get("token"), data.get("endpoint"))
+    except push_answers.Refused as refused:
+        return _error(refused.message, status=refused.status)
+    return JsonResponse({})

@@ -14,6 +14,8 @@ urlpatterns = [
 push_urlpatterns = [
     path("subscribe/", push_views.subscribe, name="subscribe"),
     path("renew/", push_views.renew, name="renew"),
+    # A push's answer button (games.notifications.push_answers), from the service worker.
+    path("answer/", push_views.answer, name="answer"),
     path("preferences/", push_views.preferences, name="preferences"),
     path("devices/", push_views.devices, name="devices"),
     path("devices/<id:device_id>/remove/", push_views.remove, name="remove"),

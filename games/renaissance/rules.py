@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from games.core.protocol import ResultRow
+from games.core.i18n import gettext as _
+from games.core.protocol import Answer, ResultRow
 
 from .engine import (
     apply,
@@ -29,6 +30,7 @@ __all__ = [
     "from_json",
     "legal_actions",
     "new_state",
+    "obvious_answer",
     "phase",
     "private_record",
     "resign",
@@ -55,3 +57,10 @@ def result(state: State) -> list[ResultRow] | None:
     if state.result is None:
         return None
     return [cast(ResultRow, dict(row)) for row in state.result]
+
+
+def obvious_answer(state: State, seat: int) -> Answer | None:
+    # Nothing to take, teach, barter or recruit this phase: only passing is left.
+    if seat not in deciders(state) or legal_actions(state, seat) != [{"kind": "pass"}]:
+        return None
+    return {"action": {"kind": "pass"}, "label": _("Pass this phase")}

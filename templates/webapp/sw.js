@@ -110,21 +110,56 @@ self.addEventListener("push", function (event) {
     options.tag = data.tag;
     options.renotify = true;
   }
+  // A decision with one obvious answer: a button that gives it (push_answers on the site).
+  if (data.answer && data.answer.token) {
+    options.actions = [{ action: "answer", title: String(data.answer.title || "") }];
+    options.data.answer = { url: ownPath(data.answer.url || "/"), token: data.answer.token };
+  }
   event.waitUntil(self.registration.showNotification(data.title || "Guildhall", options));
 });
 
+function openPage(target) {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (list) {
+    for (var i = 0; i < list.length; i++) {
+      if (list[i].url === target && "focus" in list[i]) return list[i].focus();
+    }
+    return self.clients.openWindow(target);
+  });
+}
+
+// The answer button: post its token with this device's endpoint (the site checks both); if
+// the site refuses it (the game moved on, an old notice) or cannot be reached, open the game.
+function giveAnswer(answer, target) {
+  return self.registration.pushManager
+    .getSubscription()
+    .then(function (subscription) {
+      return fetch(answer.url, {
+        method: "POST",
+        credentials: "omit",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          token: answer.token,
+          endpoint: subscription ? subscription.endpoint : "",
+        }),
+      });
+    })
+    .then(function (response) {
+      if (!response.ok) return openPage(target);
+    })
+    .catch(function () {
+      return openPage(target);
+    });
+}
+
 self.addEventListener("notificationclick", function (event) {
   event.notification.close();
-  var path = (event.notification.data && event.notification.data.url) || "/";
-  var target = new URL(path, self.location.origin).href;
-  event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (list) {
-      for (var i = 0; i < list.length; i++) {
-        if (list[i].url === target && "focus" in list[i]) return list[i].focus();
-      }
-      return self.clients.openWindow(target);
-    })
-  );
+  var data = event.notification.data || {};
+  var target = new URL(data.url || "/", self.location.origin).href;
+  if (event.action === "answer" && data.answer) {
+    event.waitUntil(giveAnswer(data.answer, target));
+    return;
+  }
+  event.waitUntil(openPage(target));
 });
 
 // The push service renewed or expired the subscription (Firefox says so; others may not):

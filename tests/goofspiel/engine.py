@@ -174,6 +174,13 @@ def legal_actions(st: State, seat: int) -> list[dict]:
     return [{"kind": "bid", "card": card} for card in st.hands[seat]]
 
 
+def obvious_answer(st: State, seat: int) -> dict | None:
+    """A seat with one card left and no bid yet has only that card to bid."""
+    if seat not in deciders(st) or len(st.hands[seat]) != 1:
+        return None
+    return {"action": {"kind": "bid", "card": st.hands[seat][0]}, "label": "Bid your last card"}
+
+
 def check_shape(action: object) -> dict:
     return core_check_shape(action, ACTION_FIELDS)
 

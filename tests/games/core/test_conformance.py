@@ -528,6 +528,39 @@ def test_deciders_are_who_must_act(case):
     check_deciders(case.game, played(case))
 
 
+def check_obvious_answers(game: GameKind, played_game: Played) -> int:
+    """Every obvious answer (what a push offers as a button) is a legal action of a seat the
+    game waits for, with words; how many there were."""
+    g, found = played_game, 0
+    for k in range(len(g.states)):
+        st = g.state(k)
+        for q in range(len(g.names)):
+            answer = game.obvious_answer(st, q)
+            if answer is None:
+                continue
+            found += 1
+            where = f"seat {q} after {k} actions"
+            assert q in game.deciders(st), where
+            assert answer["action"] in game.legal_actions(st, q), where
+            assert isinstance(answer["label"], str) and answer["label"], where
+    return found
+
+
+@pytest.mark.parametrize("case", stored_cases())
+def test_obvious_answers_are_legal(case):
+    check_obvious_answers(case.game, played(case))
+
+
+def test_every_game_has_obvious_answers_somewhere():
+    counts: dict[str, int] = {}
+    for case in CASES:
+        if str(case) in KNOWN_BUGS:
+            continue
+        name = case.game.id
+        counts[name] = counts.get(name, 0) + check_obvious_answers(case.game, played(case))
+    assert all(counts.values()), counts
+
+
 # 5: refused actions --------------------------------------------------------------------------
 
 
