@@ -90,6 +90,10 @@ class SearchGame(Generic[S, A]):
     # found again by the key of what the seat will know then.
     info_key: Callable[[S, int], Hashable] | None = None
     clone: Callable[[S], S] | None = None
+    # A cheap player's opinion of the actions, each in [0, 1] (1: what it would play):
+    # with ``SearchConfig.prior_weight``, a bonus that fades as an action's visits grow
+    # (progressive bias), and the order in which untried actions are expanded.
+    prior: Callable[[S, list[A]], list[float]] | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,9 @@ class SearchConfig:
     early_stop: bool = True
     # Continue the turn's tree at its later decisions (needs ``info_key`` and ``clone``).
     reuse: bool = True
+    # Progressive bias (``SearchGame.prior``): ``prior_weight * prior / (visits + 1)`` is
+    # added to an action's UCB1 value. 0: no prior.
+    prior_weight: float = 0.0
 
 
 DEFAULT_CONFIG = SearchConfig()
@@ -128,7 +135,7 @@ class SearchResult(Generic[A]):
 
 
 class _Node:
-    __slots__ = ("mover", "children", "visits", "reward", "avail")
+    __slots__ = ("mover", "children", "visits", "reward", "avail", "prior")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # the seat whose action led here: ``reward`` is its
@@ -136,6 +143,7 @@ class _Node:
         self.visits = 0
         self.reward = 0.0
         self.avail = 1  # times the action was legal when its parent was visited
+        self.prior = 0.0  # the game's prior of the action leading here (``SearchGame.prior``)
 
 
 class _TurnTrees:
@@ -355,6 +363,8 @@ def _iterate(
     s = game.imagine(state, seat, rand)
     to_move, legal, apply, key = game.to_move, game.legal_actions, game.apply, game.action_key
     c = config.exploration
+    biased = game.prior if config.prior_weight else None
+    w = config.prior_weight
     node = root
     path = [root]
     # Selection and expansion: down the tree while every action here has been tried, then
@@ -374,8 +384,16 @@ def _iterate(
             else:
                 child.avail += 1
         if untried:
-            i = untried[rand.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            if biased is not None and len(untried) > 1:
+                # The untried action the prior likes best (the first of equals).
+                priors = biased(s, actions)
+                i = max(untried, key=lambda i: (priors[i], -i))
+                p = priors[i]
+            else:
+                i = untried[rand.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                p = 0.0
             child = children[keys[i]] = _Node(mover)
+            child.prior = p
             apply(s, actions[i])
             path.append(child)
             node = child
@@ -388,6 +406,8 @@ def _iterate(
             value = child.reward / child.visits + c * math.sqrt(
                 math.log(child.avail) / child.visits
             )
+            if w:
+                value += w * child.prior / (child.visits + 1)
             if value > best_value:
                 best_i, best_value = i, value
         apply(s, actions[best_i])

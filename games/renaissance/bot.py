@@ -17,6 +17,7 @@ It never removes workers and never takes back its own picks, so its submissions 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Container
 from typing import Any
@@ -58,6 +59,29 @@ def choose(
     best = max(s for s, _ in scored)
     top = [actions[i] for s, i in scored if s >= best - 1e-9]
     return top[rand.randrange(len(top))]
+
+
+def preferences(st: State, seat: int, actions: list[dict[str, Any]]) -> list[float]:
+    """How much this player likes each of ``actions`` (legal for ``seat``), in [0, 1]: 1
+    for what it would play; where it scores actions, less the further an action's score
+    is below the best (``PREFERENCE_SCALE`` points: a third). The search's prior."""
+    removals = [a for a in actions if a["kind"] == "remove"]
+    stage = st.stage
+    if stage in ("foundation", "discard") or (removals and _stuck(st.players[seat])):
+        pick = choose(st, seat, random.Random(0), actions)
+        return [1.0 if a == pick else 0.0 for a in actions]
+    unseen = _unseen(st, seat)
+    scores = [
+        -math.inf if a["kind"] in ("keep", "reset", "remove") else _score(st, seat, a, unseen)
+        for a in actions
+    ]
+    best = max(scores)
+    if best == -math.inf:
+        return [0.0] * len(actions)
+    return [math.exp((v - best) / PREFERENCE_SCALE) for v in scores]
+
+
+PREFERENCE_SCALE = 10.0
 
 
 def _unseen(st: State, seat: int) -> list[int]:

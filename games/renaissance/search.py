@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from games.core import ismcts
 
-from . import engine, pyramid, views
+from . import bot, engine, pyramid, views
 from .cards import MERCHANT, RM, TYPE, WILD
 from .determinize import SIMULTANEOUS, TAKE_BACK, complete, determinize
 from .legal import majority, virtual_cells
@@ -35,8 +35,15 @@ DEFAULT_BUDGET_MS = 1000
 
 # The tree and play-outs go this many of the engine's steps past the root (an action
 # phase, a new Renaissance Man's placement, a Recruit winner's choice, the discard step).
+# The normal player's preferences (``bot.preferences``) are the tree's prior (progressive
+# bias): what it would play is tried first and leads while visits are few.
 CONFIG = ismcts.SearchConfig(
-    exploration=0.7, horizon=3, max_rollout_steps=300, first_share=0.6, later_share=0.15
+    exploration=0.7,
+    horizon=3,
+    max_rollout_steps=300,
+    first_share=0.6,
+    later_share=0.15,
+    prior_weight=1.0,
 )
 
 # How much a position is worth, in cards of the structure (the score), by hand. (Weights
@@ -272,6 +279,11 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict[str, Any]]:
         current[0], current[1] = s, rand
         return s
 
+    def prior(st: State, actions: list[dict[str, Any]]) -> list[float]:
+        q = to_move(st)
+        assert q is not None  # asked only while someone decides
+        return bot.preferences(st, q, actions)
+
     def opens_turn(st: State) -> bool:
         # The first part of the seat's submission in this step (a new Renaissance Man's
         # drawn card is not a part: it is what the step is about).
@@ -293,6 +305,7 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict[str, Any]]:
         opens_turn=opens_turn,
         info_key=_info_key,
         clone=State.clone,
+        prior=prior,
     )
 
 

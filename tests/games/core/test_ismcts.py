@@ -124,6 +124,57 @@ class TestBetOrFold:
         assert s == bet_state(1, 0)
 
 
+class TestPrior:
+    """Progressive bias: the game's prior picks which untried action is expanded first and
+    adds ``prior_weight * prior / (visits + 1)``, which fades as the visits grow."""
+
+    LIKES_BET = dataclasses.replace(
+        BET, prior=lambda s, actions: [1.0 if a in ("bet", "call") else 0.0 for a in actions]
+    )
+
+    def test_the_prior_chooses_what_is_expanded_first(self):
+        config = ismcts.SearchConfig(horizon=100, early_stop=False, prior_weight=1.0)
+        for seed in range(8):
+            result = ismcts.search(
+                self.LIKES_BET,
+                bet_state(1, 0),
+                0,
+                random.Random(seed),
+                iterations=1,
+                config=config,
+            )
+            assert result.action == "bet"
+
+    def test_without_its_weight_the_prior_is_not_asked(self):
+        def never(s, actions):
+            raise AssertionError("asked the prior")
+
+        game = dataclasses.replace(BET, prior=never)
+        assert (
+            ismcts.choose(game, bet_state(1, 0), 0, random.Random(1), iterations=200, config=DEEP)
+            == "fold"
+        )
+
+    def test_a_wrong_prior_slows_the_search_but_the_rewards_win(self):
+        biased = dataclasses.replace(DEEP, prior_weight=1.0, early_stop=False)
+        few = ismcts.search(
+            self.LIKES_BET, bet_state(1, 0), 0, random.Random(1), iterations=6, config=biased
+        )
+        plain = ismcts.search(BET, bet_state(1, 0), 0, random.Random(1), iterations=6, config=DEEP)
+        visits = {a: v for a, v, _ in few.children}
+        assert visits["bet"] > {a: v for a, v, _ in plain.children}["bet"]
+        for theirs in (0, 2, 3):
+            choice = ismcts.choose(
+                self.LIKES_BET,
+                bet_state(1, theirs),
+                0,
+                random.Random(1),
+                iterations=3000,
+                config=biased,
+            )
+            assert choice == "fold", theirs
+
+
 # Nim: take 1 to 3 stones, whoever takes the last one wins. -------------------------------
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from games.core import ismcts
-from games.renaissance import engine, search
+from games.renaissance import bot, engine, search
 from games.renaissance.__main__ import main
 from games.renaissance.arena import make_setup, play_game, run
 from games.renaissance.builder import build
@@ -200,6 +200,23 @@ class TestStrong:
             b = search.search(st, seat, random.Random(2), iterations=TINY)
             ismcts.forget()
             assert a == b
+
+    def test_the_prior_is_the_normal_players_preference(self):
+        # 1 for what the normal player plays, in [0, 1] for the rest: the tree tries it
+        # first (progressive bias).
+        checked = 0
+        for st, seat in positions(seeds=[4], every=4):
+            legal = engine.legal_actions(st, seat)
+            if len(legal) < 2 or st.players[seat].done:
+                continue
+            prefs = bot.preferences(st, seat, legal)
+            assert all(0.0 <= p <= 1.0 for p in prefs)
+            # (ties between equal scores are broken at random by the normal player)
+            played = bot.choose(st, seat, random.Random(0), legal)
+            assert prefs[legal.index(played)] == 1.0, st.stage
+            checked += 1
+        assert checked > 10
+        assert search.CONFIG.prior_weight > 0
 
     def test_rewards_are_in_zero_one_and_one_for_the_winner(self):
         for st, _seat in positions(seeds=[1], every=5):
