@@ -195,3 +195,40 @@ class InvitationForm(forms.Form):
             "rated": data.get("rated", False),
             "chat_players_only": data.get("chat_players_only", False),
         }
+
+
+class ComputerGameForm(InvitationForm):
+    """A game against the computer, the short way: the game's options, how many computer
+    opponents and how strong. Nobody else is invited, nothing is rated, and the game starts
+    at once (no time limit: the computer answers at once)."""
+
+    FIELDS_LEFT_OUT = ("players", "move_days", "invitees", "rated", "chat_players_only")
+
+    def __init__(self, *args, creator: User, game: GameKind, **kwargs) -> None:
+        super().__init__(*args, creator=creator, game=game, against_computer=True, **kwargs)
+        for name in self.FIELDS_LEFT_OUT:
+            self.fields.pop(name, None)
+        least = max(1, game.min_players - 1)
+        self.fields["computers"] = forms.TypedChoiceField(
+            label=gettext("Opponents"),
+            choices=[
+                (n, ngettext("%(n)d computer player", "%(n)d computer players", n) % {"n": n})
+                for n in range(least, game.max_players)
+            ],
+            coerce=int,
+            initial=least,
+        )
+
+    def clean(self):
+        data = self.cleaned_data
+        if "computers" in data:
+            data["players"] = 1 + data["computers"]
+        return super().clean()
+
+    def _arguments(self, data: dict) -> dict:
+        return super()._arguments(data) | {
+            "move_days": None,
+            "invitees": [],
+            "rated": False,
+            "chat_players_only": False,
+        }

@@ -28,7 +28,7 @@ from games.reads import board as board_reads
 from games.reads import cache_keys, list_stamps, queries, viewing
 from games.reads.titles import game_title
 from games.web import page_cache
-from games.web.forms import InvitationForm
+from games.web.forms import ComputerGameForm, InvitationForm
 from guildhall_site import parsing
 from guildhall_site.http import HtmxHttpRequest
 
@@ -131,10 +131,10 @@ def create_invitation(request: AuthenticatedHttpRequest) -> HttpResponse:
         game = registry.get(game_id)
     except registry.UnknownGame:
         raise Http404(_("No such game")) from None
-    against = request.GET.get("against") == "computer"
-    form = InvitationForm(
-        request.POST or None, creator=request.user, game=game, against_computer=against
-    )
+    against = request.GET.get("against") == "computer" and game.max_players > 1
+    # Against the computer: a short form of its own (ComputerGameForm), else the invitation.
+    form_class = ComputerGameForm if against else InvitationForm
+    form = form_class(request.POST or None, creator=request.user, game=game)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
@@ -150,7 +150,7 @@ def create_invitation(request: AuthenticatedHttpRequest) -> HttpResponse:
                 request, _("Your invitation is open. The game starts when it is full.")
             )
             return redirect("games:lobby")
-    context = {"form": form, "game": game, "other_games": len(games) > 1}
+    context = {"form": form, "game": game, "other_games": len(games) > 1, "against": against}
     return render(request, "games/invitation_form.html", context, status=status)
 
 
