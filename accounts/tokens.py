@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.signals import token_expired
+from rest_framework import exceptions
+from rest_framework.authentication import get_authorization_header
 
 from accounts.models import ApiToken, User
 
@@ -70,8 +72,24 @@ def tokens_of(user: User) -> list[ApiToken]:
     return list(ApiToken.objects.filter(user=user).order_by("-created"))
 
 
+# The words before the token in the Authorization header: knox's own, and "Bearer", which
+# clients generated from an OpenAPI schema (and most HTTP libraries) send.
+AUTH_PREFIXES = (b"token", b"bearer")
+
+
 class TokenAuthentication(KnoxTokenAuthentication):
-    """knox's ``Authorization: Token <token>``, recording when each token was last used."""
+    """knox's tokens, sent as ``Authorization: Bearer <token>`` or ``Token <token>``,
+    recording when each token was last used."""
+
+    def authenticate(self, request):
+        words = get_authorization_header(request).split()
+        if not words or words[0].lower() not in AUTH_PREFIXES:
+            return None  # no token: the session's, or nobody
+        if len(words) != 2:
+            raise exceptions.AuthenticationFailed(
+                _('Send the token as "Authorization: Bearer <token>", with nothing else.')
+            )
+        return self.authenticate_credentials(words[1])
 
     def _cleanup_token(self, auth_token: ApiToken) -> bool:
         """Whether ``auth_token`` has expired (then deleted), as knox says, without knox's

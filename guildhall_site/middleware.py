@@ -27,7 +27,12 @@ class RejectNulCharactersMiddleware:
             with translation.override(translation.get_language_from_request(request)):
                 message = _("The request contains a NUL character: nothing was done.")
             if request.path.startswith("/api/"):
-                return JsonResponse({"code": "invalid", "message": message}, status=400)
+                body = {
+                    "code": "invalid",
+                    "message": message,
+                    "fields": {"non_field_errors": [message]},
+                }
+                return JsonResponse(body, status=400)
             return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 

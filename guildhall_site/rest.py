@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 
 from guildhall_site import parsing
@@ -174,6 +175,11 @@ class ApiView(GenericAPIView):
         check_body_size(request)
         super().initial(request, *args, **kwargs)
 
+    def options(self, request, *args, **kwargs):
+        """The methods the endpoint takes, in ``Allow`` (as every answer has it), and no
+        body: a 405 here would refuse a method that ``Allow`` lists."""
+        return Response(status=204)
+
     def get_throttles(self):
         # Kept: each knows, once it has counted the request, how many are left.
         self.counted_throttles = super().get_throttles()
@@ -244,20 +250,35 @@ class Pagination(PageNumberPagination):
     last_page_strings = ()
 
     def paginate_queryset(self, queryset, request, view=None):
-        limits = {self.page_query_param: None, self.page_size_query_param: self.max_page_size}
-        for name, most in limits.items():
-            value = request.query_params.get(name)
-            if value is not None and not _whole_number(value, most):
-                message = (
-                    _("Must be a whole number from 1 up to %(most)d.") % {"most": most}
-                    if most
-                    else _("Must be a whole number from 1.")
-                )
-                raise exceptions.ValidationError({name: [message]})
+        size = request.query_params.get(self.page_size_query_param)
+        if size is not None and not _whole_number(size, self.max_page_size):
+            message = _("Must be a whole number from 1 up to %(most)d.") % {
+                "most": self.max_page_size
+            }
+            raise exceptions.ValidationError({self.page_size_query_param: [message]})
+        page = request.query_params.get(self.page_query_param)
+        if page is not None and not (page.isascii() and page.isdigit() and page.strip("0")):
+            message = _("Must be a whole number from 1.")
+            raise exceptions.ValidationError({self.page_query_param: [message]})
+        if page is not None and not _whole_number(page, None):
+            raise self._past_the_end(queryset, request)  # digits beyond any list's length
         try:
             return super().paginate_queryset(queryset, request, view)
         except exceptions.NotFound:
-            raise exceptions.ValidationError({"page": [_("There is no such page.")]}) from None
+            raise self._past_the_end(queryset, request) from None
+
+    def _past_the_end(self, queryset, request) -> exceptions.NotFound:
+        """A page after the last: 404, saying how many there are."""
+        size = self.get_page_size(request) or self.page_size
+        pages = self.django_paginator_class(queryset, size).num_pages
+        return exceptions.NotFound(
+            ngettext(
+                "There is no such page: this list has %(count)d page.",
+                "There is no such page: this list has %(count)d pages.",
+                pages,
+            )
+            % {"count": pages}
+        )
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)

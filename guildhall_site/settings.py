@@ -658,10 +658,14 @@ WEBHOOK_ALLOW_LOOPBACK = envbool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Guildhall API",
     "DESCRIPTION": (
-        "Play Guildhall through JSON: list your games, read a game as your seat sees it, "
-        "submit actions with the version you saw, read the move log, answer invitations and "
-        "set your notification preferences. Authenticate with `Authorization: Token <token>` "
-        "(create one on your settings page, or with POST /api/v1/auth/token/)."
+        "Play the site's games (the catalog lists them) through JSON: list your games, read "
+        "a game as your seat sees it, submit actions with the version you saw, read the move "
+        "log and chat, answer invitations, join tournaments, and keep your account, friends "
+        "and messages. Authenticate with `Authorization: Bearer <token>` (or `Token <token>`; "
+        "create one on your settings page, or with POST /api/v1/auth/token/). Errors are "
+        "`Error` objects; a method an endpoint does not take is a 405 whose `Allow` header "
+        "lists those it takes. Lists are paginated (`count`, `next`, `previous`, `results`) "
+        "unless their schema is an array: the catalog and your tokens, both short."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -682,6 +686,7 @@ SPECTACULAR_SETTINGS = {
         "InvitationStatusEnum": "games.models.Invitation.Status",
         "TournamentStatusEnum": "games.tournaments.models.Tournament.Status",
         "EntryStatusEnum": "games.tournaments.models.Entry.Status",
+        "ErrorCodeEnum": "games.api.schema.ERROR_CODE_CHOICES",
     },
     # Ids in paths are digits only (games.converters.IdConverter).
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1}},

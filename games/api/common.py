@@ -20,6 +20,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.api.schema import ERROR_CODES
 from games.core import IllegalAction
 from games.play.errors import Limited, NotFound, NotYourTurn, StaleVersion
 from guildhall_site.rest import retry_after
@@ -87,7 +88,8 @@ def exception_handler(exc, context):
                 for name, messages in exc.message_dict.items()
             }
             return _response("invalid", " ".join(exc.messages), 400, fields=fields)
-        return _response("invalid", " ".join(exc.messages), 400)
+        fields = {"non_field_errors": exc.messages}
+        return _response("invalid", " ".join(exc.messages), 400, fields=fields)
     if isinstance(exc, NotYourTurn):
         return _response("not_your_turn", str(exc) or _("You cannot move in this game now"), 403)
     if isinstance(exc, Http404 | NotFound):
@@ -108,6 +110,7 @@ def exception_handler(exc, context):
         response["Retry-After"] = str(wait)
     else:
         code = exc.default_code if isinstance(exc, exceptions.APIException) else "error"
+        code = code if code in ERROR_CODES else "error"  # the schema's enum: nothing else
         response.data = {"code": code, "message": _first_message(detail)}
     return response
 

@@ -9,6 +9,8 @@ tests check real views and legal actions of random games against them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
@@ -16,6 +18,7 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
 from games.core import registry
+from games.core.protocol import GameKind
 
 REF = "#/components/schemas/"
 
@@ -25,51 +28,139 @@ def ref(name: str) -> dict:
 
 
 def components() -> dict[str, dict]:
-    """Every game's components, and the choice among them of an action and of a view."""
+    """Every game's components, the games' ids (``GameId``), and the choice among the games
+    of an action sent (``Action``)."""
     games = registry.all_games()
     out: dict[str, dict] = {}
     for game in games:
         out |= game.api_components()
-    listed = ", ".join(f"`{g.id}`: {g.view_component}" for g in games)
+    out[GAME_ID] = {
+        "type": "string",
+        "enum": [g.id for g in games],
+        "description": "A game of the catalog: its `id` there.",
+    }
     out["Action"] = {
         "description": (
             "One decision, as a JSON object with a `kind` and exactly the fields of that kind, "
             "as the game defines them (its legal ones at each moment are the view's "
             "`legal_actions`). `undo` and `resign` are sent this way in every game (so they "
-            "fit every game's schema: any of)."
+            "fit every game's schema: any of). The answers that hold actions (a game's legal "
+            "actions) say which game's they are."
         ),
         "anyOf": [ref(g.action_component) for g in games],
     }
     out["View"] = {
         "description": (
             "The game as the caller may know it: the game's own view, never another "
-            "player's hand or pending choice, the deck order or the seed. Its schema depends "
-            f"on the game's `game` ({listed})."
+            "player's hand or pending choice, the deck order or the seed. A game's answer "
+            "(`Game`) holds its game's view, named by its `game`."
         ),
         "anyOf": [ref(g.view_component) for g in games],
     }
     return out
 
 
+GAME_ID = "GameId"
+# The answers whose content depends on the game: each becomes the choice among one variant
+# per game (``<Prefix><Name>``), told apart by the answer's ``game``.
+PER_GAME = ("Game", "LegalActions")
+
+
+def _game_fields(name: str, game: GameKind, schemas: dict[str, dict]) -> dict[str, dict]:
+    """The properties of answer ``name`` that are ``game``'s own."""
+    tag: dict[str, Any] = {"type": "string", "enum": [game.id], "description": f"{game.name}."}
+    if name == "Game":
+        return {"game": tag, "view": ref(game.view_component)}
+    view = schemas[game.view_component].get("properties", {})
+    fields: dict[str, dict] = {
+        "game": tag,
+        "actions": {"type": "array", "items": ref(game.action_component)},
+    }
+    if "decision" in view:  # what the caller decides now, as the game's view says it
+        fields["decision"] = view["decision"]
+    return fields
+
+
+def _per_game(schemas: dict[str, dict], name: str) -> None:
+    """Component ``name`` as the choice among one variant per game, with a discriminator
+    on ``game`` (so that a generated client decodes each game's view and actions as that
+    game's)."""
+    base = schemas[name]
+    variants = {}
+    for game in registry.all_games():
+        variant_name = game.id.capitalize() + name
+        if variant_name in schemas:
+            raise ValueError(f"{variant_name} is already a component")
+        properties = {**base["properties"]}
+        for field, schema in _game_fields(name, game, schemas).items():
+            described = properties.get(field, {}).get("description")
+            if described and "$ref" not in schema:  # (OpenAPI 3.0 ignores a $ref's siblings)
+                schema = {**schema, "description": described}
+            properties[field] = schema
+        variants[variant_name] = {
+            **base,
+            "description": f"{base.get('description', name).rstrip('.')}: {game.name}.",
+            "properties": properties,
+        }
+    schemas |= variants
+    schemas[name] = {
+        "description": base.get("description", name)
+        + " Which game's: `game` (each game's view and actions are its own).",
+        "oneOf": [ref(v) for v in variants],
+        "discriminator": {
+            "propertyName": "game",
+            "mapping": {g.id: REF + g.id.capitalize() + name for g in registry.all_games()},
+        },
+    }
+
+
 def add_components(result, generator, request, public):
-    """drf-spectacular postprocessing hook: the games' components."""
+    """drf-spectacular postprocessing hook: the games' components, and the answers that
+    depend on the game as one variant per game."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in components().items():
         schemas.setdefault(name, schema)
+    for name in PER_GAME:
+        if name in schemas:
+            _per_game(schemas, name)
     return result
 
 
 # Errors ------------------------------------------------------------------------------------
 
 
+# Every error's ``code``, for programs, and when it is answered.
+ERROR_CODES: dict[str, str] = {
+    "invalid": "400: fields that are wrong (`fields` names them, always present).",
+    "parse_error": "400: a body that is not JSON.",
+    "illegal_action": "400: an action the game's rules refuse (`rule` names the rule).",
+    "not_authenticated": "401: no token (or no session).",
+    "authentication_failed": "401: a token that is wrong or revoked.",
+    "permission_denied": "403: not allowed (not your game, no CSRF token with a session).",
+    "not_your_turn": "403: the game does not wait for you.",
+    "not_found": "404: no such object, page or endpoint.",
+    "method_not_allowed": "405: the endpoint does not take this method (`Allow` lists those "
+    "it takes).",
+    "not_acceptable": "406: the answer can only be JSON.",
+    "stale_version": "409: the game moved on (`version` is the current one).",
+    "payload_too_large": "413: the body is too large.",
+    "unsupported_media_type": "415: the body must be JSON.",
+    "throttled": "429: too many requests (`retry_after`, and the Retry-After header).",
+    "server_error": "500: a fault of ours.",
+    "error": "Any other error (none is expected).",
+}
+
+
+ERROR_CODE_CHOICES = list(ERROR_CODES)  # (the enum's name: settings.ENUM_NAME_OVERRIDES)
+
+
 class ErrorSerializer(serializers.Serializer):
     """Every error response."""
 
-    code = serializers.CharField(
-        help_text="What went wrong, for programs: invalid, parse_error, illegal_action, "
-        "not_authenticated, authentication_failed, permission_denied, not_your_turn, "
-        "not_found, method_not_allowed, not_acceptable, stale_version, payload_too_large, "
-        "unsupported_media_type, throttled."
+    code = serializers.ChoiceField(
+        choices=ERROR_CODE_CHOICES,
+        help_text="What went wrong, for programs:\n\n"
+        + "\n".join(f"- `{code}`: {text}" for code, text in ERROR_CODES.items()),
     )
     message = serializers.CharField(help_text="What went wrong, for people.")
     rule = serializers.CharField(
@@ -96,13 +187,20 @@ ERROR_TEXT = {
     "(`rule` names the rule it breaks). Nothing was changed.",
     "401": "No token, or a token that is wrong or revoked.",
     "403": "Not allowed: not your game, not your decision now, or (session) no CSRF token.",
-    "404": "No such object (or not one you may see).",
+    "404": "No such object (or not one you may see), or a page past the last of a list.",
     "406": "The response can only be JSON.",
     "409": "The game has moved on since the version you sent: `version` is the current one. "
     "Nothing was done.",
     "413": "The request body is too large.",
     "415": "The request body must be JSON (Content-Type: application/json).",
-    "429": "Too many requests: wait `retry_after` seconds.",
+    "429": "Too many requests: wait `retry_after` seconds (also the Retry-After header).",
+}
+
+
+RETRY_AFTER = {
+    "description": "Whole seconds to wait before trying again (as `retry_after` says).",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1},
 }
 
 
@@ -123,7 +221,7 @@ class AutoSchema(SpectacularAutoSchema):
             codes.append("400")
         if self.method in ("POST", "PUT", "PATCH"):
             codes += ["413", "415"]
-        if "{" in self.path:
+        if "{" in self.path or self._is_paginated():  # (a page past the last is a 404)
             codes.append("404")
         # Any request may carry a token; a wrong one is refused even where none is needed.
         if "401" not in codes:
@@ -135,19 +233,32 @@ class AutoSchema(SpectacularAutoSchema):
                 responses[code] = response
             elif not responses[code].get("description"):
                 responses[code]["description"] = ERROR_TEXT.get(code, "")
+        if "429" in responses:
+            responses["429"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
         return dict(sorted(responses.items()))
+
+    def _is_paginated(self) -> bool:
+        return self.method == "GET" and getattr(self.view, "pagination_class", None) is not None
 
 
 class TokenScheme(OpenApiAuthenticationExtension):
+    """A token as ``Authorization: Bearer <token>`` (what generated clients send) or
+    ``Token <token>`` (knox's word): either will do."""
+
     target_class = "accounts.tokens.TokenAuthentication"
-    name = "tokenAuth"
+    name = ["bearerAuth", "tokenAuth"]
+
+    def get_security_requirement(self, auto_schema):
+        return [{name: []} for name in self.name]
 
     def get_security_definition(self, auto_schema):
-        scheme = build_bearer_security_scheme_object(
+        where = "Create tokens on your settings page (API tokens) or with POST /api/v1/auth/token/."
+        bearer = build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix="Bearer"
+        )
+        bearer["description"] = f'Send "Authorization: Bearer <token>". {where}'
+        token = build_bearer_security_scheme_object(
             header_name="Authorization", token_prefix=self.target.authenticate_header("")
         )
-        scheme["description"] = (
-            'Send "Authorization: Token <token>". Create tokens on your settings page '
-            "(API tokens) or with POST /api/v1/auth/token/."
-        )
-        return scheme
+        token["description"] = f'Or send "Authorization: Token <token>" (the same token). {where}'
+        return [bearer, token]

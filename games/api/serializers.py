@@ -12,9 +12,9 @@ from typing import cast
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.schema import ref
+from games.api.schema import GAME_ID, ref
 from games.core import registry
-from games.models import DEFAULT_KIND, MAX_PLAYERS, MOVE_DAYS, Game, Invitation
+from games.models import DEFAULT_KIND, MOVE_DAYS, Game, Invitation
 from guildhall_site.rest import (
     StrictBooleanField,
     StrictCharField,
@@ -26,6 +26,11 @@ from guildhall_site.rest import (
 @extend_schema_field(ref("View"))
 class ViewField(serializers.JSONField):
     pass
+
+
+@extend_schema_field(ref(GAME_ID))
+class GameIdField(serializers.CharField):
+    """A game of the registry, by its id (an enum of them in the schema)."""
 
 
 @extend_schema_field(ref("Action"))
@@ -90,7 +95,7 @@ class GamePlayerSerializer(serializers.Serializer):
 
 class _GameFields(serializers.Serializer):
     id = serializers.IntegerField()
-    game = serializers.CharField(help_text="Which game: its `id` in the catalog.")
+    game = GameIdField(help_text="Which game: its `id` in the catalog.")
     status = serializers.ChoiceField(choices=STATUS_CHOICES)
     version = serializers.IntegerField(
         help_text="The number of records so far: send it with your action."
@@ -138,8 +143,10 @@ class GameSerializer(_GameFields):
 
 
 class LegalActionsSerializer(serializers.Serializer):
+    """What I may do in a game now."""
+
     id = serializers.IntegerField()
-    game = serializers.CharField(help_text="Which game: its `id` in the catalog.")
+    game = GameIdField(help_text="Which game: its `id` in the catalog.")
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=STATUS_CHOICES)
     seat = serializers.IntegerField(allow_null=True)
@@ -213,7 +220,7 @@ class MoveSerializer(serializers.Serializer):
 
 class InvitationSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField(help_text="Which game: its `id` in the catalog.")
+    kind = GameIdField(help_text="Which game: its `id` in the catalog.")
     creator = UserRefSerializer()
     players = serializers.IntegerField()
     options = OptionsField(help_text="The game's options (see the catalog).")
@@ -244,12 +251,7 @@ class InvitationCreateSerializer(serializers.Serializer):
         default=DEFAULT_KIND,
         help_text="Which game: an `id` from the catalog.",
     )
-    players = StrictIntegerField(
-        min_value=1,
-        max_value=MAX_PLAYERS,
-        default=2,
-        help_text="How many players, within the game's range (see the catalog).",
-    )
+    players = StrictIntegerField(default=2)  # bounded by the games, when it is made
     options = OptionsField(
         required=False,
         help_text="The game's options by name (see the catalog); those left out take their "
@@ -288,8 +290,16 @@ class InvitationCreateSerializer(serializers.Serializer):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        games = registry.all_games()
         field = cast(serializers.ChoiceField, self.fields["game"])  # a StrictChoiceField
-        field.choices = [game.id for game in registry.all_games()]
+        field.choices = [game.id for game in games]
+        # Each game checks its own range; no game takes more than the largest.
+        self.fields["players"] = StrictIntegerField(
+            min_value=min(game.min_players for game in games),
+            max_value=max(game.max_players for game in games),
+            default=2,
+            help_text="How many players, within the game's range (see the catalog).",
+        )
 
 
 class CatalogOptionChoiceSerializer(serializers.Serializer):
@@ -313,7 +323,7 @@ class CatalogOptionSerializer(serializers.Serializer):
 
 
 class CatalogGameSerializer(serializers.Serializer):
-    id = serializers.CharField(help_text="Name it as `game` in a new invitation.")
+    id = GameIdField(help_text="Name it as `game` in a new invitation.")
     name = serializers.CharField()
     summary = serializers.CharField()
     rules_url = serializers.URLField()

@@ -4,7 +4,8 @@ it): its status is documented for the operation, and its headers and body fit.
 
 ``tests/conftest.py`` wraps Django's test client (and so DRF's ``APIClient``) with
 ``check_answer`` for every test: no answer of a test can disagree with the schema. A path or
-a method the schema does not name is answered with an ``Error`` (404, 405 with its ``Allow``).
+a method the schema does not name is answered with an ``Error`` (404, 405 with its
+``Allow``), OPTIONS with its ``Allow`` alone; an ``invalid`` error always names its ``fields``.
 A test that breaks the site on purpose (a 500) marks itself ``no_schema_check``.
 """
 
@@ -56,6 +57,9 @@ def check_answer(response) -> None:
         strict().validate_response(request, DjangoOpenAPIResponse(response))
     except (PathNotFound, OperationNotFound):
         _check_unlisted(response)
+    if response.status_code == 400 and response.content:
+        body = response.json()
+        assert body["code"] != "invalid" or "fields" in body, body  # what clients rely on
 
 
 def _check_unlisted(response) -> None:
@@ -63,6 +67,11 @@ def _check_unlisted(response) -> None:
     endpoint does not take (405, its ``Allow`` naming those it takes), or a request refused
     before it reached one (400: a NUL in the path, say)."""
     method = response.wsgi_request.method
+    if method == "OPTIONS" and response.status_code == 204:
+        assert "OPTIONS" in response["Allow"] and not response.content
+        return
+    if method == "HEAD" and not response.content:
+        return  # a GET's answer without its body
     assert response.status_code in (400, 404, 405), (
         f"{method} {response.wsgi_request.path} is not in the schema but answered "
         f"{response.status_code}"
