@@ -696,6 +696,8 @@ SPECTACULAR_SETTINGS = {
         "games.api.schema.add_components",
         # X-RateLimit-* on every answer (guildhall_site.rest.ApiView).
         "guildhall_site.rest.rate_limit_headers",
+        # The event stream, a plain async view (games/api/stream.py).
+        "games.api.stream.add_schema",
     ],
 }
 

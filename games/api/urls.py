@@ -4,10 +4,12 @@ accounts' ones, ``accounts.api_urls``, under one namespace "api")."""
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
-from games.api import views
+from games.api import stream, views
 
 urlpatterns = [
     path("catalog/", views.CatalogView.as_view(), name="catalog"),
+    # Server-Sent Events: an async view, for the ASGI server (games/api/stream.py).
+    path("events/", stream.events, name="events"),
     path("leaderboard/<str:game>/", views.LeaderboardView.as_view(), name="leaderboard"),
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/<id:game_id>/", views.GameView.as_view(), name="game"),

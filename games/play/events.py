@@ -14,6 +14,8 @@ from __future__ import annotations
 from celery import current_app
 from django.db import transaction
 
+from games.reads import live
+
 # The tasks' names: stable, for messages already queued and beat schedules.
 TURN = "games.tasks.notify_turn"
 GAME_STARTED = "games.tasks.notify_game_started"
@@ -53,6 +55,8 @@ def turn(game_id: int) -> None:
     """After every change that may make a seat's wait begin."""
     queue_on_commit(TURN, game_id)
     queue_on_commit(WEBHOOK_GAME_EVENT, "turn", game_id)
+    # The event stream's listeners, at once from this process (no task: a board waits).
+    transaction.on_commit(lambda: live.game_changed(game_id), robust=True)
 
 
 def game_started(game_id: int) -> None:
@@ -66,6 +70,7 @@ def game_over(game_id: int) -> None:
     queue_on_commit(GAME_OVER, game_id)
     queue_on_commit(GAME_ENDED, game_id)
     queue_on_commit(WEBHOOK_GAME_EVENT, "game_over", game_id)
+    transaction.on_commit(lambda: live.game_changed(game_id), robust=True)
 
 
 def invitation(invitation_id: int) -> None:
@@ -88,3 +93,4 @@ def chat(game_id: int) -> None:
     """After the commit of a line in the game's chat (its readers who are away hear of it)."""
     queue_on_commit(CHAT, game_id)
     queue_on_commit(WEBHOOK_GAME_EVENT, "chat", game_id)
+    transaction.on_commit(lambda: live.chat_written(game_id), robust=True)

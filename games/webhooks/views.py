@@ -14,6 +14,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from accounts.models import ApiToken
+from games.api.schema import ErrorSerializer
 from games.webhooks import delivery, events, services
 from games.webhooks.models import Event, Webhook
 from games.webhooks.serializers import (
@@ -31,8 +32,10 @@ from guildhall_site.rest import ApiView, Pagination
 private = method_decorator(never_cache, name="dispatch")
 HOOK_ID = OpenApiParameter("webhook_id", int, OpenApiParameter.PATH, description="The hook's id.")
 ERRORS = {
-    400: OpenApiResponse(description="Not a hook: `fields` says what is wrong."),
-    403: OpenApiResponse(description="Only a request with an API token registers a hook."),
+    400: OpenApiResponse(ErrorSerializer, description="Not a hook: `fields` says what is wrong."),
+    403: OpenApiResponse(
+        ErrorSerializer, description="Only a request with an API token registers a hook."
+    ),
 }
 
 

@@ -1,0 +1,90 @@
+"""What the event stream (``GET /api/v1/events/``) tells its listeners, kept in Redis streams.
+
+After the commit of a change to a game (``games.play.events.turn``, which every change of a
+game goes through) and of a line of its chat, an entry is added (XADD) to the stream of the
+game, read by its boards, and to the stream of each of its players: ``turn`` to those the
+game now waits for, ``game`` to the others, ``chat`` for a line. An entry names the game,
+its version and (for a line) the line's id, never what changed: the listener reads the game
+as it may see it. Each stream keeps its latest ``MAXLEN`` entries, so a listener that comes
+back with ``Last-Event-ID`` (the entry's id) hears what it missed.
+
+Without ``REDIS_URL`` (development without Redis) nothing is published and the stream is
+not offered: the board polls as before. A Redis that fails is logged by the commit hook
+(``robust``): the change stands, and the boards' polls still find it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import redis
+from django.conf import settings
+
+from games.models import ChatLine, Game, Seat
+
+MAXLEN = 500
+
+
+def enabled() -> bool:
+    return bool(settings.REDIS_URL)
+
+
+def user_stream(user_id: int) -> str:
+    return f"live:user:{user_id}"
+
+
+def game_stream(game_id: int) -> str:
+    return f"live:game:{game_id}"
+
+
+@cache
+def _client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+def _add(entries: list[tuple[str, dict]]) -> None:
+    pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
+    for key, data in entries:
+        pipe.xadd(key, {"data": json.dumps(data)}, maxlen=MAXLEN, approximate=True)
+    pipe.execute()
+
+
+def game_changed(game_id: int) -> None:
+    """After the commit of a change to the game."""
+    if not enabled():
+        return
+    rows = list(
+        Seat.objects.filter(game_id=game_id).values_list(
+            "user_id", "deciding", "computer_level", "game__version", "game__status"
+        )
+    )
+    if not rows:
+        return
+    version, status = rows[0][3], rows[0][4]
+    active = status in Game.ACTIVE
+    entry = {"game": game_id, "version": version, "status": status}
+    out = [(game_stream(game_id), {"event": "game", **entry})]
+    for user_id, deciding, computer, *_ in rows:
+        if not computer:
+            kind = "turn" if deciding and active else "game"
+            out.append((user_stream(user_id), {"event": kind, **entry}))
+    _add(out)
+
+
+def chat_written(game_id: int) -> None:
+    """After the commit of a line in the game's chat."""
+    if not enabled():
+        return
+    line = ChatLine.objects.filter(game_id=game_id).order_by("-id").values("id", "author_id")
+    newest = line.first()
+    game = Game.objects.filter(pk=game_id).values("version", "chat_players_only").first()
+    if newest is None or game is None:
+        return
+    entry = {"event": "chat", "game": game_id, "version": game["version"], "line": newest["id"]}
+    out = [] if game["chat_players_only"] else [(game_stream(game_id), entry)]
+    users = Seat.objects.filter(game_id=game_id, computer_level="").values_list(
+        "user_id", flat=True
+    )
+    out += [(user_stream(u), entry) for u in users if u != newest["author_id"]]
+    _add(out)
