@@ -64,6 +64,34 @@ def step_at(game: Game, number: int) -> Step:
     return Step(number=number, total=total, state=match.state, events=events, seat=seat)
 
 
+@dataclass(frozen=True)
+class Turn:
+    """A part of the game as its log heads it (a Guildhall turn, a Renaissance Man phase):
+    its first step (the record that begins it) and its heading (public)."""
+
+    step: int
+    heading: str
+
+
+def turns(game: Game, state: State) -> list[Turn]:
+    """``game``'s turns in order, by the headings the game gives its records' events
+    (``log_heading``, as the move log groups them). Only the headings leave: the events
+    themselves hold secrets. A record that begins several parts counts for its last one."""
+    kind = game.game_kind
+    out: list[Turn] = []
+    rows = Move.objects.filter(game=game).order_by("number").values_list("number", "events")
+    for number, events in rows:
+        for event in events:
+            heading = kind.log_heading(state, event)
+            if heading is None:
+                continue
+            if out and out[-1].step == number:
+                out[-1] = Turn(number, heading)
+            else:
+                out.append(Turn(number, heading))
+    return out
+
+
 def read_only_view(kind: GameKind, state: State, seat: int | None) -> dict:
     """``seat``'s view (None: a spectator's) with nothing to decide: the game's board
     template shows no decision button for it, whatever step it was."""

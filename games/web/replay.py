@@ -183,6 +183,8 @@ def _render(
     def url(n: int) -> str:
         return _step_url(game.pk, n, hands)
 
+    by_turn = _turns(replay.turns(game, step.state), number, total, url)
+
     context = {
         **kind.board_context(v, seat_users),
         "v": v,
@@ -199,6 +201,9 @@ def _render(
             "next_url": url(number + 1) if number < total else None,
             "last_url": url(total) if number < total else None,
             "form_url": reverse("games:replay", args=[game.pk]),
+            # This step's own address, to share (the page's links are relative).
+            "link": request.build_absolute_uri(url(number)),
+            **by_turn,
             "hands_offered": seat is not None,
             "hands_shown": hands,
             "toggle_url": _step_url(game.pk, number, not hands),
@@ -211,3 +216,22 @@ def _render(
     }
     template = "games/replay.html#replay" if partial else "games/replay.html"
     return render(request, template, context)
+
+
+def _turns(turns: list[replay.Turn], number: int, total: int, url) -> dict:
+    """Stepping by turn: the turn of step ``number`` (the last one begun by then), where
+    the turn before this step and the next one begin (as a player's chapters), the picker's
+    choices, and which step of its turn this is (the turn's first step is its 1st)."""
+    current = next((t for t in reversed(turns) if t.step <= number), None)
+    before = [t.step for t in turns if t.step < number]
+    after = [t.step for t in turns if t.step > number]
+    start = current.step if current else 0
+    end = after[0] - 1 if after else total
+    return {
+        "turn": current,
+        "turns": turns,
+        "previous_turn_url": url(before[-1] if before else 0) if number > 0 else None,
+        "next_turn_url": url(after[0]) if after else None,
+        "in_turn": number - start + 1,
+        "turn_steps": end - start + 1,
+    }

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.models import Game, Seat
 from games.play import invitations, moves
 from games.reads import viewing
@@ -145,3 +147,51 @@ def test_a_turn_by_keyboard_and_the_end_seen_by_an_open_page(
     assert page.locator("summary", has_text="Concede").count() == 0
     page.screenshot(path=str(screenshots / "regular-desktop-ended.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_replay_steps_by_turn_with_the_keys(browser, live_server, alice, bob, screenshots, size):
+    from games.reads import replay
+    from tests.games.test_replay import finish
+
+    game = finish(start_game(alice, bob))
+    turns = replay.turns(game, replay.step_at(game, 0).state)
+    third, fourth = turns[2], turns[3]
+    viewport = PHONE if size == "phone" else {"width": 1280, "height": 800}
+    context = browser.new_context(viewport=viewport, is_mobile=size == "phone")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    log_in(page, live_server.url, f"/games/{game.pk}/replay/{third.step}/")
+    page.wait_for_function("window.htmx !== undefined")
+
+    # No live prompt: the decision bar is not shown.
+    assert not page.locator(".replay-board .panel").is_visible()
+    if size == "desktop":  # the controls beside the board
+        controls, main = page.locator(".replay-controls").bounding_box(), _box(page, ".board-main")
+        assert controls["x"] >= main["x"] + main["width"]
+        assert controls["y"] < 400
+    page.screenshot(path=str(screenshots / f"regular-replay-{size}.png"))
+
+    def at(step: int) -> None:
+        page.wait_for_url(f"**/replay/{step}/")
+        page.wait_for_selector(f'#replay-step[value="{step}"]')
+
+    page.keyboard.press("ArrowRight")
+    at(third.step + 1)
+    page.keyboard.press("Shift+ArrowRight")
+    at(fourth.step)
+    page.keyboard.press("Shift+ArrowLeft")
+    at(third.step)
+    page.keyboard.press("ArrowLeft")
+    at(third.step - 1)
+    page.select_option("#replay-turn", str(turns[5].step))
+    at(turns[5].step)
+    page.keyboard.press("Home")
+    at(0)
+    context.close()
+
+
+def _box(page, selector: str) -> dict:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not shown"
+    return found
