@@ -14,7 +14,7 @@ from games.play import invitations, moves
 from games.reads import viewing
 from games.renaissance.game import RENAISSANCE
 from tests.e2e.conftest import PHONE, log_in, wait_for_board
-from tests.e2e.test_board_ux_e2e import play, wait_until
+from tests.e2e.test_board_ux_e2e import four_player_game, play, wait_until  # noqa: F401
 from tests.games.helpers import start_game
 
 
@@ -195,3 +195,35 @@ def _box(page, selector: str) -> dict:
     found = page.locator(selector).first.bounding_box()
     assert found is not None, f"{selector} is not shown"
     return found
+
+
+def test_a_desktop_uses_its_width_and_cuts_no_chapter_name(
+    browser,
+    live_server,
+    four_player_game,
+    alice,
+    screenshots,  # noqa: F811
+):
+    # Issue 26.5: German names are the longest (Historiker, Assassine); three other players
+    # share the column two abreast.
+    alice.language = "de"
+    alice.save()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    log_in(page, live_server.url, f"/games/{four_player_game.pk}/")
+    page.reload()
+    names = page.locator(".board-side .chapter-name")
+    assert names.count() > 3
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.board-side .chapter-name')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right >"
+        " e.closest('.player').getBoundingClientRect().right).map(e => e.textContent.trim())"
+    )
+    assert cut == []
+    side = _box(page, ".board-side")
+    players = page.locator(".board-side .player")
+    widths = [players.nth(i).bounding_box()["width"] for i in range(players.count())]
+    assert sum(widths[:2]) > side["width"] * 0.9, "two abreast fill the column"
+    page.screenshot(path=str(screenshots / "regular-desktop-de-names.png"))
+    context.close()
