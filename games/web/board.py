@@ -38,7 +38,7 @@ from games.core import IllegalAction, SeatUser
 from games.models import Game
 from games.play import change, errors, moves, presence
 from games.reads import board as board_reads
-from games.reads import cache_keys, history, list_stamps, queries, score_chart, stats
+from games.reads import cache_keys, history, list_stamps, live, queries, score_chart, stats
 from games.reads.board import SeatRow
 from games.reads.titles import game_title, short_title
 from games.web import chat, page_cache
@@ -341,6 +341,11 @@ def _render_fresh(
             f"{reverse('games:board_poll', args=[game_id])}?v={token}" if active else None
         ),
         "poll_seconds": POLL_SECONDS,
+        # The game's event stream (games/api/stream.py) where the site offers one: each of
+        # its events brings the poll forward (site/live.js); the poll stays, as the fallback.
+        "events_url": (
+            f"{reverse('api:events')}?game={game_id}" if active and live.enabled() else None
+        ),
         # The partial also carries the concede and cancel buttons, outside #board.
         "actions_oob": partial,
         # A finished game's scores over its turns, from spectator views only.
