@@ -85,7 +85,10 @@ def do_answer(token: object, endpoint: object) -> Game:
             .filter(pk=data["n"], channel=Notification.Channel.PUSH, game_id=data["g"])
             .first()
         )
-        if row is None or row.subscription is None or row.subscription.endpoint != endpoint:
+        device = None if row is None else row.subscription
+        if row is None or device is None or device.endpoint != endpoint:
+            raise Refused(_("This answer was sent to another device."), 403)
+        if device.user_id != row.user_id:
             raise Refused(_("This answer was sent to another device."), 403)
         if row.answered_at is not None:
             raise Refused(_("This answer was already given."), 409)

@@ -106,3 +106,21 @@ def test_summary_of_a_player_who_never_looked_names_the_others(alice, bob):
     game = play_turn(start_game(alice, bob))
     found = since.summary(game, seat_of(game, bob))
     assert found.lines and found.sentence().startswith("Alice")
+
+
+def test_points_gained_and_chat_lines_since_the_last_look(alice, bob):
+    from games.play import chat
+
+    game = play_turn(start_game(alice, bob))
+    presence.do_look(game.pk, bob)
+    # As if Alice had 3 points fewer when Bob looked.
+    seat = seat_of(game, bob)
+    scores = {q: points - 3 if q == "0" else points for q, points in seat.looked_scores.items()}
+    Seat.objects.filter(pk=seat.pk).update(looked_scores=scores)
+    chat.do_write(game.pk, alice, "Your move!")
+    chat.do_write(game.pk, bob, "Thinking.")  # his own line is no news to him
+
+    told = presence.do_look(game.pk, bob)
+
+    assert told.gains == [("Alice", 3)] and told.chat == 1
+    assert told.sentence() == "Alice gained 3 VP; 1 new line in the chat."

@@ -105,3 +105,21 @@ class TestBoard:
         assert not seat(game, alice).stand_in
         page = client_for(bob).get(f"/games/{game.pk}/").content.decode()
         assert "the computer stands in" not in page
+
+
+class TestSettings:
+    def test_all_games_until_a_date_from_the_settings_page_then_all_back(self, alice, bob):
+        one, two = start_game(alice, bob), start_game(bob, alice)
+        client = client_for(alice)
+        until = (timezone.localdate() + timedelta(days=5)).isoformat()
+
+        client.post("/stand-in/", {"level": "easy", "until": until})
+
+        assert {s.game_id for s in Seat.objects.filter(user=alice).exclude(stand_in="")} == {
+            one.pk,
+            two.pk,
+        }
+        page = client.get("/accounts/profile/").content.decode()
+        assert "The computer plays for you in 2 games." in page
+        client.post("/stand-in/stop/")
+        assert not Seat.objects.exclude(stand_in="").exists()
