@@ -30,7 +30,7 @@ class TestCompose:
         services = compose()["services"]
         commands = procfile()
 
-        for name in ("web", "worker", "computer", "beat"):
+        for name in ("web", "worker", "computer", "beat", "events"):
             assert services[name]["command"] == expanded(commands[name]), name
         # The release's migrations (the image collected the static files at build).
         first = expanded(commands["release"].split("&&")[0])
@@ -43,6 +43,11 @@ class TestCompose:
         assert depends["release"]["condition"] == "service_completed_successfully"
         assert services["beat"].get("deploy", {}).get("replicas", 1) == 1
         assert "respond /metrics 404" in compose()["configs"]["caddyfile"]["content"]
+
+    def test_the_event_stream_goes_to_the_asgi_server(self):
+        caddyfile = compose()["configs"]["caddyfile"]["content"]
+        assert "handle /api/v1/events/* {\n    reverse_proxy events:8001" in caddyfile
+        assert "flush_interval -1" in caddyfile
 
 
 class TestDockerfile:
