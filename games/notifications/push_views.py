@@ -83,6 +83,22 @@ class RenewThrottle(LoginThrottle):
     scope = "push_renew"
 
 
+def _from_worker(request: HttpRequest, not_an_object: str) -> dict:
+    """The JSON object the service worker posted, or _Refused: this address asked too
+    often (429; RenewThrottle reads only the client's address: no login here), or the body
+    is no JSON object (``not_an_object`` says what it should be)."""
+    limited = page_limit(request, RenewThrottle())
+    if limited is not None:
+        wait, message = limited
+        response = _error(message, status=429)
+        response["Retry-After"] = str(wait)
+        raise _Refused(response)
+    data = _json_body(request)
+    if not isinstance(data, dict):
+        raise _Refused(_error(not_an_object))
+    return data
+
+
 # No login and no CSRF token: the service worker asks, with neither; the old endpoint, which
 # only the browser, its push service and we know, is the proof (push.renew).
 @csrf_exempt
@@ -92,19 +108,10 @@ def renew(request: HttpRequest) -> HttpResponse:
     ``{}`` whether or not a device was renewed (the answer tells nothing of which devices
     exist), 429 when this address asked too often, 4xx with ``{"error": message}`` for a
     request that is no renewal."""
-    # It reads only the client's address (request.META): no login here.
-    limited = page_limit(request, RenewThrottle())
-    if limited is not None:
-        wait, message = limited
-        response = _error(message, status=429)
-        response["Retry-After"] = str(wait)
-        return response
     try:
-        data = _json_body(request)
+        data = _from_worker(request, _("Send the subscription as a JSON object."))
     except _Refused as refused:
         return refused.response
-    if not isinstance(data, dict):
-        return _error(_("Send the subscription as a JSON object."))
     try:
         push.renew(data.get("old_endpoint"), data.get("subscription"))
     except ValidationError as error:
@@ -157,18 +164,10 @@ def answer(request: HttpRequest) -> HttpResponse:
     """Body: ``{"token": ..., "endpoint": the device's push endpoint}``. 200 with ``{}``
     once the move is made; 4xx with ``{"error": message}`` and nothing changed for a token
     that is forged (400), another device's (403), spent or late (409), or expired (410)."""
-    limited = page_limit(request, RenewThrottle())
-    if limited is not None:
-        wait, message = limited
-        response = _error(message, status=429)
-        response["Retry-After"] = str(wait)
-        return response
     try:
-        data = _json_body(request)
+        data = _from_worker(request, _("Send the token as a JSON object."))
     except _Refused as refused:
         return refused.response
-    if not isinstance(data, dict):
-        return _error(_("Send the token as a JSON object."))
     try:
         push_answers.do_answer(data.get("token"), data.get("endpoint"))
     except push_answers.Refused as refused:
