@@ -21,8 +21,9 @@ def do_set_quiet_hours(
 ) -> None:
     """``user``'s nights are from ``start`` to ``end`` o'clock (both None: no quiet hours).
 
-    At most MAX_HOURS a night; changed at most once in CHANGE_EVERY (``Limited``), so that
-    moving the night along with the clock cannot keep a clock still."""
+    At most MAX_HOURS a night; set or changed at most once in CHANGE_EVERY (``Limited``), so
+    that moving the night along with the clock cannot keep a clock still (turned off at any
+    time)."""
     now = now or timezone.now()
     if (start is None) != (end is None):
         raise ValidationError(_("Give both the hour your night begins and the hour it ends"))
@@ -37,7 +38,9 @@ def do_set_quiet_hours(
         row = get_user_model().objects.select_for_update().get(pk=user.pk)
         if (row.quiet_from, row.quiet_until) == (start, end):
             return
-        if row.quiet_changed_at is not None and now - row.quiet_changed_at < CHANGE_EVERY:
+        # Turning them off only makes clocks run: always allowed.
+        recent = row.quiet_changed_at is not None and now - row.quiet_changed_at < CHANGE_EVERY
+        if start is not None and recent:
             wait = CHANGE_EVERY - (now - row.quiet_changed_at)
             raise Limited(
                 _("You may change your quiet hours once a day"), int(wait.total_seconds()) + 1

@@ -81,6 +81,12 @@ class TestLimits:
         alice.refresh_from_db()
         assert (alice.quiet_from, alice.quiet_until) == (0, 8)
 
+        quiet_actions.do_set_quiet_hours(alice, None, None)  # off: at any time
+        with pytest.raises(Limited):
+            quiet_actions.do_set_quiet_hours(alice, 0, 8)  # but not straight back on
+        alice.refresh_from_db()
+        assert alice.quiet_from is None
+
 
 class TestClocks:
     def test_deadlines_stand_still_through_each_players_night(self, clock, sleepers):
