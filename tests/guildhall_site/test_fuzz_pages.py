@@ -53,6 +53,12 @@ PAGES = [
     ("POST", "/games/{g}/cancel-vote/", ["vote"]),
     ("POST", "/vacation/start/", ["days"]),
     ("POST", "/vacation/stop/", []),
+    ("POST", "/quiet-hours/", ["start", "end", "off"]),
+    ("GET", "/games/{g}/since/", []),
+    ("POST", "/games/{g}/stand-in/", ["level"]),
+    ("POST", "/games/{g}/stand-in/stop/", []),
+    ("POST", "/stand-in/", ["level", "until"]),
+    ("POST", "/stand-in/stop/", []),
     ("GET", "/lobby/", []),
     (
         "POST",
@@ -152,7 +158,7 @@ def client_factory():
 
 
 # The views that read a JSON body of their own (not the API's, which schemathesis covers).
-JSON_PAGES = ["/push/subscribe/", "/push/renew/"]
+JSON_PAGES = ["/push/subscribe/", "/push/renew/", "/push/answer/"]
 
 json_leaf = st.one_of(
     st.none(),
