@@ -9,13 +9,15 @@ as it may see it. Each stream keeps its latest ``MAXLEN`` entries, so a listener
 back with ``Last-Event-ID`` (the entry's id) hears what it missed.
 
 Without ``REDIS_URL`` (development without Redis) nothing is published and the stream is
-not offered: the board polls as before. A Redis that fails is logged by the commit hook
-(``robust``): the change stands, and the boards' polls still find it.
+not offered: the board polls as before. A Redis that fails is logged and left alone for a
+few seconds: the change stands, and the boards' polls still find it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import time
 from functools import cache
 
 import redis
@@ -23,6 +25,7 @@ from django.conf import settings
 
 from games.models import ChatLine, Game, Seat
 
+log = logging.getLogger(__name__)
 MAXLEN = 500
 
 
@@ -38,16 +41,29 @@ def game_stream(game_id: int) -> str:
     return f"live:game:{game_id}"
 
 
+# A Redis that cannot be reached is left alone this long (one warning per outage), so that no
+# request waits for its time-out at every commit: the boards' polls carry on meanwhile.
+RETRY_AFTER = 5.0
+_down_until = 0.0
+
+
 @cache
 def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=0.5)
 
 
 def _add(entries: list[tuple[str, dict]]) -> None:
-    pipe = _client(settings.REDIS_URL).pipeline(transaction=False)
+    global _down_until
+    if time.monotonic() < _down_until:
+        return
+    pipe = _client(str(settings.REDIS_URL)).pipeline(transaction=False)
     for key, data in entries:
         pipe.xadd(key, {"data": json.dumps(data)}, maxlen=MAXLEN, approximate=True)
-    pipe.execute()
+    try:
+        pipe.execute()
+    except redis.RedisError as failure:
+        _down_until = time.monotonic() + RETRY_AFTER
+        log.warning("the event stream's Redis failed (%s): not told for %ss", failure, RETRY_AFTER)
 
 
 def game_changed(game_id: int) -> None:

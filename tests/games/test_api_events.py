@@ -133,3 +133,18 @@ def test_a_wsgi_worker_is_never_held(alice, bob, streams, run_hooks):
 
 def parse_ids(text: str) -> list[str]:
     return [line[4:] for line in text.splitlines() if line.startswith("id: ")]
+
+
+def test_a_redis_that_is_down_costs_the_moves_nothing(settings, monkeypatch, alice, bob, caplog):
+    """The change stands, one warning says so, and the next commits do not wait for Redis."""
+    from tests.mailserver import free_port
+
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
+    monkeypatch.setattr(live, "_down_until", 0.0)
+    game = start_game(alice, bob)
+    rand = random.Random(3)
+    for _ in range(3):
+        live.game_changed(game.pk)
+        game = play_one(Game.objects.get(pk=game.pk), rand)
+    warnings = [r for r in caplog.records if "event stream's Redis" in r.getMessage()]
+    assert len(warnings) == 1 and game.version >= 3
