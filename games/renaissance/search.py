@@ -35,15 +35,16 @@ DEFAULT_BUDGET_MS = 1000
 
 # The tree and play-outs go this many of the engine's steps past the root (an action
 # phase, a new Renaissance Man's placement, a Recruit winner's choice, the discard step).
-# The normal player's preferences (``bot.preferences``) are the tree's prior (progressive
-# bias): what it would play is tried first and leads while visits are few.
+# The normal player's preferences (``bot.preferences``) can be the tree's prior
+# (progressive bias, ``prior_weight``): off, since at weight 1 and 3 it played no better
+# (docs/computer-players.md).
 CONFIG = ismcts.SearchConfig(
     exploration=0.7,
     horizon=3,
     max_rollout_steps=300,
     first_share=0.6,
     later_share=0.15,
-    prior_weight=1.0,
+    prior_weight=0.0,
 )
 
 # How much a position is worth, in cards of the structure (the score), by hand. (Weights

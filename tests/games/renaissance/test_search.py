@@ -4,6 +4,7 @@ action at every kind of decision, and the arena that measures it."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -216,7 +217,29 @@ class TestStrong:
             assert prefs[legal.index(played)] == 1.0, st.stage
             checked += 1
         assert checked > 10
-        assert search.CONFIG.prior_weight > 0
+
+    def test_with_the_prior_on_it_still_plays_legal_moves_and_keeps_secrets(self):
+        # Off by default (it played no better); a later try switches it on by its weight.
+        config = dataclasses.replace(search.CONFIG, prior_weight=1.0)
+        rand = random.Random(5)
+        checked = 0
+        for st, seat in positions(seeds=[2], every=6):
+            legal = engine.legal_actions(st, seat)
+            if len(legal) < 2:
+                continue
+            a = search.search(st, seat, random.Random(checked), iterations=TINY, config=config)
+            ismcts.forget()
+            b = search.search(
+                others_hidden(st, seat, rand),
+                seat,
+                random.Random(checked),
+                iterations=TINY,
+                config=config,
+            )
+            ismcts.forget()
+            assert a == b and a.action in legal, st.stage
+            checked += 1
+        assert checked > 10
 
     def test_rewards_are_in_zero_one_and_one_for_the_winner(self):
         for st, _seat in positions(seeds=[1], every=5):
