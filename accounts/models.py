@@ -105,6 +105,10 @@ class User(AbstractUser):
     quiet_from = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     quiet_until = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     quiet_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # "Let the computer play for me in all my games until ..." (games.play.stand_ins): the
+    # strength, and the end; games that start meanwhile get the stand-in too.
+    stand_in_level = models.CharField(max_length=16, blank=True, default="", editable=False)
+    stand_in_until = models.DateTimeField(null=True, blank=True, editable=False)
     # A guest plays at once without an email address or a password; they may later turn the
     # account into a full one (accounts.services.convert_guest).
     is_guest = models.BooleanField(default=False)

@@ -25,6 +25,7 @@ from games.core import GameKind, Match, OptionError, parse_options, registry
 from games.models import DEFAULT_KIND, MOVE_DAYS, Game, Invitation, InvitationResponse, Seat
 from games.play import computer_players, events
 from games.play.errors import Invalid, Limited, NotFound
+from games.play.stand_ins import for_new_seat as stand_in_for_new_seat
 from games.reads import clocks, list_stamps, queries
 
 # Seats are drawn from the operating system's randomness: nobody can predict or choose who
@@ -358,7 +359,9 @@ def start_game(
         chat_players_only=chat_players_only,
     )
     waiting = kind.deciders(match.state)
-    Seat.objects.bulk_create(
+    # A player who let the computer play all their games until a date (games.play.stand_ins).
+    stand_ins = [stand_in_for_new_seat(user, kind, now) for user in users]
+    seats = Seat.objects.bulk_create(
         Seat(
             game=game,
             user=user,
@@ -367,13 +370,16 @@ def start_game(
             deciding=number in waiting,
             deciding_since=now if number in waiting else None,
             deadline=(clocks.deadline_for(user.pk, now, move_days) if number in waiting else None),
+            stand_in=stand_ins[number][0],
+            stand_in_until=stand_ins[number][1],
+            unrated=game.rated and bool(stand_ins[number][0]),
         )
         for number, user in enumerate(users)
     )
     list_stamps.users_changed(u.pk for u in users)
     events.game_started(game.pk)
     events.turn(game.pk)
-    if any(u.is_computer for i, u in enumerate(users) if i in waiting):
+    if any(s.computer_level or s.stand_in for s in seats if s.number in waiting):
         events.computer_turn(game.pk, game.version)
     return game
 

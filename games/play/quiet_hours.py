@@ -39,9 +39,9 @@ def do_set_quiet_hours(
         if (row.quiet_from, row.quiet_until) == (start, end):
             return
         # Turning them off only makes clocks run: always allowed.
-        recent = row.quiet_changed_at is not None and now - row.quiet_changed_at < CHANGE_EVERY
-        if start is not None and recent:
-            wait = CHANGE_EVERY - (now - row.quiet_changed_at)
+        since = None if row.quiet_changed_at is None else now - row.quiet_changed_at
+        if start is not None and since is not None and since < CHANGE_EVERY:
+            wait = CHANGE_EVERY - since
             raise Limited(
                 _("You may change your quiet hours once a day"), int(wait.total_seconds()) + 1
             )

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.core import GameKind
 from games.models import Game, Seat
 from games.play import events
 from games.play.change import check_active, lock_game, seat_for
@@ -87,21 +89,39 @@ def do_stand_in_everywhere(
         raise ValidationError(_("Choose a strength the computer plays"))
     if until <= now:
         raise ValidationError(_("The stand-in must end in the future"))
+    # Games that start before ``until`` get it too (``for_new_seat``).
+    get_user_model().objects.filter(pk=user.pk).update(stand_in_level=level, stand_in_until=until)
+    user.stand_in_level, user.stand_in_until = level, until
     done = []
     for game_id in _active_games(user):
         game = Game.objects.get(pk=game_id)
-        levels = game.game_kind.computer_levels
-        chosen = level if level in levels else levels[len(levels) // 2]
         seat = Seat.objects.get(game_id=game_id, user=user)
         if not seat.is_person:
             continue
-        do_stand_in(game_id, user, chosen, until, now)
+        do_stand_in(game_id, user, nearest(game.game_kind, level), until, now)
         done.append(game_id)
     return done
 
 
+def nearest(kind: GameKind, level: str) -> str:
+    """``level`` if ``kind``'s computer plays it, else its middle strength."""
+    levels = kind.computer_levels
+    return level if level in levels else levels[len(levels) // 2]
+
+
+def for_new_seat(user, kind: GameKind, now: datetime) -> tuple[str, datetime | None]:
+    """The stand-in of ``user``'s seat in a game of ``kind`` starting now: (strength, end),
+    ("", None) for none."""
+    until = user.stand_in_until
+    if not user.stand_in_level or until is None or until <= now:
+        return "", None
+    return nearest(kind, user.stand_in_level), until
+
+
 def do_take_back_everywhere(user) -> int:
     """``user`` plays all their games again; in how many the computer stood in."""
+    get_user_model().objects.filter(pk=user.pk).update(stand_in_level="", stand_in_until=None)
+    user.stand_in_level, user.stand_in_until = "", None
     return sum(
         do_take_back(game_id, user)
         for game_id in Seat.objects.filter(user=user)

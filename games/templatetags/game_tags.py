@@ -120,6 +120,7 @@ def stand_in_panel(context) -> dict:
     return {
         "show": True,
         "standing": len(standing),
+        "until": user.stand_in_until if user.stand_in_level else None,
         "levels": [(level, level_label(level)) for level in LEVEL_LABELS],
         "max_days": stand_ins.MAX_DAYS,
         "csrf_token": context.get("csrf_token"),

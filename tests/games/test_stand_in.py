@@ -121,5 +121,11 @@ class TestSettings:
         }
         page = client.get("/accounts/profile/").content.decode()
         assert "The computer plays for you in 2 games." in page
+        # A game that starts meanwhile gets it too, and stops counting for her rating.
+        three = start_game(bob, alice)
+        assert seat(three, alice).stand_in == "easy" and seat(three, alice).unrated
+        assert not seat(three, bob).stand_in
+
         client.post("/stand-in/stop/")
         assert not Seat.objects.exclude(stand_in="").exists()
+        assert not seat(start_game(alice, bob), alice).stand_in
