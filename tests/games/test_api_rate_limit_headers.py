@@ -45,6 +45,8 @@ def test_the_schema_names_them_on_every_answer():
     schema = openapi()
     assert set(HEADERS) <= set(schema["components"]["headers"])
     for path, operations in schema["paths"].items():
+        if path == "/api/v1/events/":
+            continue  # a stream, not a view of the REST framework: it has no such headers
         for method, operation in operations.items():
             for status, answer in operation["responses"].items():
                 assert set(HEADERS) <= set(answer.get("headers", {})), (path, method, status)
