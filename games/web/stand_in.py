@@ -55,8 +55,8 @@ def stop(request: HttpRequest, game_id: int) -> HttpResponse:
 def start_everywhere(request: HttpRequest) -> HttpResponse:
     """The computer plays for the viewer in all their games until the end of ``until`` (a
     date, in their time zone), at ``level``."""
-    day = parse_date(request.POST.get("until", "").strip() or "x") if request.POST else None
     try:
+        day = parse_date(request.POST.get("until", "").strip())  # ValueError: no such day
         if day is None:
             raise ValidationError(_("Give the last day the computer plays for you"))
         until = timezone.make_aware(datetime.combine(day, time.max))

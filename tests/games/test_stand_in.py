@@ -129,3 +129,11 @@ class TestSettings:
         client.post("/stand-in/stop/")
         assert not Seat.objects.exclude(stand_in="").exists()
         assert not seat(start_game(alice, bob), alice).stand_in
+
+    def test_a_date_that_is_no_date_is_refused(self, alice, bob):
+        start_game(alice, bob)
+        client = client_for(alice)
+        for until in ("", "2027-02-31", "2027-13-01", "tomorrow", "9999-12-31"):
+            answer = client.post("/stand-in/", {"level": "easy", "until": until})
+            assert answer.status_code == 302, until
+        assert not Seat.objects.exclude(stand_in="").exists()
