@@ -86,7 +86,7 @@ class TestInvitations:
         assert invitation in [r.invitation for r in queries.open_invitations(charlie)]
         lobby = client_for(bob).get(reverse("games:lobby")).content.decode()
         assert f"/invitations/{invitation.pk}/accept/" not in lobby
-        api = Api(bob, check=False)
+        api = Api(bob)
         assert api.get(f"/api/v1/invitations/{invitation.pk}/").status_code == 404
 
     def test_the_blocked_cannot_join_them_as_if_they_did_not_exist(self, alice, bob):

@@ -33,10 +33,10 @@ def assert_no_secrets(data, game_id: int, seat: int | None) -> None:
 
 
 class Api:
-    """One person's API client, with a token of theirs. (``check`` is left from when only
-    this client's answers were checked against the schema: now every client's are.)"""
+    """One person's API client, with a token of theirs (its answers, like every test
+    client's, checked against the schema: tests/conftest.py)."""
 
-    def __init__(self, user, *, check: bool = True) -> None:
+    def __init__(self, user) -> None:
         self.user = user
         _row, self.token = do_create_token(user, "tests")
         self.client = APIClient()

@@ -100,7 +100,7 @@ class TestReading:
         assert client.get(chat_url(game), headers=HTMX).status_code == 403
         board = client.get(reverse("games:board", args=[game.pk])).content.decode()
         assert chat_url(game) not in board
-        assert Api(charlie, check=False).get(game_url(game.pk, "chat")).status_code == 403
+        assert Api(charlie).get(game_url(game.pk, "chat")).status_code == 403
 
     def test_a_blocked_players_lines_are_hidden_for_the_blocker_with_a_count(
         self, game, alice, bob, charlie
@@ -280,19 +280,19 @@ class TestTheApi:
         "body", [{}, {"text": ""}, {"text": "  "}, {"text": 5}, {"text": "x" * 501}]
     )
     def test_bad_lines_are_refused(self, game, alice, body):
-        refused = Api(alice, check=False).post(game_url(game.pk, "chat"), body)
+        refused = Api(alice).post(game_url(game.pk, "chat"), body)
 
         assert refused.status_code == 400
         assert refused.json()["code"] == "invalid"
         assert not ChatLine.objects.exists()
 
     def test_not_a_player(self, game, charlie):
-        refused = Api(charlie, check=False).post(game_url(game.pk, "chat"), {"text": "hi"})
+        refused = Api(charlie).post(game_url(game.pk, "chat"), {"text": "hi"})
         assert refused.status_code == 403
         assert not ChatLine.objects.exists()
 
     def test_bad_after(self, game, alice):
-        answer = Api(alice, check=False).get(game_url(game.pk, "chat") + "?after=x")
+        answer = Api(alice).get(game_url(game.pk, "chat") + "?after=x")
         assert answer.status_code == 400
 
     def test_blocked_authors_are_left_out(self, game, alice, bob):

@@ -230,7 +230,7 @@ class TestTheApi:
         assert answer.json()["game"] is not None
 
     def test_an_unknown_strength_is_a_400_naming_it(self, alice):
-        answer = Api(alice, check=False).post(
+        answer = Api(alice).post(
             "/api/v1/invitations/", {"game": "guildhall", "players": 2, "computers": ["god"]}
         )
 

@@ -142,7 +142,7 @@ class TestTheBoardsMoves:
         game = start_game(alice, bob)
         player = user_to_move(game)
         client.force_login(player)
-        api = Api(player, check=False)
+        api = Api(player)
         url = reverse("games:board_move", args=[game.pk])
         # A move that is refused (stale) still counts: 300 posts in 11 s met no limit once.
         stale = {"action": json.dumps({"kind": "done"}), "version": game.version + 1}

@@ -405,7 +405,7 @@ class TestWhoSeesAnInvitation:
 
         for user in (alice, bob, charlie):
             client.force_login(user)
-            api = Api(user, check=False)
+            api = Api(user)
             for name, invitation in invitations.items():
                 # decline: changes nothing the next question depends on (and is refused for
                 # the creator, with the invitation's card, which is hers to see).

@@ -187,7 +187,7 @@ class TestThePage:
 def every_answer(game: Game, user, steps: int = 6) -> str:
     """Everything ``user`` can read of the game, as pages, partials and API answers, while
     it is played on."""
-    client, api = client_for(user), Api(user, check=False)
+    client, api = client_for(user), Api(user)
     rand = random.Random(1)
     seen = []
     for _ in range(steps):

@@ -23,7 +23,7 @@ def game(alice, bob):
 class TestNumbers:
     @pytest.mark.parametrize("after", ["²", "١", HUGE, "-1", "1e3"])
     def test_the_api_move_log_refuses_an_after_that_is_no_version(self, game, alice, after):
-        response = Api(alice, check=False).get(game_url(game.pk, "moves"), after=after)
+        response = Api(alice).get(game_url(game.pk, "moves"), after=after)
 
         assert response.status_code == 400
         assert response.json()["fields"]["after"]
@@ -125,7 +125,7 @@ class TestNulCharacters:
         assert alice.display_name == "Alice"
 
     def test_the_api_answers_json(self, alice):
-        response = Api(alice, check=False).get("/api/v1/auth/tokens/a%00b/")
+        response = Api(alice).get("/api/v1/auth/tokens/a%00b/")
 
         assert response.status_code == 400
         assert response.json()["code"] == "invalid"
@@ -157,7 +157,7 @@ class TestTextNoAnswerCanHold:
         ],
     )
     def test_the_api_refuses_them_with_a_message(self, alice, method, path, body):
-        client = Api(alice, check=False).client
+        client = Api(alice).client
 
         response = getattr(client, method)(path, body, content_type="application/json")
 
@@ -170,7 +170,7 @@ class TestTextNoAnswerCanHold:
     def test_every_api_operation_with_a_body_refuses_them(self, alice, game):
         """Each operation of the served schema that takes a body, given one whose every
         property (and one key) is such text: a 4xx in JSON, never a 500."""
-        client = Api(alice, check=False).client
+        client = Api(alice).client
         schema = client.get("/api/schema/?format=json").json()
         invitation = invitations.do_create_invitation(alice, players=3)
         # Any other id in a path (a tournament's, a conversation's, a username): 1, which
@@ -221,7 +221,7 @@ class TestTheLanguageOfTheApi:
         docs = Path(settings.BASE_DIR, "docs", "api.md").read_text()
         [line] = [row for row in docs.splitlines() if "/api/v1/me/preferences/" in row]
         listed = set(re.search(r"`language` \(([^,)]*)", line).group(1).split("/"))
-        api = Api(alice, check=False)
+        api = Api(alice)
 
         takes = {
             f'`"{code}"`'

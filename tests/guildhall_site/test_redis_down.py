@@ -86,7 +86,7 @@ class TestTheCache:
 class TestApi:
     def test_requests_are_answered_and_still_throttled(self, redis_down, settings, alice):
         settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "api": "5/minute"}
-        api = Api(alice, check=False)
+        api = Api(alice)
 
         statuses = [api.get("/api/v1/me/").status_code for _ in range(6)]
 

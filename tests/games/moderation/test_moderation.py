@@ -191,7 +191,7 @@ class TestModerating:
         mine = invitations.do_create_invitation(bob, players=2)
         theirs = invitations.do_create_invitation(charlie, players=3)
         invitations.do_accept_invitation(theirs.pk, bob)
-        api = Api(bob, check=False)
+        api = Api(bob)
         assert api.get("/api/v1/games/").status_code == 200  # the token works
         session = client_for(bob)
 

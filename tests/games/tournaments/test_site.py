@@ -291,7 +291,7 @@ class TestApi:
         ],
     )
     def test_bad_requests(self, bob, path, status):
-        answer = Api(bob, check=False).get(path)
+        answer = Api(bob).get(path)
         assert answer.status_code == status and "message" in answer.json()
 
     def test_joining_refused(self, alice, bob):

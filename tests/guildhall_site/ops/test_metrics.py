@@ -99,7 +99,7 @@ class TestFigures:
         browser = Client()
         browser.login(username="alice", password=PASSWORD)
         rand = random.Random(1)
-        apis = {alice.pk: Api(alice, check=False), bob.pk: Api(bob, check=False)}
+        apis = {alice.pk: Api(alice), bob.pk: Api(bob)}
         for _ in range(6):  # moves through the API, by whoever is to move
             game.refresh_from_db()
             seat = Seat.objects.get(game=game, number=to_move(game))
