@@ -26,6 +26,7 @@ from games.models import Game, Seat
 from games.play import events
 from games.play.change import check_active, lock_game, seat_for
 from games.play.computer_players import LEVEL_LABELS
+from games.play.errors import GameNotActive
 from games.reads import list_stamps
 
 # "In all my games until a date": at most this far ahead.
@@ -98,7 +99,10 @@ def do_stand_in_everywhere(
         seat = Seat.objects.get(game_id=game_id, user=user)
         if not seat.is_person:
             continue
-        do_stand_in(game_id, user, nearest(game.game_kind, level), until, now)
+        try:
+            do_stand_in(game_id, user, nearest(game.game_kind, level), until, now)
+        except GameNotActive:
+            continue  # it ended a moment ago
         done.append(game_id)
     return done
 
