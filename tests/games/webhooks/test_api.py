@@ -43,6 +43,8 @@ def test_only_a_token_registers_one(alice, receiver):
         "https://169.254.169.254/latest/meta-data",  # the cloud's metadata service
         "https://[::1]/hook",
         "https://127.0.0.1/hook",
+        "https://localhost/hook",  # a name for loopback
+        "https://[::ffff:10.0.0.1]/hook",  # a private address written as IPv6
         "http://127.0.0.1:8000/hook",  # loopback, where it is not allowed
         "https://no-such-host.invalid/hook",
         "not a url",
@@ -86,3 +88,11 @@ def test_revoking_the_token_removes_its_hooks(alice, receiver):
     key = api.post(HOOKS, {"url": receiver.url("/h")}).json()["token"]
     assert api.delete(f"/api/v1/auth/tokens/{key}/").status_code == 204
     assert not Webhook.objects.exists()
+
+
+def test_the_admin_lists_hooks_without_their_secret(admin_client, alice, receiver):
+    made = Api(alice).post(HOOKS, {"url": receiver.url("/h")}).json()
+    for page in ("/admin/webhooks/webhook/", f"/admin/webhooks/webhook/{made['id']}/change/"):
+        answer = admin_client.get(page)
+        assert answer.status_code == 200 and made["secret"] not in answer.content.decode()
+    assert admin_client.get("/admin/webhooks/delivery/").status_code == 200

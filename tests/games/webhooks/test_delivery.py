@@ -196,3 +196,24 @@ def test_game_events_invitations_and_chat(alice, bob, receiver, run_hooks):
     run_hooks(chat.do_write, game.pk, bob, "thanks")  # one's own line: nothing
     assert receiver.received[-1].payload["event"] == "chat"
     assert len([r for r in receiver.received if r.payload["event"] == "chat"]) == 1
+
+
+def test_a_receiver_that_never_answers_times_out(settings, alice, receiver):
+    """A connection that is accepted and never answered costs one timeout, then a retry."""
+    import socket
+
+    settings.WEBHOOK_TIMEOUT_SECONDS = 1
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(4)  # the kernel accepts; nobody ever reads or answers
+    try:
+        path = "/silent"
+        hook = hook_for(alice, receiver, path)
+        Webhook.objects.filter(pk=hook["id"]).update(
+            url=f"http://127.0.0.1:{silent.getsockname()[1]}{path}"
+        )
+        answer = Api(alice).post(f"/api/v1/webhooks/{hook['id']}/ping/").json()
+        assert answer["status"] == "queued" and answer["response_status"] is None
+        assert "Timeout" in answer["error"] and 900 <= answer["duration_ms"] < 5000
+    finally:
+        silent.close()
