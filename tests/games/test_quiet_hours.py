@@ -138,6 +138,27 @@ class TestNotices:
         mine = [m["Subject"] for m in smtp.messages if m["To"] == alice.email]
         assert mine and len(mine) == len(set(mine)) == held.count()
 
+    def test_a_reminder_due_in_the_night_comes_in_the_morning(self, clock, sleepers, smtp):
+        from games.notifications.events import sweep_reminders
+
+        alice, bob = sleepers
+        alice.reminder_after_hours = 2
+        alice.save(update_fields=["reminder_after_hours"])
+        clock.move_to(at(1, 20, 30))  # 21:30 in Berlin
+        start_game(alice, bob)  # Alice's setup waits
+        reminders = Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER)
+
+        clock.move_to(at(1, 22, 31))  # due, but she sleeps
+        sweep_reminders()
+        assert [r.next_attempt_at for r in reminders] == [at(2, 6)]
+        assert not smtp.to(alice.email)
+
+        clock.move_to(at(2, 6, 1))
+        sweep_notifications()
+        [reminder] = smtp.to(alice.email)
+        assert "Reminder" in reminder["Subject"]
+        assert reminders.get().status == Notification.Status.SENT
+
 
 class TestBoard:
     def test_the_others_see_the_sleeper_asleep_until_morning(self, clock, sleepers):
