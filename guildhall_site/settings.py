@@ -522,10 +522,12 @@ EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = envstr("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # Where the pages that say "contact us" link to (a mailto: link; accounts.context_processors):
-# an address people may write to. Without it, the address of DEFAULT_FROM_EMAIL, which is
-# right only if someone reads it: set CONTACT_EMAIL when that one is a no-reply address.
-CONTACT_EMAIL = parseaddr(envstr("CONTACT_EMAIL", DEFAULT_FROM_EMAIL))[1]
-if "@" not in CONTACT_EMAIL:
+# an address people may write to. Without it, the address of DEFAULT_FROM_EMAIL, unless that
+# one reads nothing (a no-reply address, or one at localhost): then no page offers an address.
+_SENDER = parseaddr(DEFAULT_FROM_EMAIL)[1]
+_NO_REPLY = re.compile(r"^(no-?reply|do-?not-?reply)\b|@localhost$", re.IGNORECASE)
+CONTACT_EMAIL = parseaddr(envstr("CONTACT_EMAIL", "" if _NO_REPLY.search(_SENDER) else _SENDER))[1]
+if CONTACT_EMAIL and "@" not in CONTACT_EMAIL:
     raise ImproperlyConfigured("CONTACT_EMAIL must be an email address, e.g. help@example.com")
 # Seconds before a notification the mail server refused is tried again; doubled at each try
 # up to an hour (games.notifications.delivery).
@@ -546,7 +548,7 @@ EMAIL_BACKEND = envstr(
 VAPID_PUBLIC_KEY = envstr("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY", "")
 # Whom push services may contact about our messages: a mailto: or https: URL.
-VAPID_SUBJECT = envstr("VAPID_SUBJECT", f"mailto:{CONTACT_EMAIL}")
+VAPID_SUBJECT = envstr("VAPID_SUBJECT", f"mailto:{CONTACT_EMAIL or _SENDER}")
 if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
     raise ImproperlyConfigured("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither")
 if not VAPID_SUBJECT.startswith(("mailto:", "https://")):

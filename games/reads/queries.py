@@ -189,6 +189,14 @@ class InvitationRow:
             invitation.open_to_all or any(u.pk == self.viewer_id for u in invitation.invitees.all())
         )
 
+    @property
+    def offers_leave_or_decline(self) -> bool:
+        """ "Leave" for a seat taken; "Decline" only for a player named in the invitation:
+        an invitation open to all asks nobody in particular, so there is nothing to decline."""
+        if self.answer is not None:
+            return self.answer is True
+        return any(u.pk == self.viewer_id for u in self.invitation.invitees.all())
+
     def _responses(self) -> list:
         return sorted(self.invitation.responses.all(), key=lambda r: (r.created, r.pk))
 

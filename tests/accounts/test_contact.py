@@ -116,6 +116,22 @@ class TestSetting:
 
         assert result.stdout.strip() == "games@example.com", result.stderr
 
+    def test_a_no_reply_sender_is_no_contact(self):
+        # Issue 26.9: "contact us at noreply@localhost" sent people to nobody.
+        for sender in ("Site <noreply@localhost>", "Site <no-reply@example.com>", ""):
+            result = self.read(DEFAULT_FROM_EMAIL=sender)
+
+            assert result.returncode == 0, result.stderr
+            assert result.stdout.strip() == "", sender
+
+    def test_without_an_address_a_page_offers_none(self, client, db, settings):
+        settings.CONTACT_EMAIL = ""
+
+        page = client.get(reverse("account_email_verification_sent")).content.decode()
+
+        assert "check your spam folder" in page
+        assert "contact us" not in page and "mailto:" not in page
+
     def test_it_must_be_an_address(self):
         result = self.read(CONTACT_EMAIL="nobody")
 
