@@ -37,6 +37,7 @@ urlpatterns = [
     path("games/<id:game_id>/actions/", lobby.game_actions, name="actions"),
     path("games/<id:game_id>/concede/", lobby.concede, name="concede"),
     path("games/<id:game_id>/cancel-vote/", lobby.vote_cancel, name="vote_cancel"),
+    path("games/<id:game_id>/rematch/", lobby.rematch, name="rematch"),
     path("games/next/", lobby.next_game, name="next"),
     path("vacation/start/", vacation.start, name="vacation_start"),
     path("vacation/stop/", vacation.stop, name="vacation_stop"),

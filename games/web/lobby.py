@@ -24,6 +24,7 @@ from accounts.http import AuthenticatedHttpRequest
 from games.core import IllegalAction, registry
 from games.models import DEFAULT_KIND, Invitation
 from games.play import cancel_votes, errors, invitations, moves
+from games.play.rematch import do_rematch
 from games.reads import board as board_reads
 from games.reads import cache_keys, list_stamps, queries, viewing
 from games.reads.titles import game_title
@@ -200,6 +201,22 @@ def decline_invitation(request: AuthenticatedHttpRequest, invitation_id: int) ->
 @login_required
 def withdraw_invitation(request: AuthenticatedHttpRequest, invitation_id: int) -> HttpResponse:
     return _answer(request, invitation_id, invitations.do_withdraw_invitation)
+
+
+@require_POST
+@login_required
+def rematch(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """A finished game's "Rematch": the same game for the same people (games.play.rematch).
+    Against the computer alone it starts at once; else the others are invited."""
+    try:
+        invitation = do_rematch(game_id, request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("games:board", game_id=game_id)
+    if invitation.game_id is not None:
+        return redirect("games:board", game_id=invitation.game_id)
+    messages.success(request, _("Your rematch is open: the others are invited."))
+    return redirect("games:lobby")
 
 
 # Game actions ------------------------------------------------------------------------------
