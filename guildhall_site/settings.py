@@ -508,7 +508,7 @@ ACCOUNT_USERNAME_BLACKLIST = [
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # allauth's rate limits, and ours: new guest accounts per client address (accounts.views).
 ACCOUNT_RATE_LIMITS = {"guest": envstr("GUEST_RATE_LIMIT", "10/h/ip")}
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Guildhall] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme
 
 # --- Email --------------------------------------------------------------------------------------

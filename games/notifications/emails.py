@@ -39,7 +39,7 @@ from games.notifications.rows import message_id
 from games.reads import chat as chat_reads
 from games.reads import since
 from games.reads.movelog import describe_move
-from games.reads.titles import game_title
+from games.reads.titles import game_title, short_title
 
 Kind = Notification.Kind
 
@@ -89,6 +89,7 @@ def game_context(game: Game, seat: Seat) -> dict:
         "game_name": kind.name,
         "score_label": _(kind.score_label),
         "title": game_title(names),
+        "short_title": short_title(game.kind, game.pk),
         "opponents": [n for i, n in enumerate(names) if i != number],
         "players": players,
         "url": game_url(game.pk),
@@ -147,10 +148,21 @@ def unseen_chat(game: Game, seat: Seat) -> dict:
 # The emails ----------------------------------------------------------------------------------
 
 
+def subject_title(c: dict) -> str | None:
+    """A game as a subject names it: its short title and its players, "Guildhall #12 (Alice
+    vs Bob)", so that two games of the same players are told apart."""
+    if "short_title" not in c:
+        return c.get("title")
+    return pgettext("a game in an email's subject", "%(short)s (%(names)s)") % {
+        "short": c["short_title"],
+        "names": c["title"],
+    }
+
+
 def _subject(row: Notification, c: dict) -> str:
     """The subject, in the active language (``prepare`` calls it in the recipient's)."""
     kind = row.kind
-    title = {"title": c.get("title")}
+    title = {"title": subject_title(c)}
     if kind == Kind.STARTED:
         return _("Your game %(title)s has started") % title
     if kind == Kind.TURN:

@@ -22,7 +22,7 @@ from django.db.models.expressions import Combinable, NegatedExpression
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import ChatLine, Game, Invitation, Seat
+from games.models import ChatLine, Game, Invitation, InvitationResponse, Move, Seat
 from games.notifications import chat, preferences, push
 from games.notifications.due import WARNING_LEAD, WEEK
 from games.notifications.emails import user_zone
@@ -39,6 +39,9 @@ Kind = Notification.Kind
 SECRETS = ("snapshot", "seed")
 # Daily digests go out from this hour of the user's own day.
 DIGEST_HOUR = 7
+# A player seen on a game this recently has it open (the board's poll marks the seat at most
+# every 20 s): they watch its end on the board, and need no notice of it.
+WATCHING = timedelta(minutes=1)
 
 
 def _people(game: Game) -> list[Seat]:
@@ -56,14 +59,42 @@ def _people(game: Game) -> list[Seat]:
 Recorded = list[tuple[Notification, bool]]
 
 
+def _starter(game: Game) -> int | None:
+    """The user whose answer started ``game``: the last person to take a seat of its
+    invitation (its creator when the others are computers); None for a game nobody started
+    by an answer (a tournament's)."""
+    return (
+        InvitationResponse.objects.filter(
+            invitation__game=game, accepted=True, user__computer_level=""
+        )
+        .order_by("-created", "-pk")
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
+def _ender(game: Game) -> int | None:
+    """The seat whose own move (not the computer's or the clock's for them) ended ``game``."""
+    last = Move.objects.filter(game=game).order_by("-number").values("seat", "automatic").first()
+    return None if last is None or last["automatic"] else last["seat"]
+
+
+def _watching(seat: Seat, seats: list[Seat], now: datetime) -> bool:
+    """Whether ``seat``'s player has the game open, alone against the computer."""
+    seen = seat.last_seen_at
+    alone = not any(s.is_person for s in seats if s.pk != seat.pk)
+    return alone and seen is not None and now - seen < WATCHING
+
+
 def turn_notifications(game: Game) -> Recorded:
     """Each player the game waits for hears that it is their turn (once per wait, not per
-    step)."""
+    step); not the player who started the game, at its start: they are at the board."""
     if not game.is_active:
         return []
     out = []
+    starter = _starter(game) if game.version == 0 else None
     for seat in Seat.objects.select_related("user").filter(game=game, deciding=True):
-        if not seat.is_person:
+        if not seat.is_person or (seat.wait_version == 0 and seat.user_id == starter):
             continue
         # A push to each of the player's devices, whatever their email preferences.
         out += push.record(Kind.TURN, seat.user, game=game, turn=seat.wait_version)
@@ -76,23 +107,30 @@ def turn_notifications(game: Game) -> Recorded:
 
 
 def started_notifications(game: Game) -> Recorded:
+    """Every player hears that the game started, but the one whose answer started it."""
+    starter = _starter(game)
     return [
         record(Kind.STARTED, s.user, game=game)
         for s in _people(game)
-        if preferences.wants(s.user, Kind.STARTED)
+        if s.user_id != starter and preferences.wants(s.user, Kind.STARTED)
     ]
 
 
 def finished_notifications(game: Game) -> Recorded:
-    """The result to every player (resigned and abandoned ones too), or the cancellation."""
+    """The result to every player (resigned and abandoned ones too), or the cancellation;
+    not to the player whose own move ended it, nor to one watching the end of a game
+    against the computer: each saw it on the board."""
     if game.is_active:
         return []
     seats = list(game.seats.select_related("user"))
+    ender = _ender(game) if game.status == Game.Status.FINISHED else None
+    now = timezone.now()
+    told = [s for s in seats if s.number != ender and not _watching(s, seats, now)]
     return [
         record(Kind.FINISHED, s.user, game=game)
-        for s in seats
+        for s in told
         if preferences.wants(s.user, Kind.FINISHED)
-    ] + [row for s in seats for row in push.record(Kind.FINISHED, s.user, game=game)]
+    ] + [row for s in told for row in push.record(Kind.FINISHED, s.user, game=game)]
 
 
 def abandoned_notifications(game: Game, seat: int) -> Recorded:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from allauth.account.adapter import get_adapter
 from django import forms
+from django.conf import settings
 from django.urls import reverse
 
 from accounts.models import User
@@ -154,5 +155,5 @@ class TestTheUsernameBeside:
         [email] = smtp.messages
         lobby = client.get(reverse("games:lobby")).content.decode()
 
-        assert email["Subject"].startswith("[Guildhall] Ada L. (xk42) invites you")
+        assert email["Subject"].startswith(f"[{settings.SITE_NAME}] Ada L. (xk42) invites you")
         assert "By Ada L. (xk42)" in lobby

@@ -1,6 +1,7 @@
 """Helpers for the games tests: start games through the services, play them by the engine."""
 
 import random
+import re
 
 from games.models import Game, Seat
 from games.play import invitations, moves, timeouts
@@ -110,3 +111,14 @@ def deadline_of(game: Game):
 def time_out(game: Game, now=None):
     """``timeouts.do_time_out`` for the one seat to move, in its current wait."""
     return timeouts.do_time_out(game.pk, to_move(game), wait_version(game), now)
+
+
+# A game's short title and number in an email's subject ("Guildhall #12 (Alice vs Bob)").
+_SUBJECT_TITLE = re.compile(r"(?:Renaissance Man|\w+) #\d+ \(([^()]*)\)")
+
+
+def players_only(subject: str) -> str:
+    """``subject`` with each game named by its players alone, as subjects named games before
+    they had a number: "Your turn in Alice vs Bob" (tests/games/notifications/test_subjects.py checks
+    the whole subject)."""
+    return _SUBJECT_TITLE.sub(r"\1", subject)

@@ -116,7 +116,7 @@ class TestEmails:
     ):
         with django_capture_on_commit_callbacks(execute=True):
             game = start_game(alice, bob, charlie, kind="renaissance")
-        smtp.wait_for(3)  # "your game has started"
+        smtp.wait_for(2)  # "your game has started", but to Charlie who started it
         smtp.clear()
         users = {0: alice, 1: bob, 2: charlie}
         rand = random.Random(2)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test import Client
@@ -16,7 +17,7 @@ from games.play.timeouts import sweep_timeouts
 from games.reads import clocks, viewing
 from games.reads.movelog import TIMEOUT_LINE
 from tests import mailserver
-from tests.games.helpers import deadline_of, start_game, to_move, wait_version
+from tests.games.helpers import deadline_of, players_only, start_game, to_move, wait_version
 from tests.games.notifications.helpers import play_turn
 from tests.mailserver import text_of
 
@@ -125,9 +126,9 @@ class TestAbandon:
         assert game.status == Game.Status.FINISHED
         assert (alice_seat.rank, seat(game, 1).rank) == (2, 1)
         # One email each: the result (no separate "dropped out" for a game that it ended).
-        assert sorted(m["Subject"] for m in smtp.messages) == [
-            "[Guildhall] Game over: Alice vs Bob (you finished 1st)",
-            "[Guildhall] Game over: Alice vs Bob (you finished 2nd)",
+        assert sorted(players_only(m["Subject"]) for m in smtp.messages) == [
+            f"[{settings.SITE_NAME}] Game over: Alice vs Bob (you finished 1st)",
+            f"[{settings.SITE_NAME}] Game over: Alice vs Bob (you finished 2nd)",
         ]
 
     def test_with_three_players_the_computer_plays_on_and_the_others_are_told(

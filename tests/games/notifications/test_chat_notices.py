@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.utils import timezone
 
 from accounts import blocks
@@ -18,7 +19,7 @@ from games.notifications.events import UNQUEUED_AFTER, sweep_unqueued_notificati
 from games.notifications.models import Notification
 from games.notifications.tasks import sweep_notifications
 from games.play import chat
-from tests.games.helpers import start_game
+from tests.games.helpers import players_only, start_game
 from tests.games.notifications.helpers import play_turn
 from tests.mailserver import html_of, text_of
 
@@ -54,7 +55,10 @@ class TestTheEmail:
 
         [message] = chat_emails(smtp)
         assert message["To"] == bob.email
-        assert message["Subject"] == "[Guildhall] Alice wrote in Alice vs Bob"
+        assert (
+            players_only(message["Subject"])
+            == f"[{settings.SITE_NAME}] Alice wrote in Alice vs Bob"
+        )
         assert "Alice wrote: sorry, away till Monday <3" in text_of(message)
         assert "sorry, away till Monday &lt;3" in html_of(message)
         assert "/emails/unsubscribe/" in text_of(message)

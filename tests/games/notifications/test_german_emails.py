@@ -12,13 +12,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
 from games.models import Game
 from games.notifications import emails, rows
 from games.notifications.models import Notification
 from games.play import invitations, moves
-from tests.games.helpers import deadline_of, start_game, wait_version
+from tests.games.helpers import deadline_of, players_only, start_game, wait_version
 from tests.games.notifications.helpers import play_turn
 
 Kind = Notification.Kind
@@ -47,7 +48,8 @@ def email(kind, user, now, **row) -> tuple[str, str, str]:
     assert isinstance(message, EmailMultiAlternatives), message
     [(html, mimetype)] = message.alternatives
     assert mimetype == "text/html"
-    return message.subject.removeprefix("[Guildhall] "), message.body, html
+    subject = message.subject.removeprefix(settings.ACCOUNT_EMAIL_SUBJECT_PREFIX)
+    return players_only(subject), message.body, html
 
 
 # Each kind: how to make it (it returns the recipient and the email), and what it says in

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -64,7 +65,7 @@ class TestTheEmail:
 
         [email] = smtp.messages
         assert email["To"] == bob.email
-        assert email["Subject"] == "[Guildhall] Alice sent you a message"
+        assert email["Subject"] == f"[{settings.SITE_NAME}] Alice sent you a message"
         text = text_of(email)
         assert "Alice wrote: Good game! <3 see https://example.org/replay" in text
         assert "Good game! &lt;3" in html_of(email)
@@ -118,7 +119,7 @@ class TestTheEmail:
 
         first, later = message_emails(smtp)
         assert "first" in text_of(first) and "second" not in text_of(first)
-        assert later["Subject"] == "[Guildhall] Alice sent you 3 messages"
+        assert later["Subject"] == f"[{settings.SITE_NAME}] Alice sent you 3 messages"
         assert "second" in text_of(later) and "third" in text_of(later)
         assert rows(bob) == [(1, "sent"), (2, "sent")]
 

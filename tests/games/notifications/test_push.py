@@ -261,14 +261,9 @@ class TestLookingAtTheGame:
         run_hooks(moves.do_concede, game.pk, alice)
         Seat.objects.filter(game=game, user=bob).update(last_seen_at=timezone.now())
 
-        assert push_service.to("alices") == [
-            {
-                "title": "Game over: Guildhall",
-                "body": f"Alice vs Bob – game {game.pk}",
-                "url": f"{settings.SITE_URL}/games/{game.pk}/",
-                "tag": f"game-{game.pk}",
-            }
-        ]
+        # Alice conceded: she ended the game herself, and hears nothing of it (issue 26.8).
+        assert push_service.to("alices") == []
+        assert not Notification.objects.filter(kind=Kind.FINISHED, user=alice).exists()
         bobs = Notification.objects.get(kind=Kind.FINISHED, channel=Channel.PUSH, user=bob)
         assert bobs.status == Status.DEFERRED
         with time_machine.travel(timezone.now() + timedelta(minutes=6)):

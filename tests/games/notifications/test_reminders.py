@@ -4,12 +4,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 
 from games.models import Seat
 from games.notifications.events import send_daily_digests, sweep_reminders
 from games.notifications.models import Notification
 from games.play import vacations
-from tests.games.helpers import start_game
+from tests.games.helpers import players_only, start_game
 from tests.games.notifications.helpers import play_turn
 from tests.mailserver import text_of
 
@@ -27,7 +28,10 @@ def clock():
 
 
 def subjects(smtp) -> list[tuple[str, str]]:
-    return [(m["To"], m["Subject"].removeprefix("[Guildhall] ")) for m in smtp.messages]
+    return [
+        (m["To"], players_only(m["Subject"].removeprefix(settings.ACCOUNT_EMAIL_SUBJECT_PREFIX)))
+        for m in smtp.messages
+    ]
 
 
 class TestReminder:

@@ -42,7 +42,9 @@ class TestTurnEmail:
 
         [message] = smtp.messages
         assert message["To"] == bob.email
-        assert message["Subject"] == "[Guildhall] Your turn in Alice vs Bob"
+        assert message["Subject"] == (
+            f"[{settings.SITE_NAME}] Your turn in Guildhall #{game.pk} (Alice vs Bob)"
+        )
         text, html = text_of(message), html_of(message)
         url = f"{settings.SITE_URL}/games/{game.pk}/"
         assert url in links(text)
@@ -147,12 +149,18 @@ class TestPlayerLookingAtTheGame:
 
 
 class TestGameStartedAndOver:
-    def test_everyone_hears_the_game_started_and_who_begins(self, alice, bob, smtp, run_hooks):
-        game = run_hooks(start_game, alice, bob)
+    def test_everyone_hears_the_game_started_and_who_begins(
+        self, alice, bob, charlie, smtp, run_hooks
+    ):
+        game = run_hooks(start_game, alice, bob, charlie)
 
         by_user = {m["To"]: m for m in smtp.messages}
+        # Not Charlie: his answer, the last seat taken, started the game (issue 26.8).
         assert set(by_user) == {alice.email, bob.email}  # no separate turn email for Alice
-        assert by_user[alice.email]["Subject"] == "[Guildhall] Your game Alice vs Bob has started"
+        assert by_user[alice.email]["Subject"] == (
+            f"[{settings.SITE_NAME}] Your game Guildhall #{game.pk} (Alice vs Bob vs charlie)"
+            " has started"
+        )
         assert "You begin: Setup" in text_of(by_user[alice.email])
         assert "Alice begins" in text_of(by_user[bob.email])
         assert f"/games/{game.pk}/" in text_of(by_user[bob.email])
@@ -167,14 +175,14 @@ class TestGameStartedAndOver:
 
         by_user = {m["To"]: m for m in smtp.messages}
         assert by_user[alice.email]["Subject"] == (
-            "[Guildhall] Game over: Alice vs Bob (you finished 1st)"
+            f"[{settings.SITE_NAME}] Game over: Guildhall #{game.pk} (Alice vs Bob)"
+            " (you finished 1st)"
         )
-        assert by_user[bob.email]["Subject"] == (
-            "[Guildhall] Game over: Alice vs Bob (you finished 2nd)"
-        )
-        text = text_of(by_user[bob.email])
-        assert "1st  Alice" in text and "2nd  Bob (you)" in text and "(resigned)" in text
-        assert "<b>2nd</b>" in html_of(by_user[bob.email])
+        # Bob ended it himself (he conceded): no notice of it (issue 26.8).
+        assert set(by_user) == {alice.email}
+        text = text_of(by_user[alice.email])
+        assert "1st  Alice (you)" in text and "2nd  Bob" in text and "(resigned)" in text
+        assert "<b>1st</b>" in html_of(by_user[alice.email])
 
     def test_a_cancelled_game_says_so(self, game, alice, bob, smtp, run_hooks):
         run_hooks(cancel_votes.do_vote_cancel, game.pk, alice)
@@ -190,7 +198,10 @@ class TestInvitation:
 
         assert {m["To"] for m in smtp.messages} == {bob.email, charlie.email}
         message = smtp.to(bob.email)[0]
-        assert message["Subject"] == "[Guildhall] Alice invites you to a 3-player game of Guildhall"
+        assert (
+            message["Subject"]
+            == f"[{settings.SITE_NAME}] Alice invites you to a 3-player game of Guildhall"
+        )
         assert "Also invited: charlie" in text_of(message)
         assert f"{settings.SITE_URL}/lobby/" in links(text_of(message))
 
