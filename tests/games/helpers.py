@@ -119,6 +119,6 @@ _SUBJECT_TITLE = re.compile(r"(?:Renaissance Man|\w+) #\d+ \(([^()]*)\)")
 
 def players_only(subject: str) -> str:
     """``subject`` with each game named by its players alone, as subjects named games before
-    they had a number: "Your turn in Alice vs Bob" (tests/games/notifications/test_subjects.py checks
-    the whole subject)."""
+    they had a number: "Your turn in Alice vs Bob" (the whole subject is checked by
+    tests/games/notifications/test_subjects.py)."""
     return _SUBJECT_TITLE.sub(r"\1", subject)
