@@ -6,6 +6,7 @@ with no stale button. Screenshots in test-output/screenshots/."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,13 @@ from games.renaissance.game import RENAISSANCE
 from tests.e2e.conftest import PHONE, log_in, wait_for_board
 from tests.e2e.test_board_ux_e2e import four_player_game, play, wait_until  # noqa: F401
 from tests.games.helpers import start_game
+
+# tests/e2e/contrast.js: the contrast of every visible text of an element, as chromium draws it.
+CONTRAST = "\n".join(
+    line
+    for line in (Path(__file__).parent / "contrast.js").read_text().splitlines()
+    if not line.startswith("//")
+).strip()[:-1]
 
 
 def _decision(game: Game, seat: int) -> str | None:
@@ -97,6 +105,13 @@ def test_a_turn_by_keyboard_and_the_end_seen_by_an_open_page(
     page = context.new_page()
     log_in(page, live_server.url, f"/games/{game.pk}/")
     page.wait_for_function("window.htmx !== undefined")
+
+    # Issue 26.9: no hand card is a choice at the end of a turn; each keeps its contrast.
+    assert page.locator(".hand .card").count() and not page.locator(".hand .tap").count()
+    low = [
+        f for f in page.evaluate(CONTRAST, page.query_selector(".hand")) if f["ratio"] < f["needed"]
+    ]
+    assert low == []
 
     # "?": the keys' help.
     page.keyboard.press("?")
@@ -200,9 +215,9 @@ def _box(page, selector: str) -> dict:
 def test_a_desktop_uses_its_width_and_cuts_no_chapter_name(
     browser,
     live_server,
-    four_player_game,
+    four_player_game,  # noqa: F811
     alice,
-    screenshots,  # noqa: F811
+    screenshots,
 ):
     # Issue 26.5: German names are the longest (Historiker, Assassine); three other players
     # share the column two abreast.
