@@ -1,6 +1,7 @@
 """Every answer of the API under test, checked against the served OpenAPI schema by
 openapi-core, a strict OpenAPI 3.0 validator (as the clients generated from the schema read
-it): its status is documented for the operation, and its headers and body fit.
+it): its status is documented for the operation, and its headers and body fit, with no
+property the schema does not name (``additionalProperties`` left out counts as false).
 
 ``tests/conftest.py`` wraps Django's test client (and so DRF's ``APIClient``) with
 ``check_answer`` for every test: no answer of a test can disagree with the schema. A path or
@@ -15,7 +16,7 @@ import json
 from functools import cache
 
 from drf_spectacular.generators import SchemaGenerator
-from openapi_core import OpenAPI
+from openapi_core import Config, OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
 from openapi_schema_validator import OAS30Validator
@@ -32,8 +33,9 @@ def openapi() -> dict:
 @cache
 def strict() -> OpenAPI:
     """The schema as openapi-core reads it, parsed once per test run (loading it also runs
-    openapi-spec-validator on it)."""
-    return OpenAPI.from_dict(json.loads(json.dumps(openapi())))
+    openapi-spec-validator on it); an undocumented property in an answer is an error."""
+    config = Config(additional_properties_default_policy="forbid")
+    return OpenAPI.from_dict(json.loads(json.dumps(openapi())), config=config)
 
 
 @cache
