@@ -31,6 +31,12 @@ class TestTheCheck:
         with pytest.raises(OpenAPIError):
             check_answer(answer)
 
+    def test_an_undocumented_property_fails(self, alice):
+        answer = client_for(alice).get("/api/v1/me/")
+        answer.content = json.dumps({**answer.json(), "password": "x"}).encode()
+        with pytest.raises(OpenAPIError):
+            check_answer(answer)
+
     def test_an_undocumented_status_fails(self, db):
         answer = Client().get("/api/v1/catalog/")
         answer.status_code = 418
