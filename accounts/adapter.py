@@ -10,6 +10,17 @@ from accounts.usernames import normalise, skeleton
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def confirm_email(self, request, email_address) -> bool:
+        """Confirming an address logs its player in, in whichever browser opened the link
+        (a phone's mail app has its own): else they had to log in again. Only its first
+        confirmation does (allauth calls this for an address not yet verified): the link of
+        a verified address logs nobody in, however often it is opened."""
+        confirmed = super().confirm_email(request, email_address)
+        user = email_address.user
+        if confirmed and not request.user.is_authenticated and user.is_active:
+            self.login(request, user)
+        return confirmed
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Stored as NFKC: "ｂｏｂ" is "bob". Sign-up and a guest's conversion both come here.
         username = normalise(username)

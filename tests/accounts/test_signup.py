@@ -148,3 +148,31 @@ class TestAccountPages:
         assert response.status_code == 302
         alice.refresh_from_db()
         assert alice.check_password("a new long passphrase")
+
+
+class TestConfirmationKeepsYouIn:
+    """Issue 26.9: the link opened in another browser (a phone's mail app) logs in too, once."""
+
+    def test_the_link_in_another_browser_logs_in(self, client, db, mailoutbox):
+        from django.test import Client
+
+        sign_up(client)
+        path = confirmation_path(mailoutbox[0])
+        phone = Client()
+
+        response = phone.post(path)
+
+        assert response.status_code == 302 and response.url == reverse("home")
+        assert logged_in_user_id(phone) == User.objects.get(username="dora").pk
+
+    def test_a_second_opening_logs_nobody_in(self, client, db, mailoutbox):
+        from django.test import Client
+
+        sign_up(client)
+        path = confirmation_path(mailoutbox[0])
+        Client().post(path)
+        stranger = Client()
+
+        stranger.post(path)
+
+        assert logged_in_user_id(stranger) is None
