@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.models import Block
 from games.models import Game, Invitation, InvitationResponse, Seat
+from games.reads.lobby_filters import LobbyFilter
 
 # Columns a list never needs, and must not carry around: the secret parts of a game.
 SECRET_FIELDS = ("game__seed", "game__snapshot")
@@ -235,12 +236,16 @@ def invitation_row(invitation: Invitation, viewer) -> InvitationRow:
     return InvitationRow(invitation, viewer.pk)
 
 
-def open_invitations(user, *, by: set[int] | None = None) -> list[InvitationRow]:
+def open_invitations(
+    user, *, by: set[int] | None = None, only: LobbyFilter | None = None
+) -> list[InvitationRow]:
     """The open invitations ``user`` may answer or made; ``by``: only those created by these
-    users (their friends)."""
+    users (their friends); ``only``: those the lobby's filters let through."""
     invitations = open_invitations_queryset(user)
     if by is not None:
         invitations = invitations.filter(creator_id__in=by)
+    if only is not None:
+        invitations = only.apply(invitations)
     return [InvitationRow(i, user.pk) for i in invitations]
 
 

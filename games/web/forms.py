@@ -21,6 +21,7 @@ from games.core import GameKind, OptionSpec
 from games.models import MOVE_DAYS_CHOICES
 from games.play import computer_players, invitations
 from games.play.errors import Invalid
+from games.reads import lobby_filters
 
 # A choice among at most this many is radio buttons (all in view), else a menu.
 RADIO_CHOICES = 4
@@ -232,3 +233,48 @@ class ComputerGameForm(InvitationForm):
             "rated": False,
             "chat_players_only": False,
         }
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters (a GET form; every field may stay at "any"). A value it cannot
+    read is shown as the field's error and filters nothing."""
+
+    game = forms.ChoiceField(label=gettext_lazy("Game"), required=False)
+    players = forms.TypedChoiceField(
+        label=gettext_lazy("Players"), required=False, coerce=int, empty_value=None
+    )
+    move_days = forms.ChoiceField(label=gettext_lazy("Time per move"), required=False)
+    min_rating = forms.IntegerField(
+        label=gettext_lazy("Host's rating at least"),
+        required=False,
+        min_value=0,
+        max_value=10000,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    friends = forms.BooleanField(label=gettext_lazy("Only my friends' invitations"), required=False)
+
+    def __init__(self, *args, games: list[GameKind], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        any_choice = ("", gettext("any"))
+        self.fields["game"].choices = [any_choice] + [(g.id, g.name) for g in games]  # type: ignore[attr-defined]
+        most = max((g.max_players for g in games), default=2)
+        self.fields["players"].choices = [any_choice] + [  # type: ignore[attr-defined]
+            (n, str(n)) for n in range(1, most + 1)
+        ]
+        self.fields["move_days"].choices = [any_choice] + [  # type: ignore[attr-defined]
+            (lobby_filters.NO_LIMIT if d is None else str(d), label)
+            for d, label in MOVE_DAYS_CHOICES
+        ]
+
+    def lobby_filter(self) -> lobby_filters.LobbyFilter:
+        """What the valid fields ask for (an invalid one asks nothing)."""
+        if self.is_bound:
+            self.is_valid()  # a field in error is left out of cleaned_data
+        data = getattr(self, "cleaned_data", {})
+        days = data.get("move_days") or None
+        return lobby_filters.LobbyFilter(
+            game=data.get("game") or None,
+            players=data.get("players"),
+            move_days=int(days) if days and days != lobby_filters.NO_LIMIT else days,
+            min_rating=data.get("min_rating"),
+        )

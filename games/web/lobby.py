@@ -29,7 +29,7 @@ from games.reads import board as board_reads
 from games.reads import cache_keys, list_stamps, queries, viewing
 from games.reads.titles import game_title
 from games.web import page_cache
-from games.web.forms import ComputerGameForm, InvitationForm
+from games.web.forms import ComputerGameForm, InvitationForm, LobbyFilterForm
 from guildhall_site import parsing
 from guildhall_site.http import HtmxHttpRequest
 
@@ -107,12 +107,14 @@ def next_game(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 @login_required
 def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
-    # ?friends=1: only the invitations of the user's friends (accounts.friends).
-    friends_only = request.GET.get("friends") == "1"
+    # The filters (LobbyFilterForm); ?friends=1: only the user's friends' (accounts.friends).
+    form = LobbyFilterForm(request.GET or None, games=registry.all_games())
+    friends_only = request.GET.get("friends") in ("1", "on")
     by = friends.friend_ids(request.user) if friends_only else None
     context = {
-        "invitations": queries.open_invitations(request.user, by=by),
+        "invitations": queries.open_invitations(request.user, by=by, only=form.lobby_filter()),
         "friends_only": friends_only,
+        "filter_form": form,
     }
     template = "games/lobby.html#invitation_list" if request.htmx else "games/lobby.html"
     return render(request, template, context)

@@ -75,3 +75,31 @@ def test_no_rematch_of_a_game_going_on(alice, bob):
 
     assert response.status_code == 302
     assert Game.objects.count() == 1 and Invitation.objects.count() == 1
+
+
+def _shown(user, query: str) -> set[int]:
+    page = client_for(user).get(f"{reverse('games:lobby')}?{query}").content.decode()
+    return {i.pk for i in Invitation.objects.all() if f'id="invitation-{i.pk}"' in page}
+
+
+def test_the_lobby_filters_by_game_players_time_and_host_rating(alice, bob, charlie):
+    from games.models import Rating
+
+    guildhall_3 = invitations.do_create_invitation(bob, players=3, move_days=3)
+    renaissance = invitations.do_create_invitation(bob, kind="renaissance", players=2, move_days=7)
+    no_limit = invitations.do_create_invitation(charlie, players=2, move_days=None)
+    Rating.objects.create(user=bob, kind="guildhall", mu=30, sigma=2, games=9, rating=1600)
+    Rating.objects.create(user=charlie, kind="guildhall", mu=25, sigma=8, games=1, rating=900)
+    everything = {guildhall_3.pk, renaissance.pk, no_limit.pk}
+
+    assert _shown(alice, "") == everything
+    assert _shown(alice, "game=renaissance") == {renaissance.pk}
+    assert _shown(alice, "players=3") == {guildhall_3.pk}
+    assert _shown(alice, "move_days=none") == {no_limit.pk}
+    assert _shown(alice, "move_days=3&game=guildhall") == {guildhall_3.pk}
+    assert _shown(alice, "min_rating=1000") == {guildhall_3.pk}  # Bob's Guildhall rating
+    # A value it cannot read filters nothing, and says so.
+    response = client_for(alice).get(f"{reverse('games:lobby')}?players=many&game=chess")
+    assert response.status_code == 200
+    assert _shown(alice, "players=many&game=chess") == everything
+    assert "errorlist" in response.content.decode()
