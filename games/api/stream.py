@@ -74,8 +74,9 @@ async def events(request: HttpRequest) -> HttpResponseBase:
         response = error("throttled", message, 429, retry_after=seconds)
         response["Retry-After"] = str(seconds)
         return response
-    last = request.headers.get("Last-Event-ID", "")
-    if last and not _ENTRY_ID.fullmatch(last):
+    sent = request.headers.get("Last-Event-ID")  # (an empty one is a bad one)
+    last = sent or ""
+    if sent is not None and not _ENTRY_ID.fullmatch(sent):
         return error("invalid", _("Last-Event-ID is not an event's id."), 400, fields={})
     key, chat = live.user_stream(user.pk), True
     if "game" in request.GET:
@@ -191,7 +192,7 @@ def add_schema(result, generator, request, public):
                     "name": "Last-Event-ID",
                     "in": "header",
                     "required": False,
-                    "schema": {"type": "string", "pattern": r"^\d+-\d+$"},
+                    "schema": {"type": "string", "pattern": r"^\d{1,20}-\d{1,20}$"},
                     "description": "Resume after this event.",
                 },
             ],
