@@ -102,7 +102,8 @@ def test_two_documented_webhook_bots_play_a_game_to_its_end(
         assert heard[1][0] == "invitation"
         for events in heard:
             assert events.count("game_over") == 1 and events.count("game_started") == 1
-            assert events.count("turn") >= 3
+            assert events.count("turn") >= 1
+        assert sum(events.count("turn") for events in heard) >= 4
         assert game.seats.get(user=alice).resigned
     finally:
         for server in servers:
