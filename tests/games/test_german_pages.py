@@ -72,7 +72,7 @@ def test_welcome_in_german(client):
     text = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     check(
         text,
-        ["Guildhall, Zug um Zug", "Als Gast spielen"],
+        ["Kartenspiele, Zug um Zug", "Die Spiele", "Als Gast spielen"],
         ["one move at a time", "Play as guest", "No email needed"],
     )
 
