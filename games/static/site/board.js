@@ -139,8 +139,9 @@
     reveal(p, version);
   }
 
-  function press(elt) {
-    if (!elt || elt.disabled || !visible(elt)) return false;
+  // A key presses its button even where the phone's compact bar hides it (Undo).
+  function press(elt, hidden) {
+    if (!elt || elt.disabled || (!hidden && !visible(elt))) return false;
     elt.click();
     return true;
   }
@@ -158,7 +159,7 @@
       var help = document.getElementById("board-keys");
       if (help && help.togglePopover) { help.togglePopover(); done = true; }
     } else if (event.key === "u" || event.key === "e") {
-      done = press(document.querySelector('#board-form [data-key="' + event.key + '"]'));
+      done = press(document.querySelector('#board-form [data-key="' + event.key + '"]'), true);
     } else if (/^[1-9]$/.test(event.key)) {
       done = press(choices()[Number(event.key) - 1]);
     }
