@@ -58,6 +58,7 @@ class TestServerError:
         assert not any(mark in html for mark in DEBUG_PAGE_MARKS)
         assert response["Content-Security-Policy"]
 
+    @pytest.mark.no_schema_check  # a 500 on purpose, on a path only these tests serve
     def test_the_api_answers_json(self, db, caplog):
         client = Client(raise_request_exception=False)
 
