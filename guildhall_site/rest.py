@@ -249,7 +249,9 @@ class Pagination(PageNumberPagination):
     max_page_size = 200
     last_page_strings = ()
 
-    def paginate_queryset(self, queryset, request, view=None):
+    def check_query(self, request) -> None:
+        """A 400 for a ``page`` or ``page_size`` that is not such a whole number (before
+        anything is read: a conditional read checks its request first)."""
         size = request.query_params.get(self.page_size_query_param)
         if size is not None and not _whole_number(size, self.max_page_size):
             message = _("Must be a whole number from 1 up to %(most)d.") % {
@@ -260,6 +262,10 @@ class Pagination(PageNumberPagination):
         if page is not None and not (page.isascii() and page.isdigit() and page.strip("0")):
             message = _("Must be a whole number from 1.")
             raise exceptions.ValidationError({self.page_query_param: [message]})
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.check_query(request)
+        page = request.query_params.get(self.page_query_param)
         if page is not None and not _whole_number(page, None):
             raise self._past_the_end(queryset, request)  # digits beyond any list's length
         try:

@@ -150,9 +150,10 @@ CONDITIONAL = [
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the `ETag` you sent: no body.")
 
 
-def _unchanged(request, tag: str | None) -> Response | None:
-    """304 when the request's ``If-None-Match`` names ``tag``."""
-    if tag is None or not etags.matches(request.headers.get("If-None-Match"), tag):
+def _unchanged(request, tag: str | None, any_tag: bool = True) -> Response | None:
+    """304 when the request's ``If-None-Match`` names ``tag`` (or is ``*``, if
+    ``any_tag``)."""
+    if tag is None or not etags.matches(request.headers.get("If-None-Match"), tag, any_tag):
         return None
     return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
 
@@ -189,13 +190,17 @@ class GameListView(ApiView):
     pagination_class = Pagination
 
     def get(self, request):
+        # The query checked first: a bad one is a 400 whatever tag comes with it.
+        my_turn = query_flag(request, "my_turn")
+        finished = query_flag(request, "finished")
+        assert self.paginator is not None  # (pagination_class)
+        self.paginator.check_query(request)
         tag = etags.games_list_tag(request.user.pk, request.META.get("QUERY_STRING", ""))
-        if (unchanged := _unchanged(request, tag)) is not None:
+        # Not "*": a page past the end has no answer for it to match (a 404 says so).
+        if (unchanged := _unchanged(request, tag, any_tag=False)) is not None:
             return unchanged
         seats = Seat.objects.filter(user=request.user).select_related("game")
         seats = seats.defer(*queries.SECRET_FIELDS)
-        my_turn = query_flag(request, "my_turn")
-        finished = query_flag(request, "finished")
         deciding = Q(game__status__in=Game.ACTIVE, deciding=True)
         if my_turn is True:
             seats = seats.filter(deciding).order_by("deciding_since", "game_id")

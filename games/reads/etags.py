@@ -65,10 +65,12 @@ def games_list_tag(user_id: int, query: str) -> str:
     return _tag("games", (user_id, list_stamps.stamps(user_id)[0], query))
 
 
-def matches(if_none_match: str | None, tag: str) -> bool:
+def matches(if_none_match: str | None, tag: str, any_tag: bool = True) -> bool:
     """Whether an ``If-None-Match`` header names ``tag`` (weakly compared, as RFC 9110 asks
-    for this header), or is ``*``."""
+    for this header), or is ``*`` (when ``any_tag``)."""
     if not if_none_match:
         return False
     tags = parse_etags(if_none_match)
-    return "*" in tags or tag.removeprefix("W/") in {t.removeprefix("W/") for t in tags}
+    return (any_tag and "*" in tags) or tag.removeprefix("W/") in {
+        t.removeprefix("W/") for t in tags
+    }

@@ -96,3 +96,12 @@ def test_a_move_through_the_api_then_a_304(alice, bob, game, run_hooks):
     run_hooks(moves.do_submit_action, game.pk, mover, action, game.version)
     tag = api.get(game_url(game.pk))["ETag"]
     assert api.client.get(game_url(game.pk), HTTP_IF_NONE_MATCH=tag).status_code == 304
+
+
+def test_a_bad_query_is_refused_whatever_tag_comes_with_it(alice, bob, game):
+    api = Api(alice)
+    for query in ({"page": "x"}, {"page_size": "9999"}, {"my_turn": "maybe"}):
+        answer = api.client.get("/api/v1/games/", query, HTTP_IF_NONE_MATCH="*")
+        assert answer.status_code == 400, query
+    # "*" names no page of a list: a page past the end is still a 404.
+    assert api.client.get("/api/v1/games/", {"page": 9}, HTTP_IF_NONE_MATCH="*").status_code == 404
