@@ -318,7 +318,7 @@ def test_small_things_time_zone_picker_and_the_rule_options_explained(
     assert zone.count() == 1
     assert page.locator("select[name=time_zone] optgroup[label=Europe]").count() == 1
     zone.select_option("Europe/Berlin")
-    page.locator("main form button[type=submit]", has_text="Save").click()
+    page.get_by_role("button", name="Save", exact=True).click()
     page.wait_for_load_state()
     alice.refresh_from_db()
     assert alice.time_zone == "Europe/Berlin"
