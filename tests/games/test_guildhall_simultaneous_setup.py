@@ -95,6 +95,7 @@ def test_a_default_game_starts_with_every_seat_to_move_and_each_hears_once_per_s
 def _normal(text: str, game: Game) -> str:
     text = re.sub(rf"/{game.pk}/", "/GAME/", text)
     text = re.sub(rf"#{game.pk}\b", "#GAME", text)  # its short title: "Guildhall #12"
+    text = re.sub(rf"\?game={game.pk}\b", "?game=GAME", text)  # its event stream
     text = re.sub(rf"actions-{game.pk}\b", "actions-GAME", text)
     text = re.sub(rf'"(game|game_id)": {game.pk}\b', r'"\1": 0', text)
     text = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]*', r"\1", text)

@@ -171,12 +171,13 @@ class TestSecrets:
 
 
 def _normal(text: str, game: Game) -> str:
+    text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+Z?", "TIME", text)  # first: "-11" of a date
     text = re.sub(rf"/{game.pk}/", "/GAME/", text)
     text = re.sub(rf"#{game.pk}\b", "#GAME", text)  # its short title: "Guildhall #12"
-    text = re.sub(rf"-{game.pk}\b", "-GAME", text)
+    text = re.sub(rf"\?game={game.pk}\b", "?game=GAME", text)  # its event stream
+    text = re.sub(rf"(?<!utf)-{game.pk}\b", "-GAME", text)
     text = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]*', r"\1", text)
     text = re.sub(r'("X-CSRFToken": ")[^"]*', r"\1", text)
-    text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+Z?", "TIME", text)
     return re.sub(r'"id": \d+', '"id": 0', text)
 
 

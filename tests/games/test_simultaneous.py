@@ -144,12 +144,13 @@ class TestBoard:
 
 def normalized(text: str, game: Game) -> str:
     """A page or an answer without what differs between two games of the same deal."""
+    text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+Z?", "TIME", text)  # first: "-11" of a date
     text = re.sub(rf"/{game.pk}/", "/GAME/", text)
     text = re.sub(rf"#{game.pk}\b", "#GAME", text)  # its short title: "Guildhall #12"
-    text = re.sub(rf"-{game.pk}\b", "-GAME", text)
+    text = re.sub(rf"\?game={game.pk}\b", "?game=GAME", text)  # its event stream
+    text = re.sub(rf"(?<!utf)-{game.pk}\b", "-GAME", text)
     text = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]*', r"\1", text)
     text = re.sub(r'("X-CSRFToken": ")[^"]*', r"\1", text)
-    text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+Z?", "TIME", text)
     # An unsubscribe link is signed with the time it was made.
     text = re.sub(r"/emails/unsubscribe/[^/\s]+/", "/emails/unsubscribe/TOKEN/", text)
     return re.sub(r'"id": \d+', '"id": 0', text)
