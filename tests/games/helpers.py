@@ -113,8 +113,9 @@ def time_out(game: Game, now=None):
     return timeouts.do_time_out(game.pk, to_move(game), wait_version(game), now)
 
 
-# A game's short title and number in an email's subject ("Guildhall #12 (Alice vs Bob)").
-_SUBJECT_TITLE = re.compile(r"(?:Renaissance Man|\w+) #\d+ \(([^()]*)\)")
+# A game's short title and number in an email's subject ("Guildhall #12 (Alice vs Bob)";
+# in German "Guildhall Nr. 12 (Alice gegen Bob)").
+_SUBJECT_TITLE = re.compile(r"(?:Renaissance Man|\w+) (?:#|Nr\. )\d+ \(([^()]*)\)")
 
 
 def players_only(subject: str) -> str:
