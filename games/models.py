@@ -143,13 +143,16 @@ class Game(models.Model):
     )
     snapshot = models.JSONField(editable=False)  # secret: the full state, hidden parts included
     # Secret: the private records since the last public one ({"player", "action", "events",
-    # "automatic"}, in order): parts of pending choices (``GameKind.private_record``), which
-    # become Move rows, before the next public record, so that no version or record number
-    # counts them meanwhile. The snapshot includes them.
+    # "automatic", "waited"}, in order): parts of pending choices
+    # (``GameKind.private_record``), which become Move rows, before the next public record,
+    # so that no version or record number counts them meanwhile. The snapshot includes them.
     drafts = models.JSONField(default=list, editable=False)
     # Changes when what every viewer sees changes without a new version (a seat submits or
     # reopens its choice through a private record): part of the board's cache key and poll.
     stamp = models.PositiveIntegerField(default=0)
+    # The parts of the game (turns, phases: the log's headings) its records have begun:
+    # each new Move's ``turn``. Games from before it count from their next record.
+    headings = models.PositiveIntegerField(default=0, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)  # finished or cancelled
@@ -268,6 +271,13 @@ class Move(models.Model):
     # Played by the computer for a resigned or abandoned seat.
     automatic = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
+    # The part of the game it was made in (``Game.headings`` before it): a turn, a phase.
+    turn = models.PositiveIntegerField(null=True, editable=False)
+    # How long the game had waited for its seat when the player made it (a private record
+    # becomes a Move later: ``created`` is then the time it became public). None for the
+    # computer's records, undos, concessions and actions out of a wait. The profile's "time
+    # to move" reads the first of each seat's in each turn (games.reads.stats).
+    waited = models.DurationField(null=True, editable=False)
 
     class Meta:
         constraints = [

@@ -18,6 +18,7 @@ import json
 import random
 from collections import defaultdict
 from collections.abc import Iterable
+from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -122,6 +123,7 @@ class Change:
                     "action": action,
                     "events": [*marks, *events],
                     "automatic": automatic,
+                    "waited": None if automatic or kind in (UNDO, RESIGN) else self.waited(seat),
                 }
             )
             private = kind not in (UNDO, RESIGN) and self.kind.private_record(self.match.state)
@@ -131,6 +133,14 @@ class Change:
             self.seat_fields[seat].add("resigned")
         self.waits.after(self.match.state, seat)
         return events
+
+    def waited(self, seat: int) -> float | None:
+        """How long, in seconds, the game has waited for ``seat``'s player; None when it
+        did not wait for them (or the computer plays for them, as their stand-in too)."""
+        row, now = self.seats[seat], timezone.now()
+        if row.deciding_since is None or row.computer_level or row.stood_in(now):
+            return None
+        return max(0.0, (now - row.deciding_since).total_seconds())
 
     def play_computer_seats(self) -> None:
         """Play the decisions of resigned and abandoned seats until only people are waited
@@ -154,17 +164,23 @@ class Change:
         now = timezone.now()
         if self.public:
             rows = [*self.drafts, *self.log]
-            Move.objects.bulk_create(
-                Move(
-                    game=game,
-                    number=game.version + i + 1,
-                    seat=row["player"],
-                    action=row["action"],
-                    events=row["events"],
-                    automatic=row["automatic"],
+            moves = []
+            for i, entry in enumerate(rows):
+                waited = entry.get("waited")  # drafts from before it have none
+                moves.append(
+                    Move(
+                        game=game,
+                        number=game.version + i + 1,
+                        seat=entry["player"],
+                        action=entry["action"],
+                        events=entry["events"],
+                        automatic=entry["automatic"],
+                        turn=game.headings,
+                        waited=None if waited is None else timedelta(seconds=waited),
+                    )
                 )
-                for i, row in enumerate(rows)
-            )
+                game.headings += sum(kind.log_heading(st, e) is not None for e in entry["events"])
+            Move.objects.bulk_create(moves)
             game.version += len(rows)
             game.drafts = []
         else:

@@ -23,10 +23,9 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db.models import (
     Avg,
-    Case,
     Count,
     DurationField,
-    ExpressionWrapper,
+    Exists,
     F,
     IntegerField,
     Max,
@@ -34,7 +33,6 @@ from django.db.models import (
     Q,
     Subquery,
     Sum,
-    When,
 )
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext, ngettext
@@ -275,27 +273,24 @@ def _game_name(kind: str) -> str:
 
 
 def move_times(user) -> dict:
-    """How long ``user`` takes to move, over every game they play or played: for each of
-    their own moves (not played by the computer for them) that begins their turn, the time
-    since the record before it, another seat's (or since the game started, for the game's
-    first record). The further steps of the same turn are not counted again: a turn counts
-    once, for the time the game waited before the player came to it."""
-    before = Move.objects.filter(game=OuterRef("game"), number=OuterRef("number") - 1)
-    # None when the record before is the player's own: not the start of a turn.
-    other_before = before.exclude(seat=OuterRef("seat")).values("created")[:1]
-    start = Coalesce(
-        Subquery(other_before),
-        Case(When(number=1, then=F("game__created")), default=None),
+    """How long ``user`` takes to move, over every game they play or played: for each turn
+    (a part of the game as its log heads it: a Guildhall turn, a Renaissance Man phase) in
+    which they moved, how long the game had waited for them when they made their first
+    move of it (``Move.waited``). Moves the computer made for them, undos and concessions
+    have no time and are not counted; further moves of the same turn are not counted again.
+    Records from before turns were kept (``turn`` None) count each on its own."""
+    earlier = Move.objects.filter(
+        game=OuterRef("game"),
+        seat=OuterRef("seat"),
+        turn=OuterRef("turn"),
+        number__lt=OuterRef("number"),
+        waited__isnull=False,
     )
-    moves = (
-        Move.objects.filter(automatic=False, game__seats__user=user, game__seats__number=F("seat"))
-        .annotate(started=start)
-        .filter(started__isnull=False)
-        .annotate(took=ExpressionWrapper(F("created") - F("started"), output_field=DurationField()))
-    )
-    result = moves.aggregate(
+    moves = Move.objects.filter(
+        waited__isnull=False, game__seats__user=user, game__seats__number=F("seat")
+    ).filter(~Exists(earlier))
+    return moves.aggregate(
         moves=Count("pk"),
-        average=Avg("took", output_field=DurationField()),
-        longest=Max("took"),
+        average=Avg("waited", output_field=DurationField()),
+        longest=Max("waited"),
     )
-    return result

@@ -3,6 +3,7 @@ its board,
 and the numbers of a profile."""
 
 import html
+import importlib
 import itertools
 import random
 import re
@@ -10,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.apps import apps as django_apps
 from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
@@ -17,11 +19,12 @@ from django.urls import reverse
 from games.core import Match, registry
 from games.guildhall import random_player as guildhall_random
 from games.models import Game, Move, Seat
-from games.play import cancel_votes, moves
+from games.play import cancel_votes, moves, stand_ins
 from games.play.moves import do_concede
-from games.reads import score_chart, stats
+from games.reads import replay, score_chart, stats, viewing
+from games.renaissance import random_player as renaissance_random
 from tests.conftest import client_for
-from tests.games.helpers import play_one, start_game, user_to_move
+from tests.games.helpers import deciding, play_one, start_game, user_to_move
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -251,20 +254,67 @@ class TestPlayerStats:
         with django_assert_num_queries(2):
             stats.player_stats(alice)
 
-    def test_time_to_move_counts_from_the_record_before_each_turn(self, alice, bob):
+    def test_time_to_move_counts_each_turn_once_from_the_start_of_the_wait(self, alice, bob):
+        rand = random.Random(5)
+        with time_machine.travel(T0, tick=False) as traveller:
+            game = start_game(alice, bob)
+            for minutes in (90, 1, 2, 30, 1, 600, 3, 5, 45, 7, 20, 1, 2, 3, 240, 8):
+                traveller.shift(timedelta(minutes=minutes))
+                game = play_one(game, rand)
+        for user in (alice, bob):
+            expected = _times_by_hand(game, user)
+            assert expected  # both moved
+            s = stats.player_stats(user)
+            assert s.timed_moves == len(expected)
+            assert s.longest_move == max(expected)
+            average = sum(expected, timedelta()) / len(expected)
+            assert abs(s.average_move - average) < timedelta(milliseconds=1)
+        # A Guildhall turn is several records of one seat: a turn counts once, not each.
+        alice_seat = Seat.objects.get(game=game, user=alice).number
+        assert Move.objects.filter(game=game, seat=alice_seat).count() > len(
+            _times_by_hand(game, alice)
+        )
+
+    def test_a_simultaneous_choice_is_timed_when_it_is_made_not_revealed(self, alice, bob):
+        with time_machine.travel(T0, tick=False) as traveller:
+            game = start_game(alice, bob, kind="renaissance")
+            assert sorted(deciding(game)) == [0, 1]  # the first step: both choose at once
+            version = game.version
+            traveller.shift(timedelta(hours=2))
+            game = _make_choice(game, alice, reopen=True)
+            assert game.version == version  # kept back until Bob has chosen too
+            traveller.shift(timedelta(hours=3))
+            game = _make_choice(game, bob)
+            assert game.version > version  # revealed: the records are Moves now
+        assert stats.player_stats(alice).timed_moves == 1
+        assert stats.player_stats(alice).longest_move == timedelta(hours=2)
+        assert stats.player_stats(bob).timed_moves == 1
+        assert stats.player_stats(bob).longest_move == timedelta(hours=5)
+
+    def test_a_stand_ins_moves_are_not_the_players(self, alice, bob):
+        with time_machine.travel(T0, tick=False) as traveller:
+            game = start_game(alice, bob)
+            first = user_to_move(game)
+            stand_ins.do_stand_in(game.pk, first, "easy")
+            traveller.shift(timedelta(hours=7))
+            game = play_one(game, random.Random(1))
+        assert Move.objects.filter(game=game, waited__isnull=False).count() == 0
+        assert stats.player_stats(first).timed_moves == 0
+
+    def test_records_from_before_turns_were_kept_keep_their_times(self, alice, bob):
         rand = random.Random(5)
         with time_machine.travel(T0, tick=False) as traveller:
             game = start_game(alice, bob)
             for minutes in (90, 1, 2, 30, 1, 600, 3, 5, 45):
                 traveller.shift(timedelta(minutes=minutes))
                 game = play_one(game, rand)
-        expected = _times_by_hand(game, alice)
-        assert expected  # Alice moved
+        Move.objects.filter(game=game).update(turn=None, waited=None)  # as they were
+        migration = importlib.import_module("games.migrations.0012_move_turns")
+        migration.time_earlier_moves(django_apps, None)
+        expected = _times_before_turns(game, alice)
+        assert expected
         s = stats.player_stats(alice)
-        assert s.timed_moves == len(expected)
-        assert s.longest_move == max(expected)
-        average = sum(expected, timedelta()) / len(expected)
-        assert abs(s.average_move - average) < timedelta(milliseconds=1)
+        assert (s.timed_moves, s.longest_move) == (len(expected), max(expected))
 
     def test_time_to_move_leaves_out_moves_the_computer_made(self, alice, bob, charlie):
         rand = random.Random(2)
@@ -272,6 +322,8 @@ class TestPlayerStats:
             game = start_game(alice, bob, charlie)
             traveller.shift(timedelta(hours=5))
             leaver = user_to_move(game)
+            game = play_one(game, rand)
+            traveller.shift(timedelta(hours=1))
             game = moves.do_concede(game.pk, leaver)  # the computer plays the seat on
             for _ in range(30):
                 traveller.shift(timedelta(hours=9))
@@ -284,9 +336,11 @@ class TestPlayerStats:
     def test_the_profile_shows_them(self, alice, bob, charlie):
         with time_machine.travel(T0, tick=False) as traveller:
             game = start_game(alice, bob)
+            first = user_to_move(game)
             traveller.shift(timedelta(hours=26, minutes=10))
-            moves.do_concede(game.pk, alice)
-        page = Client().get(reverse("games:profile", args=["alice"])).content.decode()
+            game = play_one(game, random.Random(1))
+            moves.do_concede(game.pk, first)
+        page = Client().get(reverse("games:profile", args=[first.username])).content.decode()
         section = re.search(r'<section class="statistics".*?</section>', page, re.S).group()
         assert "<h2" in section and "Statistics" in section
         assert re.search(
@@ -302,7 +356,34 @@ class TestPlayerStats:
 
 
 def _times_by_hand(game: Game, user) -> list[timedelta]:
-    """The definition of docs/statistics.md, over the rows, in Python."""
+    """The definition of docs/statistics.md, in Python, from the game's replay: a wait
+    begins when the seat becomes one the game waits for (``deciders``); a turn, at each
+    heading of the log (``replay.turns``); each turn counts the player's first move in it."""
+    seat = Seat.objects.get(game=game, user=user).number
+    kind = game.game_kind
+    match = Match(kind, game.engine_options(), game.names, game.seed)
+    begins = {t.step for t in replay.turns(game, match.state)}
+    since = game.created if seat in kind.deciders(match.state) else None
+    turn, timed, times = 0, set(), []
+    for move in Move.objects.filter(game=game).order_by("number"):
+        own = move.seat == seat and not move.automatic
+        if own and move.action["kind"] not in ("undo", "resign") and turn not in timed:
+            times.append(move.created - since)
+            timed.add(turn)
+        match.apply(move.action, move.seat)
+        deciding = seat in kind.deciders(match.state)
+        if not deciding:
+            since = None
+        elif since is None:
+            since = move.created
+        if move.number in begins:
+            turn += 1
+    return times
+
+
+def _times_before_turns(game: Game, user) -> list[timedelta]:
+    """The profile's times before turns were kept: each record of the player that follows
+    another seat's, from it (the first record of a game: from its start)."""
     seat = Seat.objects.get(game=game, user=user).number
     moves = list(Move.objects.filter(game=game).order_by("number"))
     times = []
@@ -314,6 +395,25 @@ def _times_by_hand(game: Game, user) -> list[timedelta]:
         elif moves[i - 1].seat != seat:
             times.append(move.created - moves[i - 1].created)
     return times
+
+
+def _make_choice(game: Game, user, reopen: bool = False) -> Game:
+    """``user`` makes their whole choice of a simultaneous step (and, with ``reopen``,
+    takes part of it back first and makes it again)."""
+    seat = Seat.objects.get(game=game, user=user).number
+    rand = random.Random(seat)
+    for _ in range(50):
+        game = Game.objects.get(pk=game.pk)
+        if seat not in deciding(game):
+            return game
+        state = viewing.game_state(game)
+        actions = [a for a in game.game_kind.legal_actions(state, seat) if a["kind"] != "undo"]
+        if reopen and any(a["kind"] == "reset" for a in actions):
+            action, reopen = {"kind": "reset"}, False
+        else:
+            action = renaissance_random.choose(state, seat, rand, actions)
+        moves.do_submit_action(game.pk, user, action, game.version)
+    raise AssertionError("the choice was not made")
 
 
 @pytest.mark.parametrize(
