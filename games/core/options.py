@@ -29,6 +29,9 @@ class OptionSpec:
     choices: Sequence[tuple[str, str]] = field(default_factory=tuple)
     minimum: int | None = None
     maximum: int | None = None
+    # Only games of at most this many players use it (a one-player variant: 1); None: any.
+    # A form for more players leaves it out.
+    most_players: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -27,6 +27,7 @@ SPECS = (
             ("easier", gettext_noop("Easier")),
             ("tougher", gettext_noop("Tougher")),
         ),
+        most_players=1,
     ),
     OptionSpec(
         "solo_cards",
@@ -39,6 +40,7 @@ SPECS = (
         ),
         minimum=1,
         maximum=40,
+        most_players=1,
     ),
 )
 

@@ -209,6 +209,10 @@ class ComputerGameForm(InvitationForm):
         super().__init__(*args, creator=creator, game=game, against_computer=True, **kwargs)
         for name in self.FIELDS_LEFT_OUT:
             self.fields.pop(name, None)
+        for spec in game.option_specs:  # the computer makes two players at least
+            if spec.most_players is not None and spec.most_players < 2:
+                self.fields.pop(spec.name, None)
+                self.option_names.remove(spec.name)
         least = max(1, game.min_players - 1)
         self.fields["computers"] = forms.TypedChoiceField(
             label=gettext("Opponents"),

@@ -19,6 +19,9 @@ def test_the_form_asks_only_what_a_game_against_the_computer_needs(client, alice
         assert absent not in page
     assert 'name="computers"' in page and 'name="computer_level"' in page
     assert "3 computer players" in page  # Renaissance Man seats up to four
+    # The one-player variants cannot apply: the computer makes two players at least.
+    assert 'name="solo"' not in page and 'name="solo_cards"' not in page
+    assert 'name="solo"' in client.get(f"{NEW}?game=renaissance").content.decode()
 
 
 def test_it_starts_the_game_at_once_with_the_strength_chosen(client, alice):
