@@ -19,7 +19,9 @@ CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/accounts/confirm-email/[^/\s]+/)")
 TURNS = 4  # play until this turn has begun
 
 
-def sign_up(page, base_url: str, username: str) -> None:
+def sign_up(page, base_url: str, username: str) -> str:
+    """Sign up and confirm the address by its link, which logs in; the text of the page
+    that waited for the confirmation."""
     sent = len(mail.outbox)
     page.goto(f"{base_url}/accounts/signup/")
     page.fill("input[name=username]", username)
@@ -28,12 +30,14 @@ def sign_up(page, base_url: str, username: str) -> None:
     page.fill("input[name=password2]", PASSWORD)
     page.click("main form button[type=submit]")
     page.wait_for_url("**/accounts/confirm-email/")
+    waiting = page.inner_text("main")
     assert len(mail.outbox) == sent + 1
     path = CONFIRM_LINK.search(mail.outbox[-1].body).group(1)
     page.goto(base_url + path)
     page.click("main form button[type=submit]")  # "Confirm": logs in (same session)
     page.wait_for_url(f"{base_url}/")
     assert username in page.inner_text("header")
+    return waiting
 
 
 def version(page) -> int:

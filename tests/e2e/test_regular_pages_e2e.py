@@ -13,15 +13,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from django.core import mail
 
 from games.core import registry
 from games.models import Game, Invitation, Seat
 from games.play import invitations, moves
 from games.reads import stats
-from tests.conftest import PASSWORD
 from tests.e2e.conftest import log_in
-from tests.e2e.test_board_e2e import CONFIRM_LINK
+from tests.e2e.test_board_e2e import sign_up
 from tests.e2e.test_board_ux_e2e import screen  # noqa: F401
 from tests.games.helpers import play_one, start_game, user_to_move
 
@@ -55,20 +53,8 @@ def test_home_sign_up_lobby_and_the_computer_form(
 
     # 9. Sign up: the page that waits for the confirmation names a real address to write
     # to, and confirming logs the new player in.
-    username = f"dora{size}"
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.org")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url("**/accounts/confirm-email/")
-    waiting = page.inner_text("main")
+    waiting = sign_up(page, base, f"dora{size}")  # which checks the log-in
     assert "help@example.org" in waiting and "noreply@localhost" not in waiting
-    page.goto(base + CONFIRM_LINK.search(mail.outbox[-1].body).group(1))
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{base}/")
-    assert username in page.inner_text("header")  # no second log-in
 
     # 9. The lobby: public invitations offer "Accept", never "Decline"; the filters narrow.
     page.goto(f"{base}/lobby/")
