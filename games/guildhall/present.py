@@ -8,7 +8,7 @@ no other hand, deck order or seed can reach the page. Used by the board page (th
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from games.core.i18n import gettext as _
@@ -566,6 +566,19 @@ class Board:
             "discard_pile_listed": "discard_pile" in v,
             "discard_pile_open": any(c["action"] for c in discard_pile),
             "unseen": _unseen_table(v.get("unseen"), self.fantasy),
+            # Everything the pile's and the unseen table's partials read: each rendered once
+            # per key ({% cached_partial %}); a pile with a card that has no key, never.
+            "pile_key": _all_keys("pile", discard_pile, any(c["action"] for c in discard_pile)),
+            "unseen_key": (
+                None
+                if v.get("unseen") is None
+                else (
+                    "unseen",
+                    self.fantasy,
+                    v.get("unseen_count"),
+                    tuple(sorted((u["profession"], u["color"], u["count"]) for u in v["unseen"])),
+                )
+            ),
             # What each card does (its help, opened from the card), at the viewer's reach.
             "profession_help": card_help.professions(reach, self.fantasy),
             "vp_help": card_help.vp_cards(),
@@ -660,6 +673,17 @@ def _simultaneous_setup_prompt(d: dict[str, Any]) -> str:
         "guildhall, no duplicates (tap a chosen card to take it back).",
         n,
     ).format(n=n)
+
+
+def _all_keys(
+    name: str, cards: list[dict[str, Any]], *more: Hashable
+) -> tuple[Hashable, ...] | None:
+    """The key of a partial that shows ``cards`` (each by its own partial's key): None when
+    one of them has none (rendered, never shared)."""
+    keys = tuple(c["key"] for c in cards)
+    if not all(isinstance(k, tuple) for k in keys):
+        return None
+    return (name, *more, keys)
 
 
 def _unseen_table(

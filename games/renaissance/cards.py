@@ -25,7 +25,7 @@ from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING
 
 from games.core.i18n import gettext as _
-from games.core.i18n import gettext_noop, pgettext
+from games.core.i18n import gettext_noop, per_language, pgettext
 
 if TYPE_CHECKING:  # view_types imports this module's tables
     from .view_types import Card
@@ -235,6 +235,7 @@ def icon_before(name: str) -> str:
     raise ValueError(f"no icon {name!r}")
 
 
+@per_language(maxsize=512)  # a card's words, once per card and language (the move log)
 def card_name(card: int) -> str:
     """A card in words, for the move log: its type, then its corners as on the card."""
     t = TYPE[card]

@@ -678,6 +678,8 @@ class Board:
             tuple(p["stored"]),
             tuple(sorted(rm_held)),
         )
+        # The whole structure (the "places" partial): the keys of its 15 places.
+        out["places_key"] = ("places", tuple(cell["key"] for cell in out["places"]))
         return out
 
     def _status(self, p: dict[str, Any]) -> str | None:

@@ -21,10 +21,11 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
+from typing import Any
 
 from django import template
 from django.template.base import FilterExpression, Node, Parser, Token
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 from template_partials.templatetags.partials import SubDictionaryWrapper
@@ -87,3 +88,27 @@ def cached_partial(parser: Parser, token: Token) -> CachedPartialNode:
     _tag, name, key = bits
     partials = SubDictionaryWrapper(parser.extra_data, "partials")
     return CachedPartialNode(name, partials, parser.compile_filter(key))
+
+
+@register.filter
+def log_group_key(group: Any, game: Any) -> tuple[Any, ...] | None:
+    """The key of a group of the move log (``games.reads.history.Group``) as
+    ``games/log_page.html`` shows it: its heading and every entry's numbers and lines (each
+    with whether it is HTML already), with the game and its status, which decides the
+    replay links. A viewer's lines are in the key, so only a viewer whose own log reads the
+    same gets the stored HTML."""
+    pk, status = getattr(game, "pk", None), getattr(game, "status", None)
+    if pk is None or status is None:
+        return None
+    return (
+        "log",
+        pk,
+        status,
+        _text(group.heading),
+        group.continued,
+        tuple((e.first, e.last, tuple(_text(line) for line in e.lines)) for e in group.entries),
+    )
+
+
+def _text(text: Any) -> tuple[Any, bool]:
+    return (text, isinstance(text, SafeData))

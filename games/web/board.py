@@ -197,8 +197,19 @@ def _board_key(
         parts.append((user.username, user.name, user.is_guest))
     if any(s.user_id == user.pk for s in seats):
         # The count of the user's other games waiting ("next game"): it changes with them.
-        parts.append(list_stamps.stamps(user.pk)[0])
+        parts.append(_games_stamp(request))
     return cache_keys.key("board", parts)
+
+
+def _games_stamp(request: AuthenticatedHttpRequest) -> str:
+    """The stamp of the user's games, read once per request: before the board is rendered
+    (the key looked up), so a page stored under it is at least as new as the stamp, and the
+    same again for the key it is stored under (a Redis read saved)."""
+    stamp: str | None = getattr(request, "_games_stamp", None)
+    if stamp is None:
+        stamp = list_stamps.stamps(request.user.pk)[0]
+        request._games_stamp = stamp  # type: ignore[attr-defined]
+    return stamp
 
 
 def _render_board(

@@ -199,11 +199,14 @@ class Command(BaseCommand):
         rows["unchanged poll"] = self.row(client, poll, o, htmx, status=204)
         rows["dashboard, fresh"] = self.row(client, "/", o, fresh, must=board.encode())
         rows["dashboard, cached"] = self.row(client, "/", o, must=board.encode())
+        # The profile of the board the rows above timed, before the moves below change it
+        # (a game they end would profile a finished game's board instead).
+        profile = self.profile(client, board) if o["profile"] else None
         rows["board after each move"] = self.after_moves(data, o)
         rows["API move"] = self.api_moves(data, o)
         result: dict[str, Any] = {"moves": game.version, "rows": rows}
-        if o["profile"]:
-            result["profile"] = self.profile(client, board)
+        if profile is not None:
+            result["profile"] = profile
         return result
 
     def client_for(self, user, language: str) -> Client:

@@ -201,3 +201,54 @@ def test_a_board_from_stored_fragments_is_the_board_rendered_afresh(
             if game.is_active:
                 game = play_random(game, rand)
     assert checked == steps * len(clients)
+
+
+class TestTheLogGroups:
+    """games/log_page.html stores each group of the move log under ``log_group_key``: the
+    group's lines, the game and its status (a finished game's numbers link to its replay)."""
+
+    @staticmethod
+    def render(game, lines, status="playing"):
+        from types import SimpleNamespace
+
+        from django.template.loader import render_to_string
+
+        from games.reads.history import Entry, Group, Page
+
+        page = Page(
+            groups=[Group(heading="Turn 3", entries=[Entry(first=7, last=8, lines=lines)])],
+            older_before=None,
+            records=2,
+        )
+        context = {
+            "game": SimpleNamespace(pk=game, status=status),
+            "log_page": page,
+            "replay_links": status == "finished",
+        }
+        return render_to_string("games/log_page.html", context)
+
+    def test_the_same_group_is_the_same_html(self):
+        forget_fragments()
+        first = self.render(1, ["Ann played a card"])
+
+        assert self.render(1, ["Ann played a card"]) == first
+        forget_fragments()
+        assert self.render(1, ["Ann played a card"]) == first
+
+    def test_other_lines_another_game_or_its_end_are_rendered_anew(self):
+        forget_fragments()
+        self.render(1, ["Ann played a card"])
+
+        assert "Bob drew" in self.render(1, ["Bob drew a card"])
+        assert "/games/1/replay/8/" in self.render(1, ["Ann played a card"], status="finished")
+        assert "/games/2/replay/8/" in self.render(2, ["Ann played a card"], status="finished")
+
+    def test_a_line_of_html_is_not_taken_for_text(self):
+        from django.utils.safestring import mark_safe
+
+        forget_fragments()
+        text = self.render(1, ["<b>x</b>"])
+        html = self.render(1, [mark_safe("<b>x</b>")])
+
+        assert "&lt;b&gt;x&lt;/b&gt;" in text
+        assert "<b>x</b>" in html
