@@ -30,7 +30,7 @@ from games.models import Game, Move, Seat
 from games.play import events, ratings
 from games.play.errors import GameNotActive, NotFound, NotYourTurn, StaleVersion
 from games.play.seats import follow_seats, load_seats, write_seats
-from games.reads import list_stamps
+from games.reads import list_stamps, live
 from games.reads.viewing import seat_of
 from guildhall_site.ops import metrics
 
@@ -219,13 +219,15 @@ class Change:
             ratings.rate_finished_game(game)  # from the seats' ranks just saved
         game_id = game.pk
         list_stamps.users_changed(seat.user_id for seat in self.seats.values())
-        events.turn(game_id)
+        # The event stream is told the game and seats as written here (no query after it).
+        known = live.changed_as(game, self.seats.values())
+        events.turn(game_id, known)
         if game.is_active and any(
             s.deciding and (s.computer_level or s.stood_in(now)) for s in self.seats.values()
         ):
             events.computer_turn(game_id, game.version)
         if finished_now:
-            events.game_over(game_id)
+            events.game_over(game_id, known)
         return game
 
 

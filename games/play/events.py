@@ -51,12 +51,21 @@ def queue_on_commit(name: str, *args: object) -> None:
     transaction.on_commit(queue_task, robust=True)
 
 
-def turn(game_id: int) -> None:
-    """After every change that may make a seat's wait begin."""
+def turn(game_id: int, known: live.Changed | None = None) -> None:
+    """After every change that may make a seat's wait begin (``known``: the game and its
+    seats as the change wrote them, told to the event stream without reading them again)."""
     queue_on_commit(TURN, game_id)
     queue_on_commit(WEBHOOK_GAME_EVENT, "turn", game_id)
     # The event stream's listeners, at once from this process (no task: a board waits).
-    transaction.on_commit(lambda: live.game_changed(game_id), robust=True)
+    _publish_on_commit(game_id, known)
+
+
+def _publish_on_commit(game_id: int, known: live.Changed | None) -> None:
+    def publish() -> None:
+        live.game_changed(game_id, known)
+
+    publish.__qualname__ = "publish game_changed"
+    transaction.on_commit(publish, robust=True)
 
 
 def game_started(game_id: int) -> None:
@@ -64,13 +73,13 @@ def game_started(game_id: int) -> None:
     queue_on_commit(WEBHOOK_GAME_EVENT, "game_started", game_id)
 
 
-def game_over(game_id: int) -> None:
+def game_over(game_id: int, known: live.Changed | None = None) -> None:
     """After the commit that finished or cancelled a game: its notifications, and the
     hook ``GAME_ENDED``."""
     queue_on_commit(GAME_OVER, game_id)
     queue_on_commit(GAME_ENDED, game_id)
     queue_on_commit(WEBHOOK_GAME_EVENT, "game_over", game_id)
-    transaction.on_commit(lambda: live.game_changed(game_id), robust=True)
+    _publish_on_commit(game_id, known)
 
 
 def invitation(invitation_id: int) -> None:

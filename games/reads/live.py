@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterable
 from functools import cache
 
 import redis
@@ -66,22 +67,35 @@ def _add(entries: list[tuple[str, dict]]) -> None:
         log.warning("the event stream's Redis failed (%s): not told for %ss", failure, RETRY_AFTER)
 
 
-def game_changed(game_id: int) -> None:
-    """After the commit of a change to the game."""
+# What a change publishes: the game's version and status, and each seat's user, whether it
+# decides now and its computer level ("": a person).
+Changed = tuple[int, str, list[tuple[int, bool, str]]]
+
+
+def changed_as(game: Game, seats: Iterable[Seat]) -> Changed:
+    """What ``game`` and its ``seats`` (every seat, as the change wrote them) publish."""
+    return game.version, game.status, [(s.user_id, s.deciding, s.computer_level) for s in seats]
+
+
+def game_changed(game_id: int, known: Changed | None = None) -> None:
+    """After the commit of a change to the game: ``known`` as the change wrote it (a move:
+    no query), else read."""
     if not enabled():
         return
-    rows = list(
-        Seat.objects.filter(game_id=game_id).values_list(
-            "user_id", "deciding", "computer_level", "game__version", "game__status"
+    if known is None:
+        rows = list(
+            Seat.objects.filter(game_id=game_id).values_list(
+                "user_id", "deciding", "computer_level", "game__version", "game__status"
+            )
         )
-    )
-    if not rows:
-        return
-    version, status = rows[0][3], rows[0][4]
+        if not rows:
+            return
+        known = rows[0][3], rows[0][4], [(u, d, c) for u, d, c, *_ in rows]
+    version, status, seats = known
     active = status in Game.ACTIVE
     entry = {"game": game_id, "version": version, "status": status}
     out = [(game_stream(game_id), {"event": "game", **entry})]
-    for user_id, deciding, computer, *_ in rows:
+    for user_id, deciding, computer in seats:
         if not computer:
             kind = "turn" if deciding and active else "game"
             out.append((user_stream(user_id), {"event": kind, **entry}))
