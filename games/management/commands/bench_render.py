@@ -90,7 +90,7 @@ class Command(BaseCommand):
         parser.add_argument("--profile", action="store_true", help="where a fresh board goes")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
         parser.add_argument(
-            "--sql", action="store_true", help="print the queries of the last API move counted"
+            "--sql", action="store_true", help="print the queries of the dearest API move counted"
         )
 
     def handle(self, *args, **o):
@@ -291,7 +291,7 @@ class Command(BaseCommand):
         )
         client = Client()
         times, query_counts = [], []
-        last_sql: list[str] = []
+        dearest_sql: list[str] = []
         for n in range(o["api_moves"] + 2):
             move = None
             while move is None and games:
@@ -314,8 +314,9 @@ class Command(BaseCommand):
             if n % 2:  # every other move counted, the others timed
                 with count_queries() as queries:
                     response = post()
+                if queries.calls > max(query_counts, default=-1):
+                    dearest_sql = queries.sql
                 query_counts.append(queries.calls)
-                last_sql = queries.sql
             else:
                 t = time.perf_counter()
                 response = post()
@@ -327,7 +328,9 @@ class Command(BaseCommand):
                     f"an API move answered {response.status_code}: {response.content[:500]!r}"
                 )
         summary = summary_of(times, queries=max(query_counts, default=0), kb=0.0)
-        summary["sql"] = last_sql  # the queries of the last move counted
+        # The queries of the dearest move counted, and how many moves made each count.
+        summary["sql"] = dearest_sql
+        summary["query_counts"] = {n: query_counts.count(n) for n in sorted(set(query_counts))}
         return summary
 
     def profile(self, client: Client, path: str) -> dict:
@@ -369,8 +372,10 @@ class Command(BaseCommand):
                     f"{name:28} {r['p50']:7.2f} {r['p90']:7.2f} {r['p99']:7.2f} {queries} {kb}"
                 )
             if self.show_sql:
-                self.stdout.write("\nThe queries of an API move:")
-                for sql in result["rows"]["API move"]["sql"]:
+                api = result["rows"]["API move"]
+                counts = ", ".join(f"{n} queries: {k}" for n, k in api["query_counts"].items())
+                self.stdout.write(f"\nThe queries of the dearest API move ({counts} moves):")
+                for sql in api["sql"]:
                     self.stdout.write(f"  {sql[:300]}")
             if "profile" in result:
                 p = result["profile"]
