@@ -21,6 +21,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
+from datetime import date, time, timedelta
 from typing import Any
 
 from django import template
@@ -112,3 +113,33 @@ def log_group_key(group: Any, game: Any) -> tuple[Any, ...] | None:
 
 def _text(text: Any) -> tuple[Any, bool]:
     return (text, isinstance(text, SafeData))
+
+
+@register.filter
+def frozen(value: Any) -> tuple[Any, ...] | None:
+    """``value`` (plain data: dicts, lists, texts, numbers, times) as a key for
+    ``{% cached_partial %}``, for a partial that reads nothing else: every value in it, each
+    text with whether it is HTML already. None (rendered, never shared) for anything else."""
+    try:
+        return ("frozen", _frozen(value))
+    except _NotPlain:
+        return None
+
+
+class _NotPlain(Exception):
+    pass
+
+
+_PLAIN = (int, float, type(None), date, time, timedelta)
+
+
+def _frozen(value: Any) -> Hashable:
+    if isinstance(value, str):
+        return (value, isinstance(value, SafeData))
+    if isinstance(value, _PLAIN):  # bool is an int; datetime a date
+        return (type(value).__name__, value)
+    if isinstance(value, dict):
+        return ("d", tuple((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return ("l", tuple(_frozen(v) for v in value))
+    raise _NotPlain(type(value).__name__)

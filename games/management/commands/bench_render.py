@@ -290,7 +290,8 @@ class Command(BaseCommand):
             .values_list("pk", flat=True)
         )
         client = Client()
-        times, query_counts = [], []
+        times: list[float] = []
+        query_counts: list[int] = []
         dearest_sql: list[str] = []
         for n in range(o["api_moves"] + 2):
             move = None

@@ -252,3 +252,31 @@ class TestTheLogGroups:
 
         assert "&lt;b&gt;x&lt;/b&gt;" in text
         assert "<b>x</b>" in html
+
+
+class TestFrozen:
+    """``value|frozen``: a partial's plain data as its key, every value told apart as the
+    partial would show it; anything else is never shared."""
+
+    def test_plain_data_is_its_own_key(self):
+        data = [{"name": "Ann", "count": 2, "at": None}, {"name": "Bob", "count": 0}]
+
+        assert fragment_tags.frozen(data) == fragment_tags.frozen([dict(d) for d in data])
+        assert fragment_tags.frozen(data) != fragment_tags.frozen(data[:1])
+        hash(fragment_tags.frozen(data))
+
+    def test_values_that_show_otherwise_are_other_keys(self):
+        from django.utils.safestring import mark_safe
+
+        frozen = fragment_tags.frozen
+        assert frozen([True]) != frozen([1])
+        assert frozen([1]) != frozen([1.0])
+        assert frozen(["<b>"]) != frozen([mark_safe("<b>")])
+        assert frozen({"a": 1, "b": 2}) != frozen({"a": 2, "b": 1})
+
+    def test_anything_else_is_never_shared(self):
+        from django.utils.translation import gettext_lazy
+
+        assert fragment_tags.frozen([object()]) is None
+        assert fragment_tags.frozen({"label": gettext_lazy("Close")}) is None
+        assert fragment_tags.frozen({1, 2}) is None
