@@ -442,10 +442,11 @@ class Command(BaseCommand):
         status, body, seconds = load.request(conn, target)
         if status != 201:
             raise CommandError(f"an API move answered {status}: {body[:500]!r}")
-        # The answer is the game as it is now: its new version.
+        # The answer is the game as it is now: its new version (the same one after a
+        # simultaneous choice, which is kept back until every seat has chosen).
         answer = json.loads(body)
-        if answer["version"] <= game.version:
-            raise CommandError("an API move did not change the game's version")
+        if answer["version"] < game.version:
+            raise CommandError("an API move answered an older version of the game")
         return {
             "game": game.pk,
             "version": game.version,

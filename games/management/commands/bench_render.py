@@ -239,14 +239,15 @@ class Command(BaseCommand):
             client.get(path, secure=True, **extra)
             with count_queries() as queries:
                 client.get(path, secure=True, **extra)
-            times = []
+            times, cpu = [], []
             for _ in range(o["repeat"]):
                 if before is not None:
                     before()
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.thread_time()
                 client.get(path, secure=True, **extra)
+                cpu.append(time.thread_time() - c)
                 times.append(time.perf_counter() - t)
-        return summary_of(times, queries=queries.calls, kb=len(response.content) / 1024)
+        return summary_of(times, queries=queries.calls, kb=len(response.content) / 1024, cpu=cpu)
 
     def after_moves(self, data: bench_data.BenchData, o: dict) -> dict:
         """The board as a player first opens it after a move (the one the turn email links
@@ -365,12 +366,15 @@ class Command(BaseCommand):
             self.stdout.write(f"\n{kind_id}, a 4-player game at move {result['moves']}:")
             self.stdout.write(
                 f"{'':28} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'queries':>8} {'KB':>6}"
+                f" {'cpu p50':>8}"
             )
             for name, r in result["rows"].items():
                 kb = f"{r['kb']:6.1f}" if r["kb"] else f"{'':6}"
                 queries = f"{r['queries']:8d}" if r["queries"] is not None else f"{'':8}"
+                cpu = f"{r['cpu_p50']:8.2f}" if r.get("cpu_p50") is not None else ""
                 self.stdout.write(
                     f"{name:28} {r['p50']:7.2f} {r['p90']:7.2f} {r['p99']:7.2f} {queries} {kb}"
+                    f" {cpu}"
                 )
             if self.show_sql:
                 api = result["rows"]["API move"]
@@ -431,10 +435,16 @@ def add_finished_games(like: Game, n: int, crowd: int = 1000, per_batch: int = 5
         )
 
 
-def summary_of(times: list[float], *, queries: int | None, kb: float) -> dict:
+def summary_of(
+    times: list[float], *, queries: int | None, kb: float, cpu: list[float] | None = None
+) -> dict:
     ms = [t * 1000 for t in times] or [0.0]
     return {
         "p50": round(statistics.median(ms), 2),
+        # This thread's processor time (the request's own work, without the database's and
+        # without the waits for a processor that other programs cause): steadier than the
+        # wall time on a shared machine.
+        "cpu_p50": round(statistics.median(cpu) * 1000, 2) if cpu else None,
         "p90": round(percentile(ms, 90), 2),
         "p99": round(percentile(ms, 99), 2),
         "n": len(times),
