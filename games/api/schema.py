@@ -9,6 +9,7 @@ tests check real views and legal actions of random games against them.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -19,6 +20,7 @@ from rest_framework.permissions import AllowAny
 
 from games.core import registry
 from games.core.protocol import GameKind
+from games.core.schema import action_name
 
 REF = "#/components/schemas/"
 
@@ -28,8 +30,8 @@ def ref(name: str) -> dict:
 
 
 def components() -> dict[str, dict]:
-    """Every game's components, the games' ids (``GameId``), and the choice among the games
-    of an action sent (``Action``)."""
+    """Every game's components, the games' ids (``GameId``) and the choice among the games'
+    views (``View``); ``Action`` is added to them by ``add_actions``."""
     games = registry.all_games()
     out: dict[str, dict] = {}
     for game in games:
@@ -38,16 +40,6 @@ def components() -> dict[str, dict]:
         "type": "string",
         "enum": [g.id for g in games],
         "description": "A game of the catalog: its `id` there.",
-    }
-    out["Action"] = {
-        "description": (
-            "One decision, as a JSON object with a `kind` and exactly the fields of that kind, "
-            "as the game defines them (its legal ones at each moment are the view's "
-            "`legal_actions`). `undo` and `resign` are sent this way in every game (so they "
-            "fit every game's schema: any of). The answers that hold actions (a game's legal "
-            "actions) say which game's they are."
-        ),
-        "anyOf": [ref(g.action_component) for g in games],
     }
     out["View"] = {
         "description": (
@@ -61,6 +53,170 @@ def components() -> dict[str, dict]:
 
 
 GAME_ID = "GameId"
+
+
+# The action sent: one schema per kind -------------------------------------------------------
+
+
+def _game_kinds(schemas: dict[str, dict], game: GameKind) -> dict[str, str]:
+    """The component of each action kind of ``game``: its action's discriminator mapping,
+    or (an action written as one object whose ``kind`` is an enum) one narrowed copy per
+    kind, added as ``<Prefix>Action<Kind>``."""
+    union = schemas[game.action_component]
+    discriminator = union.get("discriminator", {})
+    if discriminator.get("propertyName") == "kind":
+        return {kind: target.removeprefix(REF) for kind, target in discriminator["mapping"].items()}
+    out = {}
+    for kind in union["properties"]["kind"]["enum"]:
+        name = action_name(game.id.capitalize(), kind)
+        kind_schema = {"type": "string", "enum": [kind]}
+        schemas[name] = {**union, "properties": {**union["properties"], "kind": kind_schema}}
+        out[kind] = name
+    return out
+
+
+def _bare(schema: dict) -> dict:
+    """``schema`` without the words for people (they may differ where the values do not)."""
+    return {k: v for k, v in schema.items() if k not in ("description", "example")}
+
+
+def _disjoint(variants: list[dict]) -> bool:
+    """Whether no object fits two of ``variants``: of each two, one requires a field that
+    the other refuses (``additionalProperties: false``)."""
+
+    def excludes(a: dict, b: dict) -> bool:
+        refused = b.get("additionalProperties") is False
+        return refused and any(f not in b["properties"] for f in a.get("required", []))
+
+    return all(
+        excludes(a, b) or excludes(b, a) for i, a in enumerate(variants) for b in variants[i + 1 :]
+    )
+
+
+def _merged_field(found: list[tuple[GameKind, dict]]) -> dict:
+    """One field of a kind several games share: the same schema, integer bounds widened to
+    take every game's, or any of the games' schemas."""
+    bare = [_bare(s) for _, s in found]
+    bounds = ("minimum", "maximum")
+    if all(_bare(b) == bare[0] for b in bare):
+        out = bare[0]
+    elif all(b.get("type") == "integer" for b in bare) and all(
+        {k: v for k, v in b.items() if k not in bounds}
+        == {k: v for k, v in bare[0].items() if k not in bounds}
+        for b in bare
+    ):
+        out = dict(bare[0])
+        for key, pick in (("minimum", min), ("maximum", max)):
+            values: list[float] = [b[key] for b in bare if key in b]
+            out.pop(key, None)
+            if len(values) == len(bare):  # (a bound that one game leaves open stays open)
+                out[key] = pick(values)
+    else:
+        out = {"anyOf": bare}
+    if text := _words(found):
+        out["description"] = text
+    return out
+
+
+def _words(found: list[tuple[GameKind, dict]]) -> str:
+    """The descriptions of several games' schemas: one if they agree, else each game's."""
+    texts = {game.name: s["description"] for game, s in found if s.get("description")}
+    if len(set(texts.values())) == 1:
+        return next(iter(texts.values()))
+    return " ".join(f"{name}: {text}" for name, text in texts.items())
+
+
+def _merged(found: list[tuple[GameKind, dict]]) -> dict:
+    """The one schema of a kind several games share: every game's fields, required where
+    every game requires them."""
+    variants = [s for _, s in found]
+    fields = list(dict.fromkeys(f for s in variants for f in s["properties"]))
+    out: dict[str, Any] = {
+        "type": "object",
+        "description": _words(found),
+        "properties": {
+            field: _merged_field(
+                [(g, s["properties"][field]) for g, s in found if field in s["properties"]]
+            )
+            for field in fields
+        },
+        "required": [
+            f
+            for f in variants[0].get("required", [])
+            if all(f in s.get("required", []) for s in variants)
+        ],
+    }
+    if all(s.get("additionalProperties") is False for s in variants):
+        out["additionalProperties"] = False
+    if "example" in variants[0]:
+        out["example"] = variants[0]["example"]
+    return out
+
+
+def _share(schemas: dict[str, dict], game: GameKind, old: str, new: str) -> None:
+    """Let ``game``'s action choice name ``new`` where it named ``old``."""
+    union = schemas[game.action_component]
+    if "oneOf" in union:
+        union["oneOf"] = [ref(new) if r == ref(old) else r for r in union["oneOf"]]
+        mapping = union["discriminator"]["mapping"]
+        for kind, target in mapping.items():
+            if target == REF + old:
+                mapping[kind] = REF + new
+
+
+def add_actions(schemas: dict[str, dict]) -> None:
+    """``Action``, the action sent, whatever the game: one schema per kind, told apart by
+    ``kind`` (a discriminator), so that a strict client encodes and decodes each kind as
+    one thing. A kind only one game has is that game's; a kind several games share is one
+    schema, ``Action<Kind>``, which the games' own choices name too (a legal action read
+    is then one to send): their fields merged where the same fields mean the same (wider
+    bounds), or the choice among the games' where no object fits two (Renaissance Man's
+    ``place`` takes a place, Guildhall's a card)."""
+    games = registry.all_games()
+    by_kind: dict[str, list[tuple[GameKind, str]]] = {}
+    for game in games:
+        for kind, name in _game_kinds(schemas, game).items():
+            by_kind.setdefault(kind, []).append((game, name))
+    mapping: dict[str, str] = {}
+    replaced: set[str] = set()
+    for kind, found in by_kind.items():
+        if len(found) == 1:
+            mapping[kind] = found[0][1]
+            continue
+        shared = action_name("", kind)
+        if shared in schemas:
+            raise ValueError(f"{shared} is already a component")
+        variants = [schemas[name] for _, name in found]
+        if _disjoint(variants):
+            schemas[shared] = {
+                "description": _words([(g, schemas[n]) for g, n in found]),
+                "oneOf": [ref(name) for _, name in found],
+            }
+        else:
+            schemas[shared] = _merged([(game, schemas[name]) for game, name in found])
+            for game, name in found:
+                _share(schemas, game, name, shared)
+                replaced.add(name)
+        mapping[kind] = shared
+    text = json.dumps(schemas)
+    for name in replaced:  # a game's own schema of a shared kind, if nothing names it now
+        if json.dumps(REF + name) not in text:
+            del schemas[name]
+    schemas["Action"] = {
+        "description": (
+            "One decision, as a JSON object with a `kind` and exactly the fields of that kind, "
+            "as its game defines them: send one of the game's legal actions (`/actions/`, or "
+            "the view's `legal_actions`) as it came. `undo` and `resign` are sent this way in "
+            "every game. A kind that several games have is one schema (`Action<Kind>`)."
+        ),
+        "oneOf": [ref(name) for name in dict.fromkeys(mapping.values())],
+        "discriminator": {
+            "propertyName": "kind",
+            "mapping": {kind: REF + name for kind, name in mapping.items()},
+        },
+    }
+
+
 # The answers whose content depends on the game: each becomes the choice among one variant
 # per game (``<Prefix><Name>``), told apart by the answer's ``game``.
 PER_GAME = ("Game", "LegalActions")
@@ -120,6 +276,7 @@ def add_components(result, generator, request, public):
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in components().items():
         schemas.setdefault(name, schema)
+    add_actions(schemas)
     for name in PER_GAME:
         if name in schemas:
             _per_game(schemas, name)

@@ -1,0 +1,268 @@
+"""A client nobody here wrote: openapi-python-client generates a Python package from the
+site's schema, and bots built on it alone (its typed models and endpoints, no JSON of ours)
+play a whole game of each game to its natural end, each told of its turns by webhook: a
+loopback receiver (``tests/webhookserver.py``) checks every delivery's signature, and no
+bot ever reads the list of its games.
+
+Every answer is decoded by the generated models, and then checked against their type hints
+(the generated code falls back to the raw JSON where a nullable choice fails to decode, so
+a decode that went wrong shows there): an answer that disagrees with the schema fails.
+
+Both seats are such bots, choosing with the games' own weighted random players (weights
+that make random games end): some 300 moves a game.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import json
+import random
+import subprocess
+import sys
+import types
+from functools import cache
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+import attrs
+import pytest
+
+from accounts.tokens import do_create_token
+from games.guildhall import random_player as guildhall_player
+from games.models import Game
+from games.renaissance import random_player as renaissance_player
+from tests.games.api_validation import openapi
+from tests.webhookserver import receiver  # noqa: F401 (a fixture)
+
+PACKAGE = "generated_guildhall_client"
+CHOOSERS = {
+    "guildhall": lambda actions, rand: guildhall_player.choose(None, rand, actions),
+    "renaissance": lambda actions, rand: renaissance_player.choose(None, 0, rand, actions),
+}
+
+
+@pytest.fixture(scope="session")
+def client_package(tmp_path_factory) -> types.ModuleType:
+    """The package openapi-python-client generates from the schema /api/schema/ serves
+    (no post hooks: no formatter is needed to import it), imported."""
+    where = tmp_path_factory.mktemp("client")
+    schema = where / "schema.json"
+    schema.write_text(json.dumps(openapi()))
+    config = where / "config.yaml"
+    config.write_text("post_hooks: []\n")
+    command = Path(sys.executable).parent / "openapi-python-client"
+    subprocess.run(
+        [command, "generate", "--path", schema, "--config", config, "--meta", "none"]
+        + ["--output-path", where / PACKAGE],
+        check=True,
+        capture_output=True,
+    )
+    sys.path.insert(0, str(where))
+    try:
+        for module in ("client", "models"):
+            importlib.import_module(f"{PACKAGE}.{module}")
+        return importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(where))
+
+
+# Checking a decoded answer against the generated type hints ----------------------------------
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    """A generated model's field types (the models name each other only for type checkers:
+    the package's namespace resolves them)."""
+    package = sys.modules[cls.__module__.rsplit(".", 1)[0]]
+    namespace = {**vars(package), **vars(sys.modules[cls.__module__])}
+    return get_type_hints(cls, globalns=namespace)
+
+
+def misfits(value: Any, hint: Any, where: str = "answer") -> list[str]:
+    """Where ``value`` is not of type ``hint`` (empty if it is)."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any:
+        return []
+    if origin in (Union, types.UnionType):
+        found = [misfits(value, arg, where) for arg in args]
+        return [] if [] in found else [f"{where}: {value!r} is none of {hint}"]
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{where}: {value!r} is not a list"]
+        return [m for i, v in enumerate(value) for m in misfits(v, args[0], f"{where}[{i}]")]
+    if origin is dict:
+        if not isinstance(value, dict):
+            return [f"{where}: {value!r} is not an object"]
+        return [m for k, v in value.items() for m in misfits(v, args[1], f"{where}.{k}")]
+    if hint is type(None):
+        return [] if value is None else [f"{where}: {value!r} is not null"]
+    if hint is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return [] if ok else [f"{where}: {value!r} is not a number"]
+    if hint in (int, str, bool):
+        ok = type(value) is hint
+        return [] if ok else [f"{where}: {value!r} is not {hint.__name__}"]
+    if isinstance(hint, type) and attrs.has(hint):
+        if type(value) is not hint:
+            return [f"{where}: {type(value).__name__} is not {hint.__name__}"]
+        return [
+            m
+            for name, field_hint in _hints(hint).items()
+            for m in misfits(getattr(value, name), field_hint, f"{where}.{name}")
+        ]
+    if isinstance(hint, type):  # an enum, Unset, a date
+        return [] if isinstance(value, hint) else [f"{where}: {value!r} is not {hint.__name__}"]
+    raise TypeError(f"{where}: no check for {hint!r}")
+
+
+def decoded(response, status: int):
+    """The answer the generated client decoded, which must have ``status`` and fit its type
+    exactly (a model, not JSON it gave up on)."""
+    assert response.status_code == status, (response.status_code, response.content[:500])
+    answer = response.parsed
+    assert answer is not None
+    assert not misfits(answer, type(answer)), misfits(answer, type(answer))[:5]
+    assert attrs.has(type(answer)) and not isinstance(answer, enum.Enum)
+    return answer
+
+
+# The bot ---------------------------------------------------------------------------------------
+
+
+class Bot:
+    """A player built on the generated client alone, waiting for webhooks."""
+
+    EVENTS = ("turn", "game_started", "game_over", "invitation")
+
+    def __init__(self, package, base: str, token: str, choose) -> None:
+        self.package, self.choose = package, choose
+        self.requests: list[str] = []  # "GET /api/v1/...", each request made
+        self.heard: list[str] = []
+        self.client = package.client.AuthenticatedClient(
+            base_url=base,
+            token=token,  # sent as "Authorization: Bearer <token>"
+            raise_on_unexpected_status=True,
+            httpx_args={"event_hooks": {"request": [self._record]}},
+        )
+
+    def _record(self, request) -> None:
+        self.requests.append(f"{request.method} {request.url.path}")
+
+    def endpoint(self, name: str):
+        return importlib.import_module(f"{self.package.__name__}.api.{name}")
+
+    def register(self, url: str) -> str:
+        """A webhook for this bot's token (and no turn emails: the webhook tells it); the
+        hook's secret."""
+        models = self.package.models
+        quiet = models.PatchedPreferencesRequest(turn_emails=models.TurnEmailsEnum.NEVER)
+        preferences = self.endpoint("account.preferences_update")
+        assert (
+            decoded(preferences.sync_detailed(client=self.client, body=quiet), 200).turn_emails
+            == models.TurnEmailsEnum.NEVER
+        )
+        body = models.WebhookCreateRequest(
+            url=url, events=[models.EventsEnum(event) for event in self.EVENTS]
+        )
+        hook = decoded(
+            self.endpoint("webhooks.webhooks_create").sync_detailed(client=self.client, body=body),
+            201,
+        )
+        assert hook.events == [models.EventsEnum(e) for e in self.EVENTS]
+        return hook.secret
+
+    def invite(self, kind: str, username: str) -> int:
+        models = self.package.models
+        body = models.InvitationCreateRequest(
+            game=models.GameEnum(kind), players=2, invitees=[username]
+        )
+        made = self.endpoint("invitations.invitation_create").sync_detailed(
+            client=self.client, body=body
+        )
+        return decoded(made, 201).id
+
+    def handle(self, event: dict, rand: random.Random) -> None:
+        """One delivery (its JSON: deliveries are not API answers)."""
+        self.heard.append(event["event"])
+        if event["event"] in ("turn", "game_started"):
+            self.play(event["game"], rand)
+        elif event["event"] == "invitation":
+            accept = self.endpoint("invitations.invitation_accept")
+            decoded(accept.sync_detailed(event["invitation"], client=self.client), 200)
+
+    def play(self, game_id: int, rand: random.Random) -> None:
+        """Act while the game waits for a choice of mine: one of the legal actions read,
+        sent back as the generated model it was decoded as. The answer to each action is
+        the game as it is now: while it still waits for me (``my_turn``), its view's legal
+        actions and version are what to act on next."""
+        read = self.endpoint("games.game_actions_list")
+        submit = self.endpoint("games.game_action_submit")
+        legal = decoded(read.sync_detailed(game_id, client=self.client), 200)
+        if not legal.owes_choice:
+            return
+        actions, version = legal.actions, legal.version
+        while True:
+            as_json = [action.to_dict() for action in actions]
+            chosen = self.choose(as_json, rand)  # the policy reads JSON; the bot sends models
+            action = actions[next(i for i, a in enumerate(as_json) if a is chosen)]
+            body = self.package.models.SubmitActionRequest(version=version, action=action)
+            answer = submit.sync_detailed(game_id, client=self.client, body=body)
+            if answer.status_code == 409:  # the game moved on: read it again
+                assert decoded(answer, 409).code.value == "stale_version"
+                return self.play(game_id, rand)
+            game = decoded(answer, 201)
+            # (In a simultaneous step the parts of a choice leave the version as it was.)
+            assert game.game.value == legal.game.value and game.version >= version
+            if not game.my_turn:
+                return
+            actions, version = game.view.legal_actions, game.version
+
+
+@pytest.fixture
+def bots_allowed(settings):
+    settings.API_THROTTLE_RATES = {
+        **settings.API_THROTTLE_RATES,
+        "api": "100000/minute",
+        "actions": "100000/minute",
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", ["guildhall", "renaissance"])
+def test_bots_on_a_generated_client_play_a_game_to_its_end_told_by_webhooks(
+    client_package,
+    live_server,
+    receiver,  # noqa: F811 (the fixture imported above)
+    bots_allowed,
+    alice,
+    bob,
+    kind,
+):
+    bots = {}
+    for user in (alice, bob):
+        token = do_create_token(user, "generated client")[1]
+        # (127.0.0.1: "localhost" may be tried on IPv6 first, for every connection.)
+        base = live_server.url.replace("localhost", "127.0.0.1")
+        bot = bots[f"/{user.username}"] = Bot(client_package, base, token, CHOOSERS[kind])
+        receiver.secrets[f"/{user.username}"] = bot.register(receiver.url(f"/{user.username}"))
+    bots["/alice"].invite(kind, "bob")
+    rand = random.Random(28)
+    # Each delivery is made (inline, after the commit) before the request that caused it is
+    # answered: an empty queue means nobody was told of anything more.
+    while not receiver.events.empty():
+        delivery = receiver.events.get_nowait()
+        bots[delivery.path].handle(delivery.payload, rand)
+    assert not receiver.errors
+    game = Game.objects.get(kind=kind)
+    assert game.status == Game.Status.FINISHED
+    assert not game.seats.filter(resigned=True).exists()  # the natural end
+    alice_bot, bob_bot = bots["/alice"], bots["/bob"]
+    assert bob_bot.heard[0] == "invitation"
+    for bot in (alice_bot, bob_bot):
+        assert bot.heard.count("game_started") == bot.heard.count("game_over") == 1
+        assert bot.heard[-1] == "game_over" and "turn" in bot.heard
+        # Never a poll of the game list: the webhooks said when to read a game.
+        assert not [r for r in bot.requests if r.startswith("GET") and r.endswith("/games/")]
+    sent = [r for bot in bots.values() for r in bot.requests if r.startswith("POST /api/v1/games/")]
+    assert len(sent) > 50
