@@ -148,8 +148,8 @@ def _merged(found: list[tuple[GameKind, dict]]) -> dict:
     }
     if all(s.get("additionalProperties") is False for s in variants):
         out["additionalProperties"] = False
-    if "example" in variants[0]:
-        out["example"] = variants[0]["example"]
+    if examples := [s["example"] for s in variants if "example" in s]:
+        out["example"] = examples[0]
     return out
 
 

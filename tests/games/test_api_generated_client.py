@@ -29,10 +29,12 @@ import attrs
 import pytest
 
 from accounts.tokens import do_create_token
+from games.core import registry
 from games.guildhall import random_player as guildhall_player
 from games.models import Game
 from games.renaissance import random_player as renaissance_player
 from tests.games.api_validation import openapi
+from tests.games.helpers import start_game
 from tests.webhookserver import receiver  # noqa: F401 (a fixture)
 
 PACKAGE = "generated_guildhall_client"
@@ -266,3 +268,37 @@ def test_bots_on_a_generated_client_play_a_game_to_its_end_told_by_webhooks(
         assert not [r for r in bot.requests if r.startswith("GET") and r.endswith("/games/")]
     sent = [r for bot in bots.values() for r in bot.requests if r.startswith("POST /api/v1/games/")]
     assert len(sent) > 50
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_generated_client_builds_and_sends_every_action_kind(
+    client_package,
+    live_server,
+    bots_allowed,
+    alice,
+    bob,
+):
+    """Each game's example of each of its action kinds (from the schema) becomes the
+    generated model of that kind, which the request decodes it as too, and is sent: the
+    site reads its shape as an action of the game (the game is over, so nothing is done)."""
+    models, schemas = client_package.models, openapi()["components"]["schemas"]
+    token = do_create_token(alice, "generated client")[1]
+    bot = Bot(client_package, live_server.url.replace("localhost", "127.0.0.1"), token, None)
+    submit = bot.endpoint("games.game_action_submit")
+    sent, expected = set(), set()
+    for game in registry.all_games():
+        members = schemas[game.action_component].get("oneOf", [])
+        if not members:
+            continue  # (a test game whose actions are one object: no model per kind)
+        played = start_game(alice, bob, kind=game.id)
+        Game.objects.filter(pk=played.pk).update(status=Game.Status.FINISHED)
+        for member in members:
+            name = member["$ref"].rsplit("/", 1)[1]
+            action = getattr(models, name).from_dict(schemas[name]["example"])
+            body = models.SubmitActionRequest(version=0, action=action)
+            assert type(models.SubmitActionRequest.from_dict(body.to_dict()).action) is type(action)
+            error = decoded(submit.sync_detailed(played.pk, client=bot.client, body=body), 400)
+            assert error.rule not in ("malformed_action", "unknown_action"), (name, error)
+            sent.add(action.kind.value)
+        expected |= set(schemas[game.action_component]["discriminator"]["mapping"])
+    assert sent == expected and {"play", "hire", "place", "undo"} <= sent
