@@ -45,6 +45,8 @@ IDENTIFIERS = {
     "help",
     "help_for",
     "help_key",  # {% cached_partial %}'s key: texts shown elsewhere, and identifiers
+    "pile_key",  # likewise (the discard pile's)
+    "unseen_key",  # likewise (the unseen cards table's)
     "id",
     "key",
     "kind",
