@@ -69,6 +69,33 @@ class TestTaggedByGame:
         assert schemas()["ErrorCodeEnum"]["enum"] == list(ERROR_CODES)
 
 
+class TestTheActionSent:
+    def test_one_schema_per_kind_told_apart_by_kind(self):
+        sent = schemas()["Action"]
+        mapping = sent["discriminator"]["mapping"]
+        assert sent["discriminator"]["propertyName"] == "kind"
+        assert [r["$ref"] for r in sent["oneOf"]] == list(dict.fromkeys(mapping.values()))
+        for game in registry.all_games():
+            own = schemas()[game.action_component].get("discriminator", {}).get("mapping", {})
+            for kind, target in own.items():
+                # The game's own choice names the schema sent, or one of its choices.
+                shared = schemas()[mapping[kind].removeprefix(REF)]
+                assert target == mapping[kind] or {"$ref": target} in shared["oneOf"]
+
+    def test_a_kind_several_games_have_is_one_schema(self):
+        action = component("Action")
+        for shared in ("ActionUndo", "ActionResign", "ActionDone", "ActionDiscard", "ActionKeep"):
+            for game in ("GuildhallAction", "RenaissanceAction"):
+                assert {"$ref": REF + shared} in schemas()[game]["oneOf"]
+        assert component("ActionDiscard").is_valid({"kind": "discard", "card": 119})
+        # Place: a card in Guildhall, a place in Renaissance Man; never both, never neither.
+        assert action.is_valid({"kind": "place", "card": 3})
+        assert action.is_valid({"kind": "place", "level": 2, "pos": 1})
+        for wrong in ({"kind": "place"}, {"kind": "place", "card": 3, "level": 2, "pos": 1}):
+            assert not action.is_valid(wrong), wrong
+        assert not action.is_valid({"kind": "hire", "card": 3})  # a hire needs its place
+
+
 class TestDocumented:
     def test_players_are_bounded_by_the_games(self):
         players = schemas()["InvitationCreateRequest"]["properties"]["players"]
