@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import logging
 import math
 import os
 import platform
@@ -49,6 +48,7 @@ from games.core import registry
 from games.models import Game
 from games.perf import data as bench_data
 from games.perf import load
+from games.perf.logs import quiet_logs
 from games.perf.server import Gunicorn, base_env, collectstatic, free_port
 from games.web.board import poll_token_of
 
@@ -97,8 +97,10 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **options):
-        for name in ("celery", "kombu", "games", "notifications", "django.request"):
-            logging.getLogger(name).setLevel(logging.ERROR)
+        with quiet_logs():
+            return self.measured(*args, **options)
+
+    def measured(self, *args, **options):
         self.as_json = options["json"]
         if connection.vendor != "postgresql":
             raise CommandError(

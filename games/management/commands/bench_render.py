@@ -50,6 +50,7 @@ from django.utils import timezone, translation
 from games.core import registry
 from games.models import Game
 from games.perf import data as bench_data
+from games.perf.logs import quiet_logs
 from games.play.moves import do_submit_action
 from games.templatetags.fragment_tags import forget_fragments
 from games.web.board import poll_token_of
@@ -94,10 +95,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **o):
-        import logging
+        with quiet_logs():
+            return self.run(*args, **o)
 
-        for name in ("celery", "kombu", "games", "notifications", "django.request"):
-            logging.getLogger(name).setLevel(logging.ERROR)
+    def run(self, *args, **o):
         kinds = o["game"] or [k.id for k in registry.all_games()]
         for kind_id in kinds:
             try:
