@@ -16,7 +16,7 @@ from games.renaissance import bot, engine, search
 from games.renaissance.__main__ import main
 from games.renaissance.arena import make_setup, play_game, run
 from games.renaissance.builder import build
-from games.renaissance.determinize import SIMULTANEOUS, determinize, hidden_cards
+from games.renaissance.determinize import SIMULTANEOUS, TAKE_BACK, determinize, hidden_cards
 from games.renaissance.game import RENAISSANCE
 from games.renaissance.positions import check, to_json
 from games.renaissance.views import view
@@ -240,6 +240,40 @@ class TestStrong:
             assert a == b and a.action in legal, st.stage
             checked += 1
         assert checked > 10
+
+    @pytest.mark.parametrize("share", [0.0, 1.0])
+    def test_the_others_are_imagined_as_the_normal_player_or_the_play_out_policy(
+        self, monkeypatch, share
+    ):
+        # Another seat's imagined choice is the normal player's ``OTHERS_NORMAL`` of the
+        # time (a draw of the search's generator decides, none at 0), else the play-out
+        # policy's.
+        monkeypatch.setattr(search, "OTHERS_NORMAL", share)
+        checked = 0
+        for st, seat in positions(seeds=[3], every=5):
+            actions = [a for a in engine.legal_actions(st, seat) if a["kind"] not in TAKE_BACK]
+            if len(actions) < 2:
+                continue
+            got = search._imagined(st, seat, actions, random.Random(checked))
+            rand = random.Random(checked)
+            if share:
+                rand.random()  # the draw that decides
+                assert got == bot.choose(st, seat, rand, actions)
+            else:
+                assert got == search.rollout_policy(st, actions, rand)
+            checked += 1
+        assert checked > 10
+
+    def test_that_share_of_the_others_imagined_choices_are_the_normal_players(self, monkeypatch):
+        monkeypatch.setattr(search, "OTHERS_NORMAL", 0.7)
+        st, seat = next((s, q) for s, q in positions(seeds=[3]) if s.stage == "action")
+        actions = [a for a in engine.legal_actions(st, seat) if a["kind"] not in TAKE_BACK]
+        rand = random.Random(7)
+        # The normal player's choice here, whatever its tie-break (its generator's draw).
+        normal = {json.dumps(bot.choose(st, seat, random.Random(i), actions)) for i in range(20)}
+        picks = [json.dumps(search._imagined(st, seat, actions, rand)) for _ in range(400)]
+        share = sum(p in normal for p in picks) / len(picks)
+        assert 0.65 <= share <= 0.95
 
     def test_rewards_are_in_zero_one_and_one_for_the_winner(self):
         for st, _seat in positions(seeds=[1], every=5):
