@@ -3,8 +3,9 @@ and the error responses every endpoint may give.
 
 A game's view and actions are its own JSON, served as they are; each game describes them
 (``GameKind.api_components``, derived from its typed view) and ``add_components`` adds them
-to the generated schema, with ``Action`` and ``View`` as the choice among the games. The
-tests check real views and legal actions of random games against them.
+to the generated schema, with ``View`` as the choice among the games' views and ``Action``,
+the action sent, as one schema per kind across the games (``add_actions``). The tests check
+real views and legal actions of random games against them.
 """
 
 from __future__ import annotations
