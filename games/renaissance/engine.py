@@ -675,6 +675,11 @@ def score(st: State, seat: int) -> int:
 
 
 def _end(st: State, events: list[dict[str, Any]], reason: str, winner: int | None = None) -> None:
+    if st.stage == "rm":
+        # A new Renaissance Man still face down when the game ends (a concession) goes
+        # back under the deck, unseen: it was never placed, and never shown.
+        for p in st.players:
+            st.deck[:0] = p.picks
     st.stage = "over"
     for p in st.players:  # a submission never revealed stays secret
         p.clear_submission()

@@ -189,3 +189,25 @@ def test_a_master_of_a_resigned_seat_ends_the_game_but_does_not_win():
     assert st.stage == "over"
     assert [(r["seat"], r["rank"]) for r in st.result] == [(1, 1), (2, 2), (0, 3)]
     assert st.players[0].cells[index(5, 0)] == a
+
+
+def test_a_new_renaissance_man_face_down_at_a_concession_goes_back_under_the_deck_unseen():
+    # A concession while the new Renaissance Men wait to be placed: the card was in no
+    # place but its owner's pending choice (the positions' check found it nowhere).
+    import random
+
+    from games.renaissance import legal, positions, random_player
+
+    rand = random.Random(9)
+    st = engine.new_game(None, ["Ann", "Bob"], 9)
+    while st.stage != "rm":
+        seat = min(engine.deciders(st))
+        engine.apply(st, seat, random_player.choose(st, seat, rand, legal.legal_actions(st, seat)))
+    face_down = [c for p in st.players for c in p.picks]
+    discard = list(st.discard)
+    assert face_down
+    engine.resign(st, 0)
+    assert st.stage == "over"
+    assert st.discard == discard  # not shown on the pile
+    assert st.deck[: len(face_down)] == face_down  # under the deck, whose order is secret
+    positions.from_json(positions.to_json(st))  # every card in one place
