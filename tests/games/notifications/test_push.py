@@ -217,14 +217,14 @@ class TestLookingAtTheGame:
         push_service.device(bob)
         real = notify.turn
 
-        def seen_then_notify(game_id):
+        def seen_then_notify(game_id, *known):
             def seen():
                 Seat.objects.filter(game_id=game_id, user=bob).update(
                     last_seen_at=timezone.now() + timedelta(seconds=1)
                 )
 
             transaction.on_commit(seen)
-            real(game_id)
+            real(game_id, *known)
 
         monkeypatch.setattr(notify, "turn", seen_then_notify)
 

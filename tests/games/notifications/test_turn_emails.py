@@ -112,14 +112,14 @@ class TestPlayerLookingAtTheGame:
         # Bob's board polls while Alice moves: his seat is seen after the turn came to him.
         real = notify.turn
 
-        def seen_then_notify(game_id):
+        def seen_then_notify(game_id, *known):
             def seen():
                 Seat.objects.filter(game_id=game_id, user=bob).update(
                     last_seen_at=timezone.now() + timedelta(seconds=1)
                 )
 
             transaction.on_commit(seen)  # before the task that this queues on commit
-            real(game_id)
+            real(game_id, *known)
 
         monkeypatch.setattr(notify, "turn", seen_then_notify)
 
