@@ -39,7 +39,7 @@ from games.play import invitations
 from games.renaissance import random_player as renaissance_player
 from tests.games.api_validation import openapi
 from tests.games.helpers import start_game
-from tests.webhookserver import receiver  # noqa: F401 (a fixture)
+from tests.webhookserver import bots_allowed, receiver  # noqa: F401 (fixtures)
 
 PACKAGE = "guildhall_api_client"  # the name openapi-python-client gives it (docs/api.md)
 DOC = Path(settings.BASE_DIR) / "docs" / "api.md"
@@ -244,15 +244,6 @@ class Checked:
         return decoded(response, self.status)
 
 
-@pytest.fixture
-def bots_allowed(settings):
-    settings.API_THROTTLE_RATES = {
-        **settings.API_THROTTLE_RATES,
-        "api": "100000/minute",
-        "actions": "100000/minute",
-    }
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("kind", ["guildhall", "renaissance"])
 def test_bots_on_a_generated_client_play_a_game_to_its_end_told_by_webhooks(
@@ -260,7 +251,7 @@ def test_bots_on_a_generated_client_play_a_game_to_its_end_told_by_webhooks(
     client_package,
     live_server,
     receiver,  # noqa: F811 (the fixture imported above)
-    bots_allowed,
+    bots_allowed,  # noqa: F811 (likewise)
     alice,
     bob,
     kind,
@@ -302,7 +293,7 @@ def test_bots_on_a_generated_client_play_a_game_to_its_end_told_by_webhooks(
 def test_the_generated_client_builds_and_sends_every_action_kind(
     client_package,
     live_server,
-    bots_allowed,
+    bots_allowed,  # noqa: F811 (the fixture imported above)
     alice,
     bob,
 ):

@@ -21,6 +21,7 @@ from games.guildhall import random_player as guildhall_player
 from games.models import Game
 from games.renaissance import random_player as renaissance_player
 from tests.mailserver import free_port
+from tests.webhookserver import bots_allowed  # noqa: F401 (a fixture)
 
 DOC = Path(settings.BASE_DIR) / "docs" / "api.md"
 # Weighted random choices that make random games end (docs/api.md: "a real bot thinks here").
@@ -67,20 +68,14 @@ def make_bot(base: str, user, kind: str, resign_after: int | None = None) -> dic
     return namespace
 
 
-@pytest.fixture
-def bots_allowed(settings):
-    settings.WEBHOOK_ALLOW_LOOPBACK = True
-    settings.API_THROTTLE_RATES = {
-        **settings.API_THROTTLE_RATES,
-        "api": "100000/minute",
-        "actions": "100000/minute",
-    }
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("kind", ["guildhall", "renaissance"])
 def test_two_documented_webhook_bots_play_a_game_to_its_end(
-    live_server, bots_allowed, alice, bob, kind
+    live_server,
+    bots_allowed,  # noqa: F811 (the fixture imported above)
+    alice,
+    bob,
+    kind,
 ):
     base = f"{live_server.url}/api/v1"
     bots = [make_bot(base, alice, kind, RESIGN_AFTER), make_bot(base, bob, kind)]
