@@ -37,6 +37,22 @@ class BenchData:
     attempts: int = 1  # late games started until one lasted ``moves`` decisions
 
 
+def tasks_to_nowhere() -> None:
+    """The moves a benchmark makes in its own process queue their notification tasks to an
+    in-memory broker nobody reads: nothing is sent. (Without ``REDIS_URL`` the settings name
+    the filesystem transport, which would override the broker's URL.)"""
+    from guildhall_site.celery import app
+
+    app.close()
+    app.conf.update(
+        task_always_eager=False,
+        broker_url="memory://",
+        broker_transport=None,
+        broker_transport_options={},
+    )
+    app.loader.import_default_modules()  # the tasks, which are queued by name
+
+
 def make_users(n: int, prefix: str = "bench") -> list[User]:
     """``n`` players without a usable password who want no email."""
     users = []

@@ -169,12 +169,9 @@ class Command(BaseCommand):
         return client
 
     def run(self, o: dict) -> dict:
-        from guildhall_site.celery import app
-
-        # The moves below queue their notification tasks: to no broker in this process (the
+        # The moves below queue their notification tasks to no broker in this process (the
         # benchmark sends no email); the site's own processes queue them to Redis.
-        app.close()
-        app.conf.update(task_always_eager=False, broker_url="memory://")
+        bench_data.tasks_to_nowhere()
         # The server's key: the sessions made here must be valid there.
         secret_key = secrets.token_urlsafe(64)
         settings.SECRET_KEY = secret_key

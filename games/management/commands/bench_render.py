@@ -105,18 +105,7 @@ class Command(BaseCommand):
                 registry.get(kind_id)
             except registry.UnknownGame as error:
                 raise CommandError(str(error)) from None
-        from guildhall_site.celery import app
-
-        # The moves queue their notification tasks to no broker: nothing is sent. (Without
-        # REDIS_URL the settings name the filesystem transport, which would override the URL.)
-        app.close()
-        app.conf.update(
-            task_always_eager=False,
-            broker_url="memory://",
-            broker_transport=None,
-            broker_transport_options={},
-        )
-        app.loader.import_default_modules()
+        bench_data.tasks_to_nowhere()
         db = settings.DATABASES["default"]
         old_name = db["NAME"]
         if connection.vendor == "sqlite":
