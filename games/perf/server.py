@@ -1,5 +1,6 @@
-"""The site under gunicorn, as production runs it (docs/Procfile), for ``manage.py
-bench_pages``: its own settings module (``guildhall_site.bench_settings``: the site's
+"""The site under gunicorn, as production runs it (docs/deploy.md: production's
+configuration, ``guildhall_site.ops.gunicorn``), for ``manage.py bench_pages``: its own
+settings module (``guildhall_site.bench_settings``: the site's
 settings plus the bare view's URL), its static files collected in a temporary folder, a free
 local port, and the process stopped at the end."""
 
@@ -39,9 +40,9 @@ def collectstatic(env: dict[str, str]) -> None:
 
 
 class Gunicorn:
-    """``gunicorn guildhall_site.wsgi`` with ``workers`` sync workers on 127.0.0.1:``port``,
-    started on entering and stopped on leaving. Its access log (production writes one too)
-    and error log go to files in ``log_dir``."""
+    """``gunicorn guildhall_site.wsgi`` with production's configuration, ``workers`` sync
+    workers on 127.0.0.1:``port``, started on entering and stopped on leaving. Its access log
+    (production writes one too) and error log go to files in ``log_dir``."""
 
     def __init__(self, env: dict[str, str], port: int, workers: int, log_dir: Path) -> None:
         self.env, self.port, self.workers = env, port, workers
@@ -54,6 +55,8 @@ class Gunicorn:
             sys.executable,
             "-m",
             "gunicorn",
+            "-c",
+            "python:guildhall_site.ops.gunicorn",
             "guildhall_site.wsgi",
             "--workers",
             str(self.workers),
