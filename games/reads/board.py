@@ -5,7 +5,8 @@ small read: the game's version and status with its seats (the cached board's key
 the viewer's ``last_seen_at`` (the poll). Built by the ORM, such a query costs more to
 compile than to run (about 1.5 ms against 0.4 ms on PostgreSQL), which for these two
 requests is most of their own cost; so they are written out here, once, for every database
-the site runs on. Nothing else needs this: every other read goes through the ORM.
+the site runs on. The board's move log reads its newest records the same way
+(``games.reads.history``); every other read goes through the ORM.
 """
 
 from __future__ import annotations

@@ -15,7 +15,11 @@ The next page is asked for with ``before``: the record of the oldest heading sho
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+from django.db import connection
 
 from games.models import Game, Move
 from games.reads.movelog import describe_move
@@ -67,10 +71,7 @@ def page(
     kind = game.game_kind
     records: list[tuple[int, list[dict]]] = []  # newest first while reading
     boundary: int | None = None  # the record the page starts in, at its first heading
-    moves = Move.objects.filter(game_id=game.pk)
-    if before is not None:
-        moves = moves.filter(number__lte=before)
-    for number, events in _newest_first(moves, first=records_at_least * 2):
+    for number, events in _newest_first(game.pk, before, first=records_at_least * 2):
         if number == before:
             events = events[: _first_heading(kind, state, events)]
             if not events:
@@ -112,18 +113,32 @@ def page(
     return Page(groups=groups, older_before=boundary, records=len(records))
 
 
-def _newest_first(moves, first: int = _CHUNK):
-    """The records of ``moves``, newest first: ``first`` of them, then ``_CHUNK`` at a time
-    (one query for most pages)."""
-    rows = moves.order_by("-number").values_list("number", "events")
+# In plain SQL: built by the ORM, this read of a few small rows cost a fresh board more to
+# compile and convert (0.6 ms on PostgreSQL) than to run (0.13 ms).
+_NEWEST = (
+    "SELECT number, events FROM {move} WHERE game_id = %s AND number <= %s ORDER BY number DESC"
+)
+
+
+def _newest_first(
+    game_id: int, before: int | None, first: int = _CHUNK
+) -> Iterator[tuple[int, list[dict]]]:
+    """The game's records up to ``before`` (all: None), newest first: ``first`` of them, then
+    ``_CHUNK`` at a time (one query for most pages)."""
+    sql = _NEWEST.format(move=connection.ops.quote_name(Move._meta.db_table)) + " LIMIT %s"
+    below = before if before is not None else 2**31 - 1
     size = first
-    chunk = list(rows[:size])
-    while chunk:
-        yield from chunk
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [game_id, below, size])
+            chunk = cursor.fetchall()
+        for number, events in chunk:
+            # jsonb comes back as its text on PostgreSQL (as Django sets psycopg up), and
+            # SQLite stores the text.
+            yield number, json.loads(events) if isinstance(events, str) else events
         if len(chunk) < size:
             return
-        size = _CHUNK
-        chunk = list(rows.filter(number__lt=chunk[-1][0])[:size])
+        below, size = chunk[-1][0] - 1, _CHUNK
 
 
 def _first_heading(kind, state, events: list[dict]) -> int:

@@ -64,6 +64,18 @@ def test_every_record_once_in_order_and_every_line(guildhall_game, seat):
     assert sorted(set(covered)) == list(range(1, game.version + 1))
 
 
+@pytest.mark.parametrize("before", [None, 1, 30])
+def test_records_read_newest_first_a_chunk_at_a_time(guildhall_game, monkeypatch, before):
+    # The log's own SQL reads what the ORM reads, whatever the chunks.
+    moves = Move.objects.filter(game=guildhall_game).order_by("-number")
+    if before is not None:
+        moves = moves.filter(number__lte=before)
+    expected = list(moves.values_list("number", "events"))
+    assert list(history._newest_first(guildhall_game.pk, before, first=500)) == expected
+    monkeypatch.setattr(history, "_CHUNK", 3)
+    assert list(history._newest_first(guildhall_game.pk, before, first=2)) == expected
+
+
 def test_pages_start_at_a_turn_and_hold_enough_records(guildhall_game):
     pages = all_pages(guildhall_game, 0)
     for page in pages[:-1]:
