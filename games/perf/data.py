@@ -10,7 +10,8 @@ is measured the same way.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -189,13 +190,28 @@ def build(
     players = max(kind.min_players, min(players, kind.max_players))
     rand = random.Random(seed)
     users = make_users(players, prefix)
-    game, attempts = late_game(users, kind_id, moves, rand, progress=progress)
-    to_move = seat_to_move(game)
-    assert to_move is not None  # late_game returns a game that waits for someone
-    viewer = to_move.user
-    others = [u for u in users if u.pk != viewer.pk]
-    active = dashboard_games(viewer, others, kind_id, dashboard, rand)
+    with seeded_games(seed):
+        game, attempts = late_game(users, kind_id, moves, rand, progress=progress)
+        to_move = seat_to_move(game)
+        assert to_move is not None  # late_game returns a game that waits for someone
+        viewer = to_move.user
+        others = [u for u in users if u.pk != viewer.pk]
+        active = dashboard_games(viewer, others, kind_id, dashboard, rand)
     return BenchData(game=game, viewer=viewer, users=users, active_games=active, attempts=attempts)
+
+
+@contextmanager
+def seeded_games(seed: int) -> Iterator[None]:
+    """The seats and the deals of the games started meanwhile drawn from ``seed``: every run
+    with the same seed builds the same games, so that two runs (two versions of the code)
+    measure the same boards."""
+    saved = invitations.seat_random, invitations.seed_random
+    invitations.seat_random = random.Random(f"seats {seed}")
+    invitations.seed_random = random.Random(f"deals {seed}")
+    try:
+        yield
+    finally:
+        invitations.seat_random, invitations.seed_random = saved
 
 
 # Logging in ------------------------------------------------------------------------------------

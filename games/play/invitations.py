@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import random
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -28,9 +27,11 @@ from games.play.errors import Invalid, Limited, NotFound
 from games.play.stand_ins import for_new_seat as stand_in_for_new_seat
 from games.reads import clocks, list_stamps, queries
 
-# Seats are drawn from the operating system's randomness: nobody can predict or choose who
-# plays first. (Tests swap in a seeded generator.)
+# Seats and each game's seed (its shuffles) are drawn from the operating system's
+# randomness: nobody can predict or choose who plays first or what is dealt. (Tests and the
+# benchmarks swap in seeded generators.)
 seat_random = random.SystemRandom()
+seed_random = random.SystemRandom()
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,7 @@ def start_game(
     users = list(users)
     seat_random.shuffle(users)
     names = [u.name for u in users]
-    seed = secrets.randbits(63)  # fits a signed 64-bit column
+    seed = seed_random.getrandbits(63)  # fits a signed 64-bit column
     match = Match(kind, options, names, seed)
     now = timezone.now()
     game = Game.objects.create(
