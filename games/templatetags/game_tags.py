@@ -43,6 +43,33 @@ def time_since(value) -> str:
         return ""
 
 
+def _token(context) -> str:
+    """The CSRF token a fragment holds: a board's placeholder (``games.web.page_cache``), the
+    same for everyone, or a requester's own, which makes the fragment theirs alone."""
+    return str(context.get("csrf_token") or "")
+
+
+@register.simple_tag(takes_context=True)
+def actions_key(context) -> tuple | None:
+    """The key of the concede and cancel-vote buttons ({% cached_partial %}): everything
+    ``games/game_actions.html`` reads."""
+    game, seat = context.get("game"), context.get("seat")
+    if game is None:
+        return None
+    return (
+        "actions",
+        game.pk,
+        game.status,
+        None if seat is None else (seat.cancel_vote, seat.resigned, seat.computer_plays),
+        context.get("cancel_votes"),
+        context.get("voters"),
+        context.get("players_left"),
+        bool(context.get("oob")),
+        str(context.get("error") or ""),
+        _token(context),
+    )
+
+
 @register.inclusion_tag("games/game_actions.html", takes_context=True)
 def game_actions(context, game: Game, oob: bool = False) -> dict:
     """The viewer's concede and cancel-vote buttons for ``game``: {% game_actions game %}.
@@ -98,13 +125,16 @@ def stand_in_board(context) -> dict:
     if game is None or mine is None or not game.is_active or not mine.is_person:
         return {"show": False}
     kind = game.game_kind
+    stand_in = mine.stood_in(timezone.now())
     return {
         "show": True,
         "game": game,
-        "stand_in": mine.stood_in(timezone.now()),
+        "stand_in": stand_in,
         "levels": [(level, level_label(level)) for level in kind.computer_levels],
         "rated": game.rated,
         "csrf_token": context.get("csrf_token"),
+        # All the panel reads, for {% cached_partial %} (the levels come with the game's kind).
+        "key": ("stand-in", game.pk, kind.id, stand_in, game.rated, _token(context)),
     }
 
 

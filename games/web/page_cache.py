@@ -56,22 +56,25 @@ def serve(
 ) -> HttpResponse:
     """The page at ``page_key`` from the cache, else the page ``render`` makes, stored.
 
-    ``render(extra_context)`` gets the context to add to the page's own (the CSRF
-    placeholder) and returns the response and the key to store it under, built from what it
-    rendered: usually ``page_key``, but a newer one when a move committed since ``page_key``
-    was read (None: do not store). ``page_key`` None: render, never store.
+    ``render(extra_context)`` gets the context to add to the page's own (the CSRF and
+    unread-count placeholders, which every answer gets back as the requester's own) and
+    returns the response and the key to store it under, built from what it rendered: usually
+    ``page_key``, but a newer one when a move committed since ``page_key`` was read (None: do
+    not store). ``page_key`` None: render, never store.
     """
+    # Every board is rendered with the placeholders, stored or not, so that the fragments it
+    # shares between viewers ({% cached_partial %}) never hold one requester's own token.
+    placeholders = {"csrf_token": CSRF_PLACEHOLDER, "unread_badge": UNREAD_PLACEHOLDER}
     if page_key is None or not enabled() or _has_messages(request):
         metrics.page_cache("skip")
-        response, _ = render({})
+        response, _ = render(placeholders)
+        response.content = _own(request, response.content)
         return response
     html = caches["pages"].get(page_key)
     metrics.page_cache("miss" if html is None else "hit")
     if html is not None:
         return HttpResponse(_own(request, html))
-    response, store_key = render(
-        {"csrf_token": CSRF_PLACEHOLDER, "unread_badge": UNREAD_PLACEHOLDER}
-    )
+    response, store_key = render(placeholders)
     if store_key is not None and response.status_code == 200:
         caches["pages"].set(store_key, response.content, settings.PAGE_CACHE_SECONDS)
     response.content = _own(request, response.content)

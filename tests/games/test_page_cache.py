@@ -119,6 +119,36 @@ class TestTheBoard:
         assert Game.objects.get(pk=game.pk).version > game.version
         assert page_cache.CSRF_PLACEHOLDER not in content
 
+    @pytest.mark.parametrize("page_cache_seconds", [0, 600])
+    def test_every_form_of_a_board_carries_the_requesters_own_token(
+        self, game, alice, bob, settings, page_cache_seconds
+    ):
+        # The concede, cancel-vote and stand-in forms are fragments shared between viewers
+        # ({% cached_partial %}): stored by the buttons' own page, which has Alice's real
+        # token, and by her board, Bob's board still has his own token in each of them.
+        settings.PAGE_CACHE_SECONDS = page_cache_seconds
+        alice_client = client_for(alice)
+        buttons = alice_client.get(reverse("games:actions", args=[game.pk])).content.decode()
+        assert "csrfmiddlewaretoken" in buttons
+        alice_client.get(board_url(game))
+        buttons = alice_client.get(reverse("games:actions", args=[game.pk])).content.decode()
+        assert page_cache.CSRF_PLACEHOLDER not in buttons
+        client = client_for(bob, enforce_csrf_checks=True)
+
+        content = client.get(board_url(game)).content.decode()
+
+        tokens = {m.group(0).split('value="')[1].rstrip('"') for m in CSRF_INPUT.finditer(content)}
+        assert len(tokens) == 1, "every form of one answer gets the same token"
+        assert page_cache.CSRF_PLACEHOLDER not in content
+        for action in ("games:vote_cancel", "games:stand_in"):
+            assert reverse(action, args=[game.pk]) in content
+        response = client.post(
+            reverse("games:vote_cancel", args=[game.pk]),
+            {"vote": "1", "csrfmiddlewaretoken": tokens.pop()},
+        )
+        assert response.status_code in (200, 302)
+        assert Seat.objects.get(game=game, user=bob).cancel_vote
+
     def test_another_player_coming_online_shows(self, game, alice, bob, settings):
         alice_client = client_for(alice)
         assert "online now" not in alice_client.get(board_url(game)).content.decode()
