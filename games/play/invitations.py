@@ -30,8 +30,8 @@ from games.reads import clocks, list_stamps, queries
 # Seats and each game's seed (its shuffles) are drawn from the operating system's
 # randomness: nobody can predict or choose who plays first or what is dealt. (Tests and the
 # benchmarks swap in seeded generators.)
-seat_random = random.SystemRandom()
-seed_random = random.SystemRandom()
+seat_random: random.Random = random.SystemRandom()
+seed_random: random.Random = random.SystemRandom()
 
 
 @dataclass(frozen=True)
