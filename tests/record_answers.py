@@ -129,7 +129,7 @@ def test_record(monkeypatch, settings):
     settings.API_THROTTLE_RATES = {k: "100000/minute" for k in settings.API_THROTTLE_RATES}
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     seeds = random.Random(23)
-    monkeypatch.setattr("secrets.randbits", lambda bits: seeds.getrandbits(bits))
+    monkeypatch.setattr("games.play.invitations.seed_random", seeds)
     for where in ("games.services", "games.play.invitations"):
         try:
             monkeypatch.setattr(f"{where}.seat_random", random.Random(5))

@@ -17,6 +17,7 @@ from games.renaissance.game import RENAISSANCE
 from tests.e2e.conftest import PHONE, log_in, wait_for_board
 from tests.e2e.test_board_ux_e2e import four_player_game, play, wait_until  # noqa: F401
 from tests.games.helpers import start_game
+from tests.seeds import FixedSeed
 
 # tests/e2e/contrast.js: the contrast of every visible text of an element, as chromium draws it.
 CONTRAST = "\n".join(
@@ -97,7 +98,7 @@ def _focused(page) -> str:
 def test_a_turn_by_keyboard_and_the_end_seen_by_an_open_page(
     browser, live_server, alice, bob, screenshots, monkeypatch
 ):
-    monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 2611)  # the same deal
+    monkeypatch.setattr(invitations, "seed_random", FixedSeed(2611))  # the same deal
     game = start_game(alice, bob)
     game = play(game, random.Random(4), lambda g: _decision(g, 0) == "end_turn" and g.version > 20)
     context = browser.new_context(viewport={"width": 1280, "height": 800})

@@ -22,6 +22,7 @@ from games.renaissance import present
 from games.renaissance.game import RENAISSANCE
 from tests.e2e.conftest import log_in, tap_and_wait, wait_for_board
 from tests.games.helpers import start_game
+from tests.seeds import FixedSeed
 
 CLOSING = ("hire", "barter", "teach", "recruit", "pass")
 
@@ -31,7 +32,7 @@ def deal(monkeypatch):
     """deal(seed): the next game's secret seed, so that it is the same game at every run."""
 
     def set_seed(seed: int) -> None:
-        monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: seed)
+        monkeypatch.setattr(invitations, "seed_random", FixedSeed(seed))
 
     return set_seed
 

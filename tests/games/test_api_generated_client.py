@@ -39,6 +39,7 @@ from games.play import invitations
 from games.renaissance import random_player as renaissance_player
 from tests.games.api_validation import openapi
 from tests.games.helpers import start_game
+from tests.seeds import FixedSeed
 from tests.webhookserver import bots_allowed, receiver  # noqa: F401 (fixtures)
 
 PACKAGE = "guildhall_api_client"  # the name openapi-python-client gives it (docs/api.md)
@@ -259,7 +260,7 @@ def test_bots_on_a_generated_client_play_a_game_to_its_end_told_by_webhooks(
     # The game's seed (and so, with the bots' own, the whole game) is fixed: one of the
     # shorter games of a few tried, so that the test takes a steady time.
     seed = GAME_SEEDS[kind]
-    monkeypatch.setattr(invitations, "secrets", types.SimpleNamespace(randbits=lambda _: seed))
+    monkeypatch.setattr(invitations, "seed_random", FixedSeed(seed))
     bots = {}
     for user in (alice, bob):
         token = do_create_token(user, "generated client")[1]

@@ -21,6 +21,7 @@ from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding
 from tests.games.notifications.helpers import InOrder
 from tests.mailserver import smtp, text_of  # noqa: F401 (fixture)
+from tests.seeds import FixedSeed
 
 Kind = Notification.Kind
 
@@ -105,7 +106,7 @@ def _normal(text: str, game: Game) -> str:
 
 
 def test_a_seats_pending_choice_shows_on_no_other_board(alice, bob, charlie, monkeypatch):
-    monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 1234)
+    monkeypatch.setattr(invitations, "seed_random", FixedSeed(1234))
     pages = []
     for variant in (0, 1):
         game = start_with_defaults(alice, bob, charlie)

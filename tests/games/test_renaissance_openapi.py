@@ -20,6 +20,7 @@ from tests.games.api_helpers import Api, game_url
 from tests.games.api_validation import component, strict
 from tests.games.helpers import start_game
 from tests.games.notifications.helpers import InOrder
+from tests.seeds import FixedSeed
 
 STAGES = {"foundation", "action", "rm", "recruit", "discard", "over"}
 
@@ -27,7 +28,7 @@ STAGES = {"foundation", "action", "rm", "recruit", "discard", "over"}
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch, settings):
     monkeypatch.setattr(invitations, "seat_random", InOrder())
-    monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 20261126)  # the deal
+    monkeypatch.setattr(invitations, "seed_random", FixedSeed(20261126))  # the deal
     settings.API_THROTTLE_RATES = {
         **settings.API_THROTTLE_RATES,
         "api": "100000/minute",

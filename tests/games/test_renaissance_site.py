@@ -22,6 +22,7 @@ from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding, start_game
 from tests.games.notifications.helpers import InOrder
 from tests.mailserver import smtp, text_of  # noqa: F401 (fixture)
+from tests.seeds import FixedSeed
 
 Kind = Notification.Kind
 # A client that only reads its legal actions still plays with some sense: it prefers to
@@ -143,7 +144,7 @@ class TestEmails:
 
 class TestSecrets:
     def test_a_pending_action_reaches_nobody_else(self, alice, bob, charlie, monkeypatch):
-        monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 77)
+        monkeypatch.setattr(invitations, "seed_random", FixedSeed(77))
         pages = []
         for variant in (0, 1):
             game = start_game(alice, bob, charlie, kind="renaissance")
@@ -330,7 +331,7 @@ class TestUncountable:
 
     @pytest.mark.parametrize("step", ["action", "discard"])
     def test_the_parts_of_a_pending_choice_cannot_be_counted(self, alice, bob, step, monkeypatch):
-        monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: 77)
+        monkeypatch.setattr(invitations, "seed_random", FixedSeed(77))
         seen = []
         for parts in (1, 4):
             game = start_game(alice, bob, kind="renaissance")

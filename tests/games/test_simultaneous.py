@@ -27,6 +27,7 @@ from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import deciding, players_only, start_game
 from tests.games.notifications.helpers import InOrder
 from tests.mailserver import smtp, text_of  # noqa: F401 (fixture)
+from tests.seeds import FixedSeed
 
 Kind = Notification.Kind
 T0 = datetime(2027, 5, 3, 9, 0, tzinfo=UTC)
@@ -37,7 +38,7 @@ SEED = 4242
 def _in_order(monkeypatch, settings):
     monkeypatch.setattr(invitations, "seat_random", InOrder())
     # Two games of the same deal, so that their pages can be compared.
-    monkeypatch.setattr(invitations.secrets, "randbits", lambda bits: SEED)
+    monkeypatch.setattr(invitations, "seed_random", FixedSeed(SEED))
     settings.API_THROTTLE_RATES = {
         **settings.API_THROTTLE_RATES,
         "api": "100000/minute",
