@@ -680,6 +680,8 @@ class Board:
         )
         # The whole structure (the "places" partial): the keys of its 15 places.
         out["places_key"] = ("places", tuple(cell["key"] for cell in out["places"]))
+        # Another player's whole section (its head and structure, as the side column draws it).
+        out["section_key"] = ("section", out["key"], out["places_key"])
         return out
 
     def _status(self, p: dict[str, Any]) -> str | None:
@@ -908,6 +910,7 @@ class Board:
             }
             for c in v["hand"] or ()
         ]
+        recruit = self.recruit_board()
         recruit_card = None
         if d and d["kind"] == "recruit":
             recruit_card = card_info(d["card"])
@@ -927,7 +930,8 @@ class Board:
             "hand": hand if v["hand"] is not None else None,
             "others": others,
             "legend": [icon(x) for x in ICONS] + [icon("any")],
-            "recruit_board": self.recruit_board(),
+            "recruit_board": recruit,
+            "recruit_key": _recruit_key(recruit),
             "solo": len(players) == 1,
             "deck_size": v["deck_size"],
             "discard_size": v["discard_size"],
@@ -1002,6 +1006,26 @@ class Board:
         if rows is None:
             return None
         return [{**row, "is_me": row["seat"] == self.viewer} for row in rows]
+
+
+def _recruit_key(areas: list[dict[str, Any]]) -> tuple[Any, ...]:
+    """Everything the "recruit_areas" partial reads of ``Board.recruit_board``'s areas (with
+    the language, the rest follows from these): its HTML is rendered once per key."""
+    return (
+        "recruit",
+        tuple(
+            (
+                a["icon"]["icon"],
+                a["type"],
+                None if a["card"] is None else a["card"]["key"],
+                tuple((k["name"], k["count"], k["is_me"]) for k in a["knights"]),
+                a["opposing"],
+                a["leader"],
+                a["resolving"],
+            )
+            for a in areas
+        ),
+    )
 
 
 def _removal_note(kind: str) -> str:

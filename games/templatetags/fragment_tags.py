@@ -91,6 +91,18 @@ def cached_partial(parser: Parser, token: Token) -> CachedPartialNode:
     return CachedPartialNode(name, partials, parser.compile_filter(key))
 
 
+@register.simple_tag(takes_context=True)
+def frame_key(context: template.Context, name: str, *values: Hashable) -> tuple[Any, ...] | None:
+    """The key of a part of the site's frame (base.html) that holds the CSRF token or the
+    header's unread count, with ``values``, everything else it reads. Shared only on a page
+    rendered with the page cache's placeholders (``games.web.page_cache``: every board),
+    where both are the same for everyone; None (rendered each time) on other pages, whose
+    token is the requester's own and new on each request."""
+    if context.get("placeholders") is not True:
+        return None
+    return (name, *values, str(context.get("csrf_token")), str(context.get("unread_badge")))
+
+
 @register.filter
 def log_group_key(group: Any, game: Any) -> tuple[Any, ...] | None:
     """The key of a group of the move log (``games.reads.history.Group``) as

@@ -64,7 +64,13 @@ def serve(
     """
     # Every board is rendered with the placeholders, stored or not, so that the fragments it
     # shares between viewers ({% cached_partial %}) never hold one requester's own token.
-    placeholders = {"csrf_token": CSRF_PLACEHOLDER, "unread_badge": UNREAD_PLACEHOLDER}
+    # ``placeholders`` tells the site's frame (base.html, fragment_tags.frame_key) that it
+    # may share its parts that hold them.
+    placeholders = {
+        "csrf_token": CSRF_PLACEHOLDER,
+        "unread_badge": UNREAD_PLACEHOLDER,
+        "placeholders": True,
+    }
     if page_key is None or not enabled() or _has_messages(request):
         metrics.page_cache("skip")
         response, _ = render(placeholders)

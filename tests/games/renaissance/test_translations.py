@@ -95,7 +95,7 @@ def check_context(value: object, where: str) -> int:
     if isinstance(value, dict):
         n = 0
         for key, item in value.items():
-            if key in ("key", "places_key", "args"):
+            if key in ("key", "places_key", "section_key", "recruit_key", "args"):
                 continue  # memo keys ({% cached_partial %}, card_info): identifiers
             if isinstance(item, str):
                 if key in IDENTIFIER_KEYS and item in IDENTIFIERS:

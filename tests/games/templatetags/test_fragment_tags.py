@@ -280,3 +280,26 @@ class TestFrozen:
         assert fragment_tags.frozen([object()]) is None
         assert fragment_tags.frozen({"label": gettext_lazy("Close")}) is None
         assert fragment_tags.frozen({1, 2}) is None
+
+
+class TestTheFramesKey:
+    """``frame_key``: the site's header and footer (base.html) hold the CSRF token and the
+    unread count, so they are shared only where both are the page cache's placeholders."""
+
+    def test_a_page_with_the_requesters_own_token_is_never_shared(self):
+        context = Context({"csrf_token": "a-real-token", "unread_badge": " (2)"})
+        assert fragment_tags.frame_key(context, "header", 7, "alice") is None
+
+    def test_a_board_with_the_placeholders_is_keyed_by_them_and_the_values(self):
+        from games.web.page_cache import CSRF_PLACEHOLDER, UNREAD_PLACEHOLDER
+
+        context = Context(
+            {
+                "csrf_token": CSRF_PLACEHOLDER,
+                "unread_badge": UNREAD_PLACEHOLDER,
+                "placeholders": True,
+            }
+        )
+        key = fragment_tags.frame_key(context, "header", 7, "alice")
+        assert key == ("header", 7, "alice", str(CSRF_PLACEHOLDER), str(UNREAD_PLACEHOLDER))
+        assert key != fragment_tags.frame_key(context, "header", 8, "bob")
