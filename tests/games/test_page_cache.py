@@ -90,6 +90,21 @@ class TestTheBoard:
             assert cached.status_code == 200
             assert without_tokens(cached.content) == fresh(client, url, settings, **kwargs)
 
+    def test_the_header_follows_a_new_name(self, game, alice, settings):
+        # The header is a fragment shared between the viewer's boards (fragment_tags.frame_key):
+        # a new display name is a new key.
+        settings.PAGE_CACHE_SECONDS = 0
+        client = client_for(alice)
+
+        def header() -> str:
+            page = client.get(board_url(game)).content.decode()
+            return page[page.index('<header class="site-header">') : page.index("</header>")]
+
+        assert ">Alice</a>" in header()
+        alice.display_name = "Alicia"
+        alice.save()
+        assert ">Alicia</a>" in header()
+
     def test_a_board_is_served_from_the_cache_until_the_game_changes(self, game, settings):
         user = user_to_move(game)
         client = client_for(user)
