@@ -27,7 +27,7 @@ from games.core import GameKind, Match
 from games.core.match import RESIGN, UNDO
 from games.core.waits import Waits
 from games.models import Game, Move, Seat
-from games.play import events, ratings
+from games.play import events, ratings, rows
 from games.play.errors import GameNotActive, NotFound, NotYourTurn, StaleVersion
 from games.play.seats import follow_seats, load_seats, write_seats
 from games.reads import list_stamps, live
@@ -38,12 +38,26 @@ from guildhall_site.ops import metrics
 # hundred decisions, so this bound only stops a bug from looping forever.
 MAX_AUTOMATIC_DECISIONS = 10_000
 
+# What a change writes of the game (``updated`` is the time of the change).
+SAVED = (
+    "version",
+    "drafts",
+    "snapshot",
+    "headings",
+    "status",
+    "finished",
+    "rated",
+    "stamp",
+    "updated",
+)
+
 
 def lock_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(_("No such game")) from None
+    """The game's row, locked until the transaction ends (in plain SQL: ``rows``)."""
+    game = rows.lock(Game, game_id)
+    if game is None:
+        raise NotFound(_("No such game"))
+    return game
 
 
 def check_active(game: Game) -> None:
@@ -163,9 +177,9 @@ class Change:
         game, kind, st = self.game, self.kind, self.match.state
         now = timezone.now()
         if self.public:
-            rows = [*self.drafts, *self.log]
+            records = [*self.drafts, *self.log]
             moves = []
-            for i, entry in enumerate(rows):
+            for i, entry in enumerate(records):
                 waited = entry.get("waited")  # drafts from before it have none
                 moves.append(
                     Move(
@@ -181,7 +195,7 @@ class Change:
                 )
                 game.headings += sum(kind.log_heading(st, e) is not None for e in entry["events"])
             Move.objects.bulk_create(moves)
-            game.version += len(rows)
+            game.version += len(records)
             game.drafts = []
         else:
             game.drafts = [*self.drafts, *self.log]
@@ -199,7 +213,7 @@ class Change:
             self.waits.seat(q).deciding != s.deciding for q, s in self.seats.items()
         ):
             game.stamp += 1  # a seat submitted or reopened its choice: everyone sees it
-        game.save()
+        rows.update([(game, SAVED)])
         metrics.moves_applied(game.kind, len(self.log))
         changed = follow_seats(game, self.seats.values(), self.waits, now)
         result = {row["seat"]: row for row in (kind.result(st) or [])} if finished_now else {}

@@ -10,28 +10,58 @@ this change's lock.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.db import connection
-from django.db.models import Case, F, Field, OuterRef, Subquery, Value, When
-from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
 from accounts import quiet_hours
+from accounts.models import User
 from games.core.waits import Waits
 from games.models import Game, Move, Seat, Vacation
+from games.play import rows
 from games.play.errors import NotYourTurn
 from games.reads import clocks
 
 
 def load_seats(game: Game) -> list[Seat]:
     """The seats of ``game`` in seat order, with their users and ``vacation_end`` (the end
-    of the user's latest vacation, None for none)."""
-    latest = Vacation.objects.filter(user=OuterRef("user_id")).order_by("-end").values("end")
-    seats = game.seats.select_related("user").annotate(vacation_end=Subquery(latest[:1]))
-    return list(seats.order_by("number"))
+    of the user's latest vacation, None for none), read in plain SQL (``rows``)."""
+    seat, user, vacation = rows.table(Seat), rows.table(User), rows.table(Vacation)
+    sql = _seats_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game.pk])
+        found = cursor.fetchall()
+    seats = []
+    for row in found:
+        s = seat.build(row)
+        u = user.build(row, len(seat.fields))
+        # As the ORM's ``game.seats.select_related("user")``: the game and user known.
+        _SEAT_USER.set_cached_value(s, u)
+        _SEAT_GAME.set_cached_value(s, game)
+        s.vacation_end = vacation.value("end", row[-1])  # type: ignore[attr-defined]
+        seats.append(cast(Seat, s))
+    return seats
+
+
+@functools.cache
+def _seats_sql(vendor: str) -> str:
+    col, table = rows.column, rows.quoted
+    return (
+        f"SELECT {rows.table(Seat).columns('s')}, {rows.table(User).columns('u')},"
+        f" (SELECT MAX(v.{col(Vacation, 'end')}) FROM {table(Vacation)} v"
+        f" WHERE v.{col(Vacation, 'user')} = s.{col(Seat, 'user')})"
+        f" FROM {table(Seat)} s JOIN {table(User)} u ON u.{col(User, 'id')} = s.{col(Seat, 'user')}"
+        f" WHERE s.{col(Seat, 'game')} = %s ORDER BY s.{col(Seat, 'number')}"
+    )
+
+
+_SEAT_USER = Seat._meta.get_field("user")
+_SEAT_GAME = Seat._meta.get_field("game")
 
 
 def own_seat(seats: Iterable[Seat], user) -> Seat:
@@ -122,24 +152,4 @@ def wait_began(game: Game, seat: Seat) -> datetime:
 def write_seats(seats: Iterable[Seat], changed: Mapping[int, Collection[str]]) -> None:
     """Store the ``changed`` fields of each seat (by number) in one UPDATE; a seat keeps the
     stored value of a field that only another seat changed."""
-    rows = [(seat, changed[seat.number]) for seat in seats if changed.get(seat.number)]
-    if not rows:
-        return
-    if len(rows) == 1:
-        seat, fields = rows[0]
-        Seat.objects.filter(pk=seat.pk).update(**{f: getattr(seat, f) for f in fields})
-        return
-    values: dict[str, Case | Cast] = {}
-    for name in sorted(set().union(*(fields for _seat, fields in rows))):
-        field = Seat._meta.get_field(name)
-        assert isinstance(field, Field)  # a column of the seat's own
-        whens = [
-            When(pk=seat.pk, then=Value(getattr(seat, name), output_field=field))
-            for seat, fields in rows
-            if name in fields
-        ]
-        case = Case(*whens, default=F(name), output_field=field)
-        # PostgreSQL wants the CASE cast to the column's type (bulk_update casts it too).
-        cast = connection.features.requires_casted_case_in_updates
-        values[name] = Cast(case, output_field=field) if cast else case
-    Seat.objects.filter(pk__in=[seat.pk for seat, _fields in rows]).update(**values)
+    rows.update([(seat, changed[seat.number]) for seat in seats if changed.get(seat.number)])
