@@ -27,11 +27,12 @@ from games.core import GameKind, Match
 from games.core.match import RESIGN, UNDO
 from games.core.waits import Waits
 from games.models import Game, Move, Seat
-from games.play import events, ratings, rows
+from games.play import events, ratings
 from games.play.errors import GameNotActive, NotFound, NotYourTurn, StaleVersion
 from games.play.seats import follow_seats, load_seats, write_seats
 from games.reads import list_stamps, live
 from games.reads.viewing import seat_of
+from guildhall_site import rows
 from guildhall_site.ops import metrics
 
 # The computer plays a resigned or abandoned seat's decisions at once; a game needs a few

@@ -23,9 +23,9 @@ from accounts import quiet_hours
 from accounts.models import User
 from games.core.waits import Waits
 from games.models import Game, Move, Seat, Vacation
-from games.play import rows
 from games.play.errors import NotYourTurn
 from games.reads import clocks
+from guildhall_site import rows
 
 
 def load_seats(game: Game) -> list[Seat]:

@@ -14,9 +14,10 @@ from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from accounts.models import ApiToken, User
-from accounts.tokens import MAX_TOKENS_PER_USER, do_create_token
+from accounts.tokens import MAX_TOKENS_PER_USER, do_create_token, tokens_keyed
 from tests.conftest import PASSWORD
 from tests.games.api_helpers import Api
+from tests.guildhall_site.test_rows import assert_same
 
 TOKEN = re.compile(r'<code class="token">(guild_[0-9a-f]+)</code>')
 
@@ -192,6 +193,32 @@ class TestTokens:
         with django_assert_num_queries(1) as queries:
             client.get("/api/v1/me/")
         assert "accounts_apitoken" in queries.captured_queries[0]["sql"]
+
+    def test_the_tokens_of_a_key_are_read_as_the_orm_reads_them(
+        self, alice, bob, django_assert_num_queries
+    ):
+        row, _ = do_create_token(alice, "Bot")
+        do_create_token(bob, "Other")
+        ApiToken.objects.filter(pk=row.pk).update(last_used=timezone.now())
+        with django_assert_num_queries(1):
+            ours = tokens_keyed(row.token_key)
+            assert ours[0].user.username == "alice"  # the user comes with it
+        orm = list(ApiToken.objects.filter(token_key=row.token_key).select_related("user"))
+        assert len(ours) == len(orm) == 1
+        assert_same(ours[0], orm[0])
+        assert_same(ours[0].user, orm[0].user)
+        assert tokens_keyed("guild_nosuchkey") == []
+
+    def test_a_wrong_token_with_a_real_tokens_key_gets_401(self, alice):
+        _, secret = do_create_token(alice, "Bot")
+        forged = secret[:15] + ("A" if secret[15] != "A" else "B") + secret[16:]
+        response = token_client(forged).get("/api/v1/me/")
+        assert response.status_code == 401 and response.json()["code"] == "authentication_failed"
+
+    def test_a_token_that_is_not_utf8_gets_401(self, alice):
+        # The header's bytes as sent: "\xe9" alone is not UTF-8 (knox's own check raised).
+        response = Client().get("/api/v1/me/", headers={"Authorization": "Bearer guild_\xe9"})
+        assert response.status_code == 401 and response.json()["code"] == "authentication_failed"
 
     def test_an_expired_token_gets_401_and_is_deleted(self, alice):
         row, secret = do_create_token(alice, "Bot")

@@ -1,14 +1,17 @@
-"""A change's seats (``games.play.seats``): deadlines with at most one read of vacations,
-and one UPDATE that writes each seat's own changed fields."""
+"""A change's seats (``games.play.seats``): read in plain SQL as the ORM reads them,
+deadlines with at most one read of vacations, and one UPDATE that writes each seat's own
+changed fields."""
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 
+from accounts.models import User
 from games.models import Game, Seat, Vacation
 from games.play.seats import deadlines, load_seats, write_seats
 from tests.games.helpers import start_game
+from tests.guildhall_site.test_rows import assert_same
 
 T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -22,6 +25,46 @@ def game(alice, bob, charlie) -> Game:
 
 def seats_of(game: Game) -> dict[str, Seat]:
     return {seat.user.username: seat for seat in load_seats(game)}
+
+
+@pytest.fixture
+def away(game, alice, bob) -> Game:
+    """The game, its seats and users with a little of everything to read back."""
+    Seat.objects.filter(game=game, user=alice).update(
+        last_seen_at=T0, deadline=T0 + DAY, resigned=True, computer_level="normal"
+    )
+    User.objects.filter(pk=bob.pk).update(quiet_from=22, quiet_until=7)
+    Vacation.objects.create(user=bob, start=T0 - 9 * DAY, end=T0 - 8 * DAY)
+    Vacation.objects.create(user=bob, start=T0 - 2 * DAY, end=T0 + DAY)
+    return game
+
+
+class TestLoadSeats:
+    def test_every_seat_and_user_is_the_orms(self, away):
+        game = away
+        orm = list(game.seats.select_related("user").order_by("number"))
+        ours = load_seats(game)
+        assert [s.number for s in ours] == [s.number for s in orm] == [0, 1, 2]
+        for mine, theirs in zip(ours, orm, strict=True):
+            assert_same(mine, theirs)
+            assert_same(mine.user, theirs.user)
+        assert any(s.last_seen_at is not None for s in ours)  # a time read back, zoned
+
+    def test_users_and_the_game_come_with_them(self, away, django_assert_num_queries):
+        game = away
+        seats = load_seats(game)
+        with django_assert_num_queries(0):
+            assert {s.user.username for s in seats} == {"alice", "bob", "charlie"}
+            assert all(s.game is game for s in seats)
+
+    def test_the_end_of_each_users_latest_vacation(self, away, bob):
+        ends = {s.user_id: s.vacation_end for s in load_seats(away)}
+        assert ends[bob.pk] == T0 + DAY
+        assert [v for u, v in ends.items() if u != bob.pk] == [None, None]
+
+    def test_a_game_without_seats_has_none(self, away):
+        Seat.objects.filter(game=away).delete()
+        assert load_seats(away) == []
 
 
 class TestDeadlines:

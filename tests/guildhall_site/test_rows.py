@@ -1,5 +1,6 @@
-"""games.play.rows: a move's rows read and written in plain SQL are the ORM's, field by
-field, on whichever database the suite runs (PostgreSQL in CI, SQLite by default)."""
+"""guildhall_site.rows: rows read and written in plain SQL are the ORM's, field by field,
+on whichever database the suite runs (PostgreSQL in CI, SQLite by default). The seats a
+move reads through it: tests/games/test_seats.py."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, Seat, Vacation
-from games.play import rows
 from games.play.seats import load_seats
+from guildhall_site import rows
 from tests.games.helpers import start_game
 
 T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
@@ -41,32 +42,6 @@ def game(alice, bob, charlie) -> Game:
     Vacation.objects.create(user=bob, start=T0 - 9 * DAY, end=T0 - 8 * DAY)
     Vacation.objects.create(user=bob, start=T0 - 2 * DAY, end=T0 + DAY)
     return game
-
-
-class TestLoadSeats:
-    def test_every_seat_and_user_is_the_orms(self, game):
-        orm = list(game.seats.select_related("user").order_by("number"))
-        ours = load_seats(game)
-        assert [s.number for s in ours] == [s.number for s in orm] == [0, 1, 2]
-        for mine, theirs in zip(ours, orm, strict=True):
-            assert_same(mine, theirs)
-            assert_same(mine.user, theirs.user)
-        assert any(s.last_seen_at is not None for s in ours)  # a time read back, zoned
-
-    def test_users_and_the_game_come_with_them(self, game, django_assert_num_queries):
-        seats = load_seats(game)
-        with django_assert_num_queries(0):
-            assert {s.user.username for s in seats} == {"alice", "bob", "charlie"}
-            assert all(s.game is game for s in seats)
-
-    def test_the_end_of_each_users_latest_vacation(self, game, bob):
-        ends = {s.user_id: s.vacation_end for s in load_seats(game)}
-        assert ends[bob.pk] == T0 + DAY
-        assert [v for u, v in ends.items() if u != bob.pk] == [None, None]
-
-    def test_a_game_without_seats_has_none(self, game):
-        Seat.objects.filter(game=game).delete()
-        assert load_seats(game) == []
 
 
 class TestLock:

@@ -1,15 +1,16 @@
-"""The rows every move reads and writes, in plain SQL.
+"""Whole rows read and written in plain SQL, for the site's hottest queries.
 
 Every change of a game locks its row, reads its seats with their users, and writes the game
-and the seats whose decision changed. Built by the ORM these queries cost several times
+and the seats whose decision changed (``games.play``); every API request reads its token
+with its user (``accounts.tokens``). Built by the ORM these queries cost several times
 more to compile than to run: on PostgreSQL, reading four seats with their users took
 5.5 ms of CPU where the same query written out, building the same instances, took 1.2 ms;
 one UPDATE of two seats (a CASE per field) 4.4 ms. So they are written here, once per
 model and database, from the model's own fields: values read go through the database's
 converters and the fields' own (``from_db_value``), values written through the fields'
 ``pre_save`` and ``get_db_prep_save``, as the ORM does, so the instances built and the
-values stored are the ORM's (``tests/games/play/test_rows.py`` compares them field by
-field). Every other query goes through the ORM.
+values stored are the ORM's (``tests/guildhall_site/test_rows.py`` and
+``tests/games/test_seats.py`` compare them field by field). Every other query goes through the ORM.
 """
 
 from __future__ import annotations
