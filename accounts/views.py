@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import services
+from accounts import backends, services
 from accounts.forms import GuestConversionForm, ProfileForm
 from accounts.http import AuthenticatedHttpRequest
 
@@ -30,7 +30,7 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
     if limited := ratelimit.consume_or_429(request, action="guest"):
         return limited
     guest = services.do_create_guest()
-    login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, guest, backend=backends.MODEL)
     # Only a greeting: the dashboard says once, under its heading, what saving the account is
     # for (games/templates/games/dashboard.html).
     messages.success(request, _("Welcome, %(name)s!") % {"name": guest.name})

@@ -100,20 +100,30 @@ def _pk_column(model: type[Model]) -> str:
     return connection.ops.quote_name(pk.column)
 
 
-def lock(model: type[M], pk: int) -> M | None:
+def get(model: type[M], pk: Any) -> M | None:
+    """``model``'s row ``pk`` (as its primary key field takes it), as
+    ``model.objects.get(pk=pk)`` builds it; None when there is none."""
+    return _one(model, pk, lock=False)
+
+
+def lock(model: type[M], pk: Any) -> M | None:
     """``model``'s row ``pk``, locked until the transaction ends (``select_for_update``
     where the database has it); None when there is none."""
     if connection.get_autocommit():
         raise TransactionManagementError(
             "select_for_update cannot be used outside of a transaction."
         )
+    return _one(model, pk, lock=True)
+
+
+def _one(model: type[M], pk: Any, *, lock: bool) -> M | None:
     t = table(model)
-    pk_column = _pk_column(model)
-    sql = f"SELECT {t.columns('t')} FROM {quoted(model)} t WHERE t.{pk_column} = %s"
-    if connection.features.has_select_for_update:
+    sql = f"SELECT {t.columns('t')} FROM {quoted(model)} t WHERE t.{_pk_column(model)} = %s"
+    if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
+    key = model._meta.pk.to_python(pk)  # type: ignore[union-attr]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
+        cursor.execute(sql, [key])
         row = cursor.fetchone()
     return None if row is None else t.build(row)  # type: ignore[return-value]
 

@@ -468,9 +468,10 @@ ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES
 
 AUTH_USER_MODEL = "accounts.User"
 
+# Django's and allauth's, reading a session's user in plain SQL (accounts/backends.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "accounts.backends.ModelBackend",
+    "accounts.backends.AuthenticationBackend",
 ]
 
 AUTH_PASSWORD_VALIDATORS = [
