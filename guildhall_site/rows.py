@@ -121,11 +121,20 @@ def _one(model: type[M], pk: Any, *, lock: bool) -> M | None:
     sql = f"SELECT {t.columns('t')} FROM {quoted(model)} t WHERE t.{_pk_column(model)} = %s"
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    key = model._meta.pk.to_python(pk)  # type: ignore[union-attr]
+    field = model._meta.pk
+    assert field is not None  # every model here has one
+    key = field.to_python(pk)
+    if isinstance(key, int) and not _fits(field, key):
+        return None  # as the ORM: no such row, where the database would refuse the number
     with connection.cursor() as cursor:
         cursor.execute(sql, [key])
         row = cursor.fetchone()
     return None if row is None else t.build(row)  # type: ignore[return-value]
+
+
+def _fits(field: Field, key: int) -> bool:
+    low, high = connection.ops.integer_field_range(field.get_internal_type())
+    return (low is None or key >= low) and (high is None or key <= high)
 
 
 def update(rows: Sequence[tuple[Model, Collection[str]]]) -> None:

@@ -6,6 +6,16 @@ from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
 from games.reads.errors import NotFound
+from guildhall_site import rows
+
+
+def get_game(game_id: int) -> Game:
+    """The stored game (``NotFound`` if there is none), read in plain SQL: the first read of
+    every fresh board and of the API's reads of a game (``guildhall_site.rows``)."""
+    game = rows.get(Game, game_id)
+    if game is None:
+        raise NotFound(_("No such game"))
+    return game
 
 
 def get_game_for_viewer(game_id: int, user) -> tuple[Game, int | None]:
@@ -13,10 +23,7 @@ def get_game_for_viewer(game_id: int, user) -> tuple[Game, int | None]:
 
     Games are public: a spectator sees the game's view for no seat.
     """
-    try:
-        game = Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(_("No such game")) from None
+    game = get_game(game_id)
     seat = None
     if user is not None and user.is_authenticated:
         seat = game.seats.filter(user=user).values_list("number", flat=True).first()

@@ -38,8 +38,18 @@ from games.core import IllegalAction, SeatUser
 from games.models import Game
 from games.play import change, errors, moves, presence
 from games.reads import board as board_reads
-from games.reads import cache_keys, history, list_stamps, live, queries, score_chart, stats
+from games.reads import (
+    cache_keys,
+    history,
+    list_stamps,
+    live,
+    queries,
+    score_chart,
+    stats,
+    viewing,
+)
 from games.reads.board import SeatRow
+from games.reads.errors import NotFound
 from games.reads.titles import game_title, short_title
 from games.web import chat, page_cache
 from games.web.decorators import board_login_required
@@ -291,8 +301,8 @@ def _render_fresh(
     from what was rendered, which a move committed meanwhile may have made newer). ``seats``
     as the caller read them: read again only if the game changed since."""
     try:
-        game = Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
+        game = viewing.get_game(game_id)
+    except NotFound:
         raise Http404(_("No such game")) from None
     now = timezone.now()
     read = seats[0]

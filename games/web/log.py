@@ -14,9 +14,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts.http import AuthenticatedHttpRequest
-from games.models import Game, Seat
+from games.models import Seat
 from games.reads import chat as chat_reads
-from games.reads import history
+from games.reads import history, viewing
+from games.reads.errors import NotFound
 from games.reads.titles import game_title
 from games.web.decorators import board_login_required
 from guildhall_site import parsing
@@ -27,8 +28,8 @@ from guildhall_site import parsing
 @require_GET
 def game_log(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     try:
-        game = Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
+        game = viewing.get_game(game_id)
+    except NotFound:
         raise Http404(_("No such game")) from None
     raw = request.GET.get("before")
     before = None if raw is None else parsing.whole_number(raw.strip())

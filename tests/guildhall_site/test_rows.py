@@ -44,6 +44,23 @@ def game(alice, bob, charlie) -> Game:
     return game
 
 
+class TestGet:
+    def test_the_row_is_the_orms(self, game, alice, django_assert_num_queries):
+        with django_assert_num_queries(1):
+            found = rows.get(Game, game.pk)
+        assert found is not None
+        assert_same(found, Game.objects.get(pk=game.pk))
+        assert_same(
+            rows.get(User, str(alice.pk)), User.objects.get(pk=alice.pk)
+        )  # as a session keeps it
+
+    def test_no_such_row(self, game, django_assert_num_queries):
+        assert rows.get(Game, game.pk + 1000) is None
+        with django_assert_num_queries(0):  # beyond the column: nothing to ask
+            assert rows.get(Game, 2**70) is None
+            assert rows.get(Game, -(2**70)) is None
+
+
 class TestLock:
     def test_the_row_is_the_orms(self, game):
         with transaction.atomic():
