@@ -166,7 +166,10 @@ class Observer(Protocol):
     def describe(
         self, state: State, events: list[dict[str, Any]], viewer: int | None, /
     ) -> list[str]:
-        """The move log: a line per event that ``viewer`` may read."""
+        """The move log: a line per event that ``viewer`` may read. A function of the
+        events, the viewer, the language and the game's names and options alone (of
+        ``state`` it reads no more): the site keeps a record's lines once made
+        (``games.reads.movelog``)."""
         ...
 
     def log_heading(self, state: State, event: dict[str, Any], /) -> str | None:

@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 
 from games.models import Game
 from games.play import moves
+from games.reads import movelog
 from games.templatetags import fragment_tags
 from games.templatetags.fragment_tags import forget_fragments
 from tests.conftest import make_person
@@ -194,6 +195,7 @@ def test_a_board_from_stored_fragments_is_the_board_rendered_afresh(
         warm = boards(game, clients)
         for who in clients:
             forget_fragments()
+            movelog.forget()  # the log's lines made afresh too
             cold = boards(game, {who: clients[who]})[who]
             assert warm[who] == cold, (who, game.version)
             checked += 1
