@@ -13,7 +13,6 @@ fresh board that shows it (its newest dozen records, one or two of them new).
 
 from __future__ import annotations
 
-import json
 import threading
 
 from django.utils.translation import get_language, gettext_noop
@@ -35,14 +34,16 @@ _lock = threading.Lock()
 def describe_move(game: Game, state, events: list[dict], viewer: int | None) -> list[str]:
     """The lines of one move's ``events`` for ``viewer`` (None: a spectator), ``state``
     being the game's state (its names and options are what the lines read of it)."""
+    # By repr: of JSON's values, equal reprs are equal values (and a key the same record
+    # read in another order of its fields would give is only another entry).
     key = (
         game.kind,
-        json.dumps(game.options, sort_keys=True),
+        repr(game.options),
         tuple(game.names),
         viewer,
         get_language(),
         i18n.installed(),  # another translator (tests): other words
-        json.dumps(events, sort_keys=True, separators=(",", ":")),
+        repr(events),
     )
     lines = _kept.get(key)
     if lines is None:
