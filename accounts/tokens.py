@@ -8,13 +8,11 @@ use; this module creates, lists and revokes them, and authenticates requests wit
 from __future__ import annotations
 
 import binascii
-import functools
 from datetime import timedelta
 from hmac import compare_digest
-from typing import cast
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -78,30 +76,7 @@ def do_revoke_token(user: User, token_key: str) -> int:
 def tokens_keyed(token_key: str) -> list[ApiToken]:
     """The tokens whose first characters are ``token_key``, each with its user, as
     ``ApiToken.objects.filter(token_key=...).select_related("user")`` reads them."""
-    token, user = rows.table(ApiToken), rows.table(User)
-    with connection.cursor() as cursor:
-        cursor.execute(_tokens_sql(connection.vendor), [token_key])
-        found = cursor.fetchall()
-    keyed = []
-    for row in found:
-        t = cast(ApiToken, token.build(row))
-        _TOKEN_USER.set_cached_value(t, user.build(row, len(token.fields)))
-        keyed.append(t)
-    return keyed
-
-
-@functools.cache
-def _tokens_sql(vendor: str) -> str:
-    col, table = rows.column, rows.quoted
-    return (
-        f"SELECT {rows.table(ApiToken).columns('t')}, {rows.table(User).columns('u')}"
-        f" FROM {table(ApiToken)} t"
-        f" JOIN {table(User)} u ON u.{col(User, 'id')} = t.{col(ApiToken, 'user')}"
-        f" WHERE t.{col(ApiToken, 'token_key')} = %s"
-    )
-
-
-_TOKEN_USER = ApiToken._meta.get_field("user")
+    return [token for token, _ in rows.joined(ApiToken, "user", "token_key", token_key)]
 
 
 def tokens_of(user: User) -> list[ApiToken]:

@@ -132,6 +132,45 @@ def _one(model: type[M], pk: Any, *, lock: bool) -> M | None:
     return None if row is None else t.build(row)  # type: ignore[return-value]
 
 
+def joined(
+    model: type[M], related: str, by: str, value: Any, *, extra: str = "", order_by: str = ""
+) -> list[tuple[M, Any]]:
+    """The rows of ``model`` whose field ``by`` is ``value``, each with the row its foreign
+    key ``related`` points to, known to it as ``select_related(related)`` makes it; and the
+    value of ``extra``, one more select expression on the model's table (alias ``m``), or
+    None. In the order of field ``order_by``, if one is named."""
+    t = table(model)
+    field = model._meta.get_field(related)
+    other = table(field.related_model)  # type: ignore[arg-type]
+    sql = _joined_sql(model, related, by, extra, order_by, connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value])
+        found = cursor.fetchall()
+    out = []
+    for row in found:
+        obj = t.build(row)
+        field.set_cached_value(obj, other.build(row, len(t.fields)))  # type: ignore[union-attr]
+        out.append((obj, row[-1] if extra else None))
+    return out  # type: ignore[return-value]
+
+
+@functools.cache
+def _joined_sql(
+    model: type[Model], related: str, by: str, extra: str, order_by: str, vendor: str
+) -> str:
+    field = model._meta.get_field(related)
+    other = field.related_model
+    assert isinstance(other, type)  # a foreign key's model
+    sql = (
+        f"SELECT {table(model).columns('m')}, {table(other).columns('r')}"
+        f"{', ' + extra if extra else ''}"
+        f" FROM {quoted(model)} m JOIN {quoted(other)} r"
+        f" ON r.{_pk_column(other)} = m.{column(model, related)}"
+        f" WHERE m.{column(model, by)} = %s"
+    )
+    return sql + (f" ORDER BY m.{column(model, order_by)}" if order_by else "")
+
+
 def _fits(field: Field, key: int) -> bool:
     low, high = connection.ops.integer_field_range(field.get_internal_type())
     return (low is None or key >= low) and (high is None or key <= high)

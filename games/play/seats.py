@@ -14,13 +14,11 @@ import functools
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import cast
 
 from django.db import connection
 from django.utils.translation import gettext as _
 
 from accounts import quiet_hours
-from accounts.models import User
 from games.core.waits import Waits
 from games.models import Game, Move, Seat, Vacation
 from games.play.errors import NotYourTurn
@@ -31,36 +29,26 @@ from guildhall_site import rows
 def load_seats(game: Game) -> list[Seat]:
     """The seats of ``game`` in seat order, with their users and ``vacation_end`` (the end
     of the user's latest vacation, None for none), read in plain SQL (``rows``)."""
-    seat, user, vacation = rows.table(Seat), rows.table(User), rows.table(Vacation)
-    sql = _seats_sql(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game.pk])
-        found = cursor.fetchall()
+    end = rows.table(Vacation)
     seats = []
-    for row in found:
-        s = seat.build(row)
-        u = user.build(row, len(seat.fields))
-        # As the ORM's ``game.seats.select_related("user")``: the game and user known.
-        _SEAT_USER.set_cached_value(s, u)
-        _SEAT_GAME.set_cached_value(s, game)
-        s.vacation_end = vacation.value("end", row[-1])  # type: ignore[attr-defined]
-        seats.append(cast(Seat, s))
+    for seat, latest in rows.joined(
+        Seat, "user", "game", game.pk, extra=_latest_vacation(connection.vendor), order_by="number"
+    ):
+        _SEAT_GAME.set_cached_value(seat, game)  # as the ORM's game.seats: the game known
+        seat.vacation_end = end.value("end", latest)  # type: ignore[attr-defined]
+        seats.append(seat)
     return seats
 
 
 @functools.cache
-def _seats_sql(vendor: str) -> str:
-    col, table = rows.column, rows.quoted
+def _latest_vacation(vendor: str) -> str:
+    col = rows.column
     return (
-        f"SELECT {rows.table(Seat).columns('s')}, {rows.table(User).columns('u')},"
-        f" (SELECT MAX(v.{col(Vacation, 'end')}) FROM {table(Vacation)} v"
-        f" WHERE v.{col(Vacation, 'user')} = s.{col(Seat, 'user')})"
-        f" FROM {table(Seat)} s JOIN {table(User)} u ON u.{col(User, 'id')} = s.{col(Seat, 'user')}"
-        f" WHERE s.{col(Seat, 'game')} = %s ORDER BY s.{col(Seat, 'number')}"
+        f"(SELECT MAX(v.{col(Vacation, 'end')}) FROM {rows.quoted(Vacation)} v"
+        f" WHERE v.{col(Vacation, 'user')} = m.{col(Seat, 'user')})"
     )
 
 
-_SEAT_USER = Seat._meta.get_field("user")
 _SEAT_GAME = Seat._meta.get_field("game")
 
 

@@ -7,11 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from accounts.models import User
 from games.models import Game, Seat, Vacation
 from games.play.seats import deadlines, load_seats, write_seats
 from tests.games.helpers import start_game
-from tests.guildhall_site.test_rows import assert_same
+from tests.guildhall_site.test_rows import a_little_of_everything, assert_same
 
 T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -30,13 +29,7 @@ def seats_of(game: Game) -> dict[str, Seat]:
 @pytest.fixture
 def away(game, alice, bob) -> Game:
     """The game, its seats and users with a little of everything to read back."""
-    Seat.objects.filter(game=game, user=alice).update(
-        last_seen_at=T0, deadline=T0 + DAY, resigned=True, computer_level="normal"
-    )
-    User.objects.filter(pk=bob.pk).update(quiet_from=22, quiet_until=7)
-    Vacation.objects.create(user=bob, start=T0 - 9 * DAY, end=T0 - 8 * DAY)
-    Vacation.objects.create(user=bob, start=T0 - 2 * DAY, end=T0 + DAY)
-    return game
+    return a_little_of_everything(game, alice, bob)
 
 
 class TestLoadSeats:

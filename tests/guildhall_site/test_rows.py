@@ -32,9 +32,9 @@ def assert_same(ours, orms) -> None:
     assert {k: type(v) for k, v in mine.items()} == {k: type(v) for k, v in theirs.items()}
 
 
-@pytest.fixture
-def game(alice, bob, charlie) -> Game:
-    game = start_game(alice, bob, charlie, move_days=2)
+def a_little_of_everything(game: Game, alice: User, bob: User) -> Game:
+    """``game``, its seats and users with a value of each kind to read back: times, flags,
+    text, small numbers, and vacations (the latest ending ``T0 + DAY``, bob's)."""
     Seat.objects.filter(game=game, user=alice).update(
         last_seen_at=T0, deadline=T0 + DAY, resigned=True, computer_level="normal"
     )
@@ -42,6 +42,11 @@ def game(alice, bob, charlie) -> Game:
     Vacation.objects.create(user=bob, start=T0 - 9 * DAY, end=T0 - 8 * DAY)
     Vacation.objects.create(user=bob, start=T0 - 2 * DAY, end=T0 + DAY)
     return game
+
+
+@pytest.fixture
+def game(alice, bob, charlie) -> Game:
+    return a_little_of_everything(start_game(alice, bob, charlie, move_days=2), alice, bob)
 
 
 class TestGet:
