@@ -1,10 +1,11 @@
 """A copy of the state as one seat could imagine it: what it cannot see dealt anew.
 
 The search (``search.py``) plays its imagined futures on these copies only. The seat cannot
-see the deck's order, the discard pile's contents, the other hands, any face-down card's
-face (its own included, and the new Renaissance Man it waits to place), nor the generator:
-all those cards are gathered, sorted (so that the deal depends on what the seat knows, not
-on where the real cards are), shuffled and dealt back to the same places.
+see the deck's order, the discard pile's contents, the other hands (but for the cards every
+seat saw them take: ``PlayerState.known``), any face-down card's face (its own included, and
+the new Renaissance Man it waits to place), nor the generator: all those cards are gathered,
+sorted (so that the deal depends on what the seat knows, not on where the real cards are),
+shuffled and dealt back to the same places.
 
 In a simultaneous step the other seats' submissions are secret too. That a seat has
 submitted is public (its view says so), what it chose is not: every other seat's pending
@@ -25,7 +26,7 @@ from .state import PlayerState, State
 
 # A seat's public and own parts: everything else of a PlayerState is its submission in the
 # current step (picks, choice, done, and whatever a later engine adds there).
-_NOT_SUBMISSION = frozenset({"hand", "cells", "down", "stored", "rm_tokens", "supply"})
+_NOT_SUBMISSION = frozenset({"hand", "known", "cells", "down", "stored", "rm_tokens", "supply"})
 _SUBMISSION = tuple(name for name in PlayerState.__slots__ if name not in _NOT_SUBMISSION)
 # The steps where every seat chooses at once, in secret (views.py's list).
 SIMULTANEOUS = frozenset({"foundation", "action", "rm", "discard"})
@@ -57,7 +58,8 @@ def _redeal(s: State, seat: int, rand: random.Random) -> None:
     down_at: list[list[int]] = []
     for q, p in enumerate(s.players):
         if q != seat:
-            slots += [(p.hand, i) for i in range(len(p.hand))]
+            known = set(p.known)
+            slots += [(p.hand, i) for i, c in enumerate(p.hand) if c not in known]
         at = [i for i, c in enumerate(p.cells) if c is not None and c in p.down]
         down_at.append(at)
         slots += [(p.cells, i) for i in at]
@@ -118,7 +120,7 @@ def hidden_cards(st: State, seat: int) -> list[int]:
     cards = list(st.deck) + list(st.discard)
     for q, p in enumerate(st.players):
         if q != seat:
-            cards += p.hand
+            cards += [c for c in p.hand if c not in p.known]
         cards += [c for c in p.cells if c is not None and c in p.down]
         if st.stage == "rm" and p.picks:
             cards.append(p.picks[0])

@@ -262,6 +262,7 @@ def _recruit_choice(
     assert card is not None  # an area without a card has no winner's choice
     if action["kind"] == "take":
         p.hand.append(card)
+        p.known.append(card)
         events.append({"type": "recruit_take", "player": seat, "card": card, "area": st.area})
     else:
         i = position(action)
@@ -456,6 +457,8 @@ def _resolve(
     card = action["card"]
     t = TYPE[card]
     p.hand.remove(card)
+    if card in p.known:
+        p.known.remove(card)
     if action["source"] == "token":
         p.stored.remove(ACTION_OF[kind])
     if kind == "hire":
@@ -605,6 +608,7 @@ def _continue_recruit(st: State, events: list[dict[str, Any]]) -> None:
             st.step += 1
             return
         p.hand.append(card)
+        p.known.append(card)
         events.append({"type": "recruit_take", "player": winner, "card": card, "area": area})
         _clear_area(st, area)
         st.recruit[area] = None
@@ -643,6 +647,8 @@ def _reveal_discards(st: State, events: list[dict[str, Any]]) -> None:
         for card in p.picks:
             p.hand.remove(card)
             st.discard.append(card)
+        if p.picks:  # only how many is told: a card the others saw taken may be among them
+            p.known = []
         cards.append(p.picks[:])
         p.clear_submission()
     event: dict[str, Any] = {"type": "discards", "cards": cards}

@@ -18,8 +18,9 @@ from .pyramid import BELOW, LEVEL, POS, SIZE
 from .state import KNIGHTS, STAGES, STORE_SLOTS, PlayerState, State
 
 # 2: pending removals are their own list in every step (format 1 kept an action phase's
-# removals in ``picks``): read both.
-FORMAT = 2
+# removals in ``picks``). 3: each player's ``known`` hand cards (formats 1 and 2 read with
+# none: what was seen before is forgotten, as if it had been discarded). Read all three.
+FORMAT = 3
 _STATE_KEYS = {
     "format",
     "options",
@@ -45,6 +46,7 @@ _STATE_KEYS = {
 }
 _PLAYER_KEYS = {
     "hand",
+    "known",
     "cells",
     "down",
     "stored",
@@ -71,6 +73,7 @@ def to_json(st: State) -> dict[str, Any]:
         "players": [
             {
                 "hand": p.hand[:],
+                "known": p.known[:],
                 "cells": p.cells[:],
                 "down": p.down[:],
                 "stored": p.stored[:],
@@ -128,10 +131,12 @@ def from_json(data: object) -> State:
 def _read(data: object) -> State:
     if not isinstance(data, dict) or set(data) != _STATE_KEYS:
         raise ValueError(f"a Renaissance Man state has exactly the fields {sorted(_STATE_KEYS)}")
-    if data["format"] not in (1, FORMAT):
+    if data["format"] not in (1, 2, FORMAT):
         raise ValueError(f"unknown state format {data['format']!r}")
     if data["format"] == 1:
         data = _from_format_1(data)
+    if data["format"] == 2:
+        data = _from_format_2(data)
     names = data["names"]
     if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
         raise ValueError("names must be a list of strings")
@@ -165,7 +170,17 @@ def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
             players.append({**pd, "picks": [], "removals": picks})
         else:
             players.append({**pd, "removals": []})
-    return {**data, "format": FORMAT, "players": players}
+    return {**data, "format": 2, "players": players}
+
+
+def _from_format_2(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored state of format 2: no hand card is known to have been seen taken."""
+    players = data["players"]
+    if not isinstance(players, list) or not all(isinstance(pd, dict) for pd in players):
+        raise ValueError("a player entry must be an object")
+    if any("known" in pd for pd in players):
+        raise ValueError("a format 2 player entry has no known hand cards")
+    return {**data, "format": FORMAT, "players": [{**pd, "known": []} for pd in players]}
 
 
 def _read_player(q: int, pd: object) -> PlayerState:
@@ -173,6 +188,7 @@ def _read_player(q: int, pd: object) -> PlayerState:
         raise ValueError(f"player {q} must have exactly the fields {sorted(_PLAYER_KEYS)}")
     p = PlayerState()
     p.hand = _ints(pd["hand"], f"player {q}'s hand")
+    p.known = _ints(pd["known"], f"player {q}'s known hand cards")
     p.cells = _ints(pd["cells"], f"player {q}'s structure", none=True)
     p.down = _ints(pd["down"], f"player {q}'s face-down cards")
     p.stored = _ints(pd["stored"], f"player {q}'s Stored Actions")
@@ -242,6 +258,7 @@ def check(st: State) -> None:
     for q, p in enumerate(st.players):
         _check_structure(st, q, p)
         _check_tokens(q, p)
+        _check_known(q, p)
         _check_submission(st, q, p)
 
 
@@ -329,6 +346,11 @@ def _check_structure(st: State, q: int, p: PlayerState) -> None:
         have_r = pyramid.offers(on_right, down)[0]
         if (have_l not in (4, NEED_L[card])) or (have_r not in (4, NEED_R[card])):
             raise ValueError(f"player {q}'s card {card} does not match the cards below it")
+
+
+def _check_known(q: int, p: PlayerState) -> None:
+    if len(set(p.known)) != len(p.known) or not set(p.known) <= set(p.hand):
+        raise ValueError(f"player {q}'s known hand cards must be cards of their hand, once each")
 
 
 def _check_tokens(q: int, p: PlayerState) -> None:

@@ -22,6 +22,7 @@ STORE_SLOTS = 4  # Stored Actions
 class PlayerState:
     __slots__ = (
         "hand",
+        "known",
         "cells",
         "down",
         "stored",
@@ -35,6 +36,9 @@ class PlayerState:
 
     def __init__(self) -> None:
         self.hand: list[int] = []  # secret to the others
+        # The hand cards every seat saw it take (a Recruit card taken into the hand), until
+        # they leave the hand or a secret discard makes it unsure whether they did.
+        self.known: list[int] = []
         self.cells: list[int | None] = [None] * SIZE  # the structure
         self.down: list[int] = []  # face-down cards in the structure (faces secret to all)
         self.stored: list[int] = []  # Stored Actions tokens (types), sorted, at most 4
@@ -55,6 +59,7 @@ class PlayerState:
     def clone(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
         p.hand = self.hand[:]
+        p.known = self.known[:]
         p.cells = self.cells[:]
         p.down = self.down[:]
         p.stored = self.stored[:]

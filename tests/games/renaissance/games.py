@@ -65,8 +65,9 @@ def _next_move(match: Match, rand: random.Random) -> tuple[int, dict]:
 
 def others_hidden(st: State, viewer: int | None, rand: random.Random) -> State:
     """``st`` with everything ``viewer`` may not know changed: the order and contents of
-    the deck and the discard pile, other hands, every face-down card's face, other seats'
-    unrevealed submissions (to other ones of the same status) and the generator."""
+    the deck and the discard pile, other hands (but for the cards every seat saw taken),
+    every face-down card's face, other seats' unrevealed submissions (to other ones of the
+    same status) and the generator."""
     other = st.clone()
     other.rng = rand.getrandbits(64)
     ps = other.players
@@ -75,8 +76,8 @@ def others_hidden(st: State, viewer: int | None, rand: random.Random) -> State:
     slots += [("deck", 0, k) for k in range(len(other.deck))]
     slots += [("discard", 0, k) for k in range(len(other.discard))]
     for q, p in enumerate(ps):
-        if q != viewer:
-            slots += [("hand", q, k) for k in range(len(p.hand))]
+        if q != viewer:  # but the cards every seat saw it take
+            slots += [("hand", q, k) for k, c in enumerate(p.hand) if c not in p.known]
         slots += [("cell", q, i) for i in range(pyramid.SIZE) if p.cells[i] in p.down]
         if other.stage == "rm" and p.picks:
             slots.append(("rm", q, 0))
