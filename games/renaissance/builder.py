@@ -95,7 +95,6 @@ def build(
         p.done = spec.get("done", False)
     top = [take(c) for c in deck_top]
     st.discard = [take(c) for c in discard]
-    st.unseen = st.discard[:]  # nobody saw them go there (as a game stored before it was kept)
     named_recruit = [c for c in (recruit or ()) if c is not None]
     for c in named_recruit:
         take(c)

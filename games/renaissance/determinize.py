@@ -1,12 +1,11 @@
 """A copy of the state as one seat could imagine it: what it cannot see dealt anew.
 
 The search (``search.py``) plays its imagined futures on these copies only. The seat cannot
-see the deck's order, the discard pile's cards that went there unseen (``State.unseen``: it
-saw the others go there), the other hands (but for the cards every seat saw them take:
-``PlayerState.known``), any face-down card's face (its own included, and the new Renaissance
-Man it waits to place), nor the generator: all those cards are gathered, sorted (so that the
-deal depends on what the seat knows, not on where the real cards are), shuffled and dealt
-back to the same places. (Its own secret discards it knows, but they are dealt anew too.)
+see the deck's order, the discard pile's contents, the other hands (but for the cards every
+seat saw them take: ``PlayerState.known``), any face-down card's face (its own included, and
+the new Renaissance Man it waits to place), nor the generator: all those cards are gathered,
+sorted (so that the deal depends on what the seat knows, not on where the real cards are),
+shuffled and dealt back to the same places.
 
 In a simultaneous step the other seats' submissions are secret too. That a seat has
 submitted is public (its view says so), what it chose is not: every other seat's pending
@@ -55,9 +54,7 @@ def _redeal(s: State, seat: int, rand: random.Random) -> None:
     """Every card ``seat`` cannot see dealt again among the same places."""
     # (a list of cards, a place in it): the deck, the discard pile, hands, structures, picks
     slots: list[tuple[list[Any], int]] = [(s.deck, i) for i in range(len(s.deck))]
-    unseen = set(s.unseen)  # the rest of the discard pile went there for all to see
-    unseen_at = [i for i, c in enumerate(s.discard) if c in unseen]
-    slots += [(s.discard, i) for i in unseen_at]
+    slots += [(s.discard, i) for i in range(len(s.discard))]
     down_at: list[list[int]] = []
     for q, p in enumerate(s.players):
         if q != seat:
@@ -69,7 +66,6 @@ def _redeal(s: State, seat: int, rand: random.Random) -> None:
         if s.stage == "rm" and p.picks:  # a new Renaissance Man, face down until placed
             slots.append((p.picks, 0))
     _deal(slots, rand)
-    s.unseen = [s.discard[i] for i in unseen_at]
     for p, at in zip(s.players, down_at, strict=True):
         # In place order, not in the real order of play (a face-down place holds a card).
         p.down = [cast(int, p.cells[i]) for i in at]
@@ -121,7 +117,7 @@ def _any_action(
 
 def hidden_cards(st: State, seat: int) -> list[int]:
     """The cards ``seat`` cannot see, sorted (what ``determinize`` deals out)."""
-    cards = list(st.deck) + list(st.unseen)
+    cards = list(st.deck) + list(st.discard)
     for q, p in enumerate(st.players):
         if q != seat:
             cards += [c for c in p.hand if c not in p.known]

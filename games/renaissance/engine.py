@@ -73,7 +73,6 @@ def new_game(options: dict[str, Any] | None, names: list[str], seed: int) -> Sta
     if st.solo and options["solo"] == "tougher":  # cards removed face down before play
         for _card in range(min(options["solo_cards"], DECK_SIZE - 30)):
             st.discard.append(st.deck.pop())
-        st.unseen = st.discard[:]
     for area in range(4):
         st.recruit[area] = st.deck.pop()
     return st
@@ -225,7 +224,6 @@ def _take_down(st: State, p: PlayerState, i: int) -> int | None:
     st.discard.append(card)
     if card in p.down:
         p.down.remove(card)
-        st.unseen.append(card)
         return None
     return card
 
@@ -357,11 +355,9 @@ def draw(st: State, events: list[dict[str, Any]]) -> int | None:
             n = min(st.options["solo_cards"], len(st.discard))
             st.deck = st.discard[len(st.discard) - n :]
             del st.discard[len(st.discard) - n :]
-            st.unseen = st.discard[:]  # the pile left is a random part of it
         else:
             st.deck = st.discard
             st.discard = []
-            st.unseen = []
             st.rng = rng.shuffle(st.rng, st.deck)
         st.reshuffles += 1
         events.append({"type": "reshuffle", "cards": len(st.deck)})
@@ -504,7 +500,6 @@ def _start_rm(st: State, drawn: dict[int, int], events: list[dict[str, Any]]) ->
             p.done = True
         elif not pyramid.open_positions(p.cells):  # full (never before a Master ends it)
             st.discard.append(card)
-            st.unseen.append(card)  # drawn face down
             p.done = True
         else:
             p.picks = [card]
@@ -652,7 +647,6 @@ def _reveal_discards(st: State, events: list[dict[str, Any]]) -> None:
         for card in p.picks:
             p.hand.remove(card)
             st.discard.append(card)
-            st.unseen.append(card)
         if p.picks:  # only how many is told: a card the others saw taken may be among them
             p.known = []
         cards.append(p.picks[:])

@@ -18,9 +18,8 @@ from .pyramid import BELOW, LEVEL, POS, SIZE
 from .state import KNIGHTS, STAGES, STORE_SLOTS, PlayerState, State
 
 # 2: pending removals are their own list in every step (format 1 kept an action phase's
-# removals in ``picks``). 3: each player's ``known`` hand cards and the discard pile's
-# ``unseen`` cards (formats 1 and 2 read with no card known and the whole pile unseen: what
-# was seen before is forgotten). Read all three.
+# removals in ``picks``). 3: each player's ``known`` hand cards (formats 1 and 2 read with
+# none: what was seen before is forgotten, as if it had been discarded). Read all three.
 FORMAT = 3
 _STATE_KEYS = {
     "format",
@@ -29,7 +28,6 @@ _STATE_KEYS = {
     "rng",
     "deck",
     "discard",
-    "unseen",
     "recruit",
     "knights",
     "opposing",
@@ -69,7 +67,6 @@ def to_json(st: State) -> dict[str, Any]:
         "rng": st.rng,
         "deck": st.deck[:],
         "discard": st.discard[:],
-        "unseen": st.unseen[:],
         "recruit": st.recruit[:],
         "knights": [row[:] for row in st.knights],
         "opposing": st.opposing[:],
@@ -132,13 +129,10 @@ def from_json(data: object) -> State:
 
 
 def _read(data: object) -> State:
-    if not isinstance(data, dict) or data.get("format") not in (1, 2, FORMAT):
-        found = data.get("format") if isinstance(data, dict) else None
-        raise ValueError(f"unknown state format {found!r}")
-    # Formats 1 and 2 had no unseen cards of the discard pile.
-    fields = _STATE_KEYS - {"unseen"} if data["format"] < FORMAT else _STATE_KEYS
-    if set(data) != fields:
-        raise ValueError(f"a Renaissance Man state has exactly the fields {sorted(fields)}")
+    if not isinstance(data, dict) or set(data) != _STATE_KEYS:
+        raise ValueError(f"a Renaissance Man state has exactly the fields {sorted(_STATE_KEYS)}")
+    if data["format"] not in (1, 2, FORMAT):
+        raise ValueError(f"unknown state format {data['format']!r}")
     if data["format"] == 1:
         data = _from_format_1(data)
     if data["format"] == 2:
@@ -149,7 +143,6 @@ def _read(data: object) -> State:
     st = State(dict(data["options"]), names, data["rng"])
     st.deck = _ints(data["deck"], "deck")
     st.discard = _ints(data["discard"], "discard pile")
-    st.unseen = _ints(data["unseen"], "discard pile's unseen cards")
     st.recruit = _ints(data["recruit"], "Recruit board", none=True)
     st.knights = [_ints(row, "knights") for row in data["knights"]]
     st.opposing = _ints(data["opposing"], "opposing Knights")
@@ -181,19 +174,13 @@ def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_format_2(data: dict[str, Any]) -> dict[str, Any]:
-    """A stored state of format 2: no hand card known to have been taken, and the whole
-    discard pile unseen."""
+    """A stored state of format 2: no hand card is known to have been seen taken."""
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(pd, dict) for pd in players):
         raise ValueError("a player entry must be an object")
     if any("known" in pd for pd in players):
         raise ValueError("a format 2 player entry has no known hand cards")
-    return {
-        **{k: v for k, v in data.items() if k != "unseen"},
-        "format": FORMAT,
-        "unseen": data["discard"],
-        "players": [{**pd, "known": []} for pd in players],
-    }
+    return {**data, "format": FORMAT, "players": [{**pd, "known": []} for pd in players]}
 
 
 def _read_player(q: int, pd: object) -> PlayerState:
@@ -267,8 +254,6 @@ def check(st: State) -> None:
     if st.stage == "action" and not 1 <= st.phase <= 4:
         raise ValueError("an action phase is 1 to 4")
     _check_cards(st)
-    if len(set(st.unseen)) != len(st.unseen) or not set(st.unseen) <= set(st.discard):
-        raise ValueError("the discard pile's unseen cards must be cards of the pile, once each")
     _check_board(st)
     for q, p in enumerate(st.players):
         _check_structure(st, q, p)

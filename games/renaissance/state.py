@@ -85,7 +85,6 @@ class State:
         "rng",
         "deck",
         "discard",
-        "unseen",
         "recruit",
         "knights",
         "opposing",
@@ -110,10 +109,6 @@ class State:
         self.rng = rng  # secret
         self.deck: list[int] = []  # secret order; the top is the end of the list
         self.discard: list[int] = []  # face down: its contents are secret
-        # The cards of the discard pile that went there unseen (a secret discard, a face-down
-        # worker removed, a drawn Renaissance Man with no place): every other one went there
-        # for everyone to see. Until the pile is shuffled into a new deck.
-        self.unseen: list[int] = []
         self.recruit: list[int | None] = [None] * 4  # the Recruit board, left to right
         self.knights: list[list[int]] = [[0] * n for _ in range(4)]  # [area][seat]
         self.opposing: list[int] = [0] * 4  # the opposing Knights (one-player game)
@@ -137,7 +132,6 @@ class State:
         s.rng = self.rng
         s.deck = self.deck[:]
         s.discard = self.discard[:]
-        s.unseen = self.unseen[:]
         s.recruit = self.recruit[:]
         s.knights = [row[:] for row in self.knights]
         s.opposing = self.opposing[:]

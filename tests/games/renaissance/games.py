@@ -64,8 +64,8 @@ def _next_move(match: Match, rand: random.Random) -> tuple[int, dict]:
 
 
 def others_hidden(st: State, viewer: int | None, rand: random.Random) -> State:
-    """``st`` with everything ``viewer`` may not know changed: the deck's order and cards,
-    the discard pile's unseen cards, other hands (but for the cards every seat saw taken),
+    """``st`` with everything ``viewer`` may not know changed: the order and contents of
+    the deck and the discard pile, other hands (but for the cards every seat saw taken),
     every face-down card's face, other seats' unrevealed submissions (to other ones of the
     same status) and the generator."""
     other = st.clone()
@@ -74,8 +74,7 @@ def others_hidden(st: State, viewer: int | None, rand: random.Random) -> State:
     # Every card whose identity the viewer cannot know, dealt again among the same places.
     slots: list[tuple[str, int, int]] = []
     slots += [("deck", 0, k) for k in range(len(other.deck))]
-    unseen_at = [k for k, c in enumerate(other.discard) if c in other.unseen]
-    slots += [("discard", 0, k) for k in unseen_at]
+    slots += [("discard", 0, k) for k in range(len(other.discard))]
     for q, p in enumerate(ps):
         if q != viewer:  # but the cards every seat saw it take
             slots += [("hand", q, k) for k, c in enumerate(p.hand) if c not in p.known]
@@ -86,7 +85,6 @@ def others_hidden(st: State, viewer: int | None, rand: random.Random) -> State:
     rand.shuffle(cards)
     for s, c in zip(slots, cards, strict=True):
         _put(other, s, c)
-    other.unseen = [other.discard[k] for k in unseen_at]
     for q, p in enumerate(ps):
         p.down = [
             p.cells[i] for i in range(pyramid.SIZE) if st.players[q].cells[i] in st.players[q].down

@@ -1,9 +1,6 @@
-"""What every seat saw, which the strong computer's imagined deals keep where it is.
-
-Hand cards every seat saw taken (``PlayerState.known``): a Recruit card taken into the hand
-is public (the log names it) until it leaves the hand in the open, or until a secret discard
-makes it unsure whether it did. The discard pile's cards that went there for everyone to see
-(all but ``State.unseen``: secret discards, face-down workers removed)."""
+"""Hand cards every seat saw taken (``PlayerState.known``): a Recruit card taken into the
+hand is public (the log names it) until it leaves the hand in the open, or until a secret
+discard makes it unsure whether it did; the strong computer's imagined deals keep it."""
 
 import random
 
@@ -11,7 +8,6 @@ from games.renaissance import engine
 from games.renaissance.builder import build
 from games.renaissance.determinize import determinize, hidden_cards
 from games.renaissance.positions import check
-from games.renaissance.pyramid import index
 
 from .helpers import act, card, legal, pass_all
 from .test_recruit import BREAD, board
@@ -77,38 +73,3 @@ def test_the_imagined_deals_of_the_others_keep_it_in_its_hand():
         assert prize in ann.hand and ann.known == [prize]
         moved |= sorted(c for c in ann.hand if c != prize) != sorted(unknown)
     assert moved, "the cards nobody saw taken are dealt anew"
-
-
-def test_a_card_played_goes_to_the_discard_pile_seen_and_a_secret_discard_unseen():
-    st, prize = taken()
-    other = next(c for c in st.players[0].hand if c != prize)
-    act(st, 0, "discard", card=other)
-    act(st, 0, "done")
-    act(st, 1, "done")
-    assert other in st.discard and st.unseen == [other]
-    playing = [a for a in legal(st, 0) if a.get("card") == prize and a["kind"] != "hire"]
-    assert playing, "the test needs the card to be played to the discard pile"
-    act(st, 0, playing[0]["kind"], **{k: v for k, v in playing[0].items() if k != "kind"})
-    for q in sorted(engine.deciders(st)):
-        act(st, q, "pass")
-    assert prize in st.discard and prize not in st.unseen and other in st.unseen
-    check(st)
-
-    # Bob imagines the unseen card anywhere he cannot see, the seen one where it is.
-    assert prize not in hidden_cards(st, 1) and other in hidden_cards(st, 1)
-    dealt = set()
-    for k in range(30):
-        s = determinize(st, 1, random.Random(k))
-        assert prize in s.discard and len(s.unseen) == 1
-        dealt.add(s.unseen[0])
-    assert len(dealt) > 1, "the unseen card is dealt anew"
-
-
-def test_a_face_down_worker_removed_goes_unseen():
-    st = build(players=[{"cells": {(2, 0): "rm"}}, {}], phase=2)
-    down = st.players[0].cells[index(2, 0)]
-    assert down in st.players[0].down
-    act(st, 0, "remove", level=2, pos=0)
-    act(st, 0, "pass")
-    act(st, 1, "pass")
-    assert down in st.discard and st.unseen == [down]

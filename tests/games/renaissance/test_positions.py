@@ -12,7 +12,7 @@ from .helpers import act
 
 def _as_format_2(data: dict) -> dict:
     return {
-        **{k: v for k, v in data.items() if k != "unseen"},
+        **data,
         "format": 2,
         "players": [{k: v for k, v in pd.items() if k != "known"} for pd in data["players"]],
     }
@@ -51,16 +51,15 @@ def test_a_game_stored_in_format_1_keeps_its_pending_removals():
     assert loaded.players[0].done and to_json(loaded) == to_json(st)
 
 
-def test_a_game_stored_in_format_2_knows_no_hand_card_and_no_discarded_one():
-    st = build(players=[{"hand": [5, 6]}, {}], phase=2, discard=[7, 8])
+def test_a_game_stored_in_format_2_knows_no_hand_card():
+    st = build(players=[{"hand": [5, 6]}, {}], phase=2)
     st.players[0].known = [6]
     stored = _as_format_2(to_json(st))
 
     loaded = from_json(stored)
 
     assert loaded.players[0].known == [] and loaded.players[0].hand == [5, 6]
-    assert loaded.unseen == loaded.discard
-    st.players[0].known, st.unseen = [], st.discard[:]
+    st.players[0].known = []
     assert to_json(loaded) == to_json(st)
 
 
@@ -69,12 +68,4 @@ def test_a_known_card_is_a_card_of_the_hand_once(known):
     st = build(players=[{"hand": [5, 6]}, {}], phase=2)
     st.players[0].known = known
     with pytest.raises(ValueError, match="known hand cards"):
-        from_json(to_json(st))
-
-
-@pytest.mark.parametrize("unseen", [[9], [7, 7]])
-def test_an_unseen_card_is_a_card_of_the_discard_pile_once(unseen):
-    st = build(players=[{}, {}], phase=2, discard=[7, 8])
-    st.unseen = unseen
-    with pytest.raises(ValueError, match="unseen cards"):
         from_json(to_json(st))
