@@ -46,7 +46,7 @@ def test_it_stays_known_through_a_discard_of_nothing_and_leaves_with_the_card_pl
     assert st.stage == "action" and st.players[0].known == [prize]
     playing = [a for a in legal(st, 0) if a.get("card") == prize]
     assert playing, "the test needs the card to be playable"
-    act(st, 0, playing[0]["kind"], **{k: v for k, v in playing[0].items() if k != "kind"})
+    engine.apply(st, 0, playing[0])
     for q in sorted(engine.deciders(st)):
         act(st, q, "pass")
     assert prize not in st.players[0].hand and st.players[0].known == []
