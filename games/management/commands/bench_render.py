@@ -41,6 +41,7 @@ from typing import Any
 
 import django
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test import Client
@@ -429,6 +430,21 @@ def add_finished_games(like: Game, n: int, crowd: int = 1000, per_batch: int = 5
             for g in games
             for m in moves
         )
+    settle_tables()
+
+
+def settle_tables() -> None:
+    """Vacuum and analyse the tables just filled, as autovacuum keeps a live site's: right
+    after a bulk insert the daemon's own run competes with the timed requests. (Inside a
+    transaction, as in tests, PostgreSQL can only analyse.)"""
+    from games.models import Move, Seat
+
+    if connection.vendor != "postgresql":
+        return
+    command = "ANALYZE" if connection.in_atomic_block else "VACUUM ANALYZE"
+    with connection.cursor() as cursor:
+        for model in (Game, Seat, Move, get_user_model()):
+            cursor.execute(f'{command} "{model._meta.db_table}"')
 
 
 def summary_of(
