@@ -16,6 +16,7 @@ import multiprocessing
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -80,6 +81,9 @@ def play(contest: Contest, setup: Setup, index: int) -> dict[str, Any]:
     rands = [random.Random(rand.getrandbits(64)) for _ in range(players)]
     ms: dict[str, list[float]] = {"a": [], "b": []}
     turns: dict[tuple[Hashable, int], float] = {}
+    # What each side did, by the action's kind (how two levels play differently: more
+    # recruits, fewer discards...).
+    kinds: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
     while kind.phase(st) != "over" and contest.length(st) <= setup.max_length:
         # In a step of simultaneous choices, the seats still choosing in seat order.
         seat = min(kind.deciders(st))
@@ -88,9 +92,11 @@ def play(contest: Contest, setup: Setup, index: int) -> dict[str, Any]:
         start = time.perf_counter()
         action = contest.levels[levels[seat]](st, seat, rands[seat], setup)
         spent = (time.perf_counter() - start) * 1000
+        side = "a" if seat == a_seat else "b"
         if not forced:
-            ms["a" if seat == a_seat else "b"].append(spent)
+            ms[side].append(spent)
         turns[turn] = turns.get(turn, 0.0) + spent
+        kinds[side][str(action["kind"])] += 1
         kind.apply(st, seat, action)
     winner = None
     if kind.phase(st) == "over":
@@ -112,6 +118,7 @@ def play(contest: Contest, setup: Setup, index: int) -> dict[str, Any]:
         "length": contest.length(st),
         "ms": ms,
         "turn_ms": turn_ms,
+        "actions": {side: dict(counts) for side, counts in kinds.items()},
     }
 
 
@@ -161,8 +168,22 @@ def summary(
             for side in ("a", "b")
         },
         f"{length}_per_game": round(statistics.mean(g["length"] for g in games), 1) if n else 0.0,
+        "actions_per_game": actions_per_game(games, setup.players),
         "seconds": round(seconds, 1),
     }
+
+
+def actions_per_game(games: list[dict[str, Any]], players: int) -> dict[str, dict[str, float]]:
+    """The actions one seat of each side took in a game, on average, by kind (``b``'s
+    summed over its seats and divided by their number)."""
+    out: dict[str, dict[str, float]] = {}
+    for side, seats in (("a", 1), ("b", players - 1)):
+        total: Counter[str] = Counter()
+        for g in games:
+            total.update(g["actions"][side])
+        share = len(games) * seats
+        out[side] = {kind: round(total[kind] / share, 2) for kind in sorted(total)} if share else {}
+    return out
 
 
 def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:

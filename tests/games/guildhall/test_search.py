@@ -256,6 +256,9 @@ class TestArena:
         keep = ("a_wins", "b_wins", "ties", "turns_per_game")
         assert {k: one[k] for k in keep} == {k: two[k] for k in keep}
         assert one["ms_per_decision"]["a"]["decisions"] == two["ms_per_decision"]["a"]["decisions"]
+        # What each side did, by kind, is the same however many processes played it.
+        assert one["actions_per_game"] == two["actions_per_game"]
+        assert sum(one["actions_per_game"]["a"].values()) > 0
 
     def test_the_wilson_interval(self):
         # Known values: 0 of 10, 5 of 10, 81 of 100.

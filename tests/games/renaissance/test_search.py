@@ -313,6 +313,23 @@ class TestArena:
         assert lo <= out["a_win_rate"] <= hi
         assert out["ms_per_decision"]["a"]["decisions"] > 0
         assert out["s_per_turn"]["a"]["turns"] > 0
+        # Each seat picks four workers of its foundation in every game (the last one
+        # goes to the place left).
+        for side in ("a", "b"):
+            assert out["actions_per_game"][side]["foundation"] == 4.0
+
+    def test_the_actions_of_the_b_seats_are_counted_per_seat(self):
+        setup = make_setup("normal", "normal", players=3, games=2, max_rounds=3)
+        out = run(setup)
+        games = [play_game(setup, i) for i in range(2)]
+        # One ``a`` seat and two ``b`` seats a game: ``b``'s count is a seat's.
+        for side, seats in (("a", 1), ("b", 2)):
+            total = Counter[str]()
+            for g in games:
+                total.update(g["actions"][side])
+            expected = {k: round(v / (2 * seats), 2) for k, v in total.items()}
+            assert out["actions_per_game"][side] == expected
+            assert expected["foundation"] == 4.0
 
     def test_seats_alternate_and_a_run_is_reproducible(self):
         setup = make_setup("strong", "normal", players=3, games=3, iterations=4, max_rounds=2)
