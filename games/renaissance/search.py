@@ -17,6 +17,7 @@ that every submission of the search ends.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -47,6 +48,14 @@ CONFIG = ismcts.SearchConfig(
     later_share=0.15,
     prior_weight=0.0,
 )
+# Near the top of the pyramid the search looks twice as far (6 steps, into the next
+# round): there the race turns on whether the last cards can be placed at all (a hire
+# needs an uncovered Merchant or a coin token, and the top positions want a pair of
+# needs that few cards have), which shows only after the next discards and refill. From
+# 11 cards in the seat's structure; it wins clearly more 2-player games against normal
+# than 3 steps everywhere (docs/computer-players.md, "Near the top").
+LATE_CARDS = 11
+LATE_CONFIG = dataclasses.replace(CONFIG, horizon=6)
 
 # How much a position is worth, in cards of the structure (the score), by hand. (Weights
 # fitted by logistic regression to predict the winner of games of the normal player
@@ -336,10 +345,18 @@ def search(
     when given (deterministic), else ``budget_ms`` (default 1000 ms) for the whole step."""
     if iterations is None and budget_ms is None:
         budget_ms = DEFAULT_BUDGET_MS
-    config = config or CONFIG
+    config = config or config_for(st, seat)
     return ismcts.search(
         game_for(seat), st, seat, rand, budget_ms=budget_ms, iterations=iterations, config=config
     )
+
+
+def config_for(st: State, seat: int) -> ismcts.SearchConfig:
+    """The search's settings for ``seat``'s decision: ``LATE_CONFIG`` from ``LATE_CARDS``
+    cards in its structure on (public: the count is what every seat sees)."""
+    if pyramid.count(st.players[seat].cells) >= LATE_CARDS:
+        return LATE_CONFIG
+    return CONFIG
 
 
 def choose(
@@ -353,4 +370,15 @@ def choose(
     return search(st, seat, rand, budget_ms=budget_ms, iterations=iterations).action
 
 
-__all__ = ["CONFIG", "DEFAULT_BUDGET_MS", "choose", "game_for", "rewards", "search", "worth"]
+__all__ = [
+    "CONFIG",
+    "DEFAULT_BUDGET_MS",
+    "LATE_CARDS",
+    "LATE_CONFIG",
+    "choose",
+    "config_for",
+    "game_for",
+    "rewards",
+    "search",
+    "worth",
+]

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from games.core import ismcts
-from games.renaissance import bot, engine, search
+from games.renaissance import bot, engine, pyramid, search
 from games.renaissance.__main__ import main
 from games.renaissance.arena import make_setup, play_game, run
 from games.renaissance.builder import build
@@ -193,6 +193,31 @@ class TestStrong:
         result = search.search(st, 0, random.Random(1), iterations=1000)
         assert result.reused == 0
         assert result.iterations <= round(1000 * search.CONFIG.later_share)
+
+    def test_near_the_top_of_the_pyramid_it_looks_further(self, monkeypatch):
+        # From LATE_CARDS cards in the seat's own structure on, the search's horizon is
+        # the late one; the others' structures do not count.
+        ten = {(2, p): "rm" for p in range(4)} | {(3, 0): "rm"}
+        eleven = ten | {(3, 1): "rm"}
+        low = build(players=[{"cells": ten}, {"cells": eleven}], phase=1)
+        high = build(players=[{"cells": eleven}, {"cells": ten}], phase=1)
+        assert [pyramid.count(p.cells) for p in low.players] == [10, 11]
+        assert search.LATE_CARDS == 11
+        assert search.config_for(low, 0) is search.CONFIG
+        assert search.config_for(high, 0) is search.LATE_CONFIG
+        assert search.LATE_CONFIG.horizon > search.CONFIG.horizon
+        assert dataclasses.replace(search.LATE_CONFIG, horizon=3) == search.CONFIG
+        seen = []
+        real = ismcts.search
+
+        def spy(game, state, seat, rand, **kwargs):
+            seen.append(kwargs["config"].horizon)
+            return real(game, state, seat, rand, **kwargs)
+
+        monkeypatch.setattr(ismcts, "search", spy)
+        for st in (low, high):
+            search.search(st, 0, random.Random(1), iterations=TINY)
+        assert seen == [search.CONFIG.horizon, search.LATE_CONFIG.horizon]
 
     def test_the_same_seed_and_iterations_give_the_same_choice(self):
         for st, seat in positions(seeds=[9], every=11):
