@@ -284,6 +284,12 @@ else:
         },
     }
 
+# The event stream (games/api/stream.py, served by the events process): a comment after this
+# many seconds of quiet keeps proxies from closing it, and each stream ends after its lifetime
+# (EventSource reconnects with Last-Event-ID; a deploy or a revoked token is noticed then).
+EVENTS_KEEPALIVE_SECONDS = envint("EVENTS_KEEPALIVE_SECONDS", 15)
+EVENTS_LIFETIME_SECONDS = envint("EVENTS_LIFETIME_SECONDS", 600)
+
 # Rendered boards and dashboards kept in the cache (games/page_cache.py), keyed by everything
 # they show: how long an entry lives (0: never cache a page), and the build's name in the keys
 # (say, the deployed commit; empty: a digest of the code and templates, read at start).
@@ -697,10 +703,10 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         # The engine's view and action objects, written by hand.
         "games.api.schema.add_components",
-        # X-RateLimit-* on every answer (guildhall_site.rest.ApiView).
-        "guildhall_site.rest.rate_limit_headers",
         # The event stream, a plain async view (games/api/stream.py).
         "games.api.stream.add_schema",
+        # X-RateLimit-* on every answer (guildhall_site.rest.ApiView; the stream's too).
+        "guildhall_site.rest.rate_limit_headers",
     ],
 }
 

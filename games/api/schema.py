@@ -305,6 +305,8 @@ ERROR_CODES: dict[str, str] = {
     "unsupported_media_type": "415: the body must be JSON.",
     "throttled": "429: too many requests (`retry_after`, and the Retry-After header).",
     "server_error": "500: a fault of ours.",
+    "unavailable": "503: a service the answer needs is away for now: try again after "
+    "`retry_after` seconds (and the Retry-After header).",
     "error": "Any other error (none is expected).",
 }
 

@@ -6,7 +6,10 @@ game, read by its boards, and to the stream of each of its players: ``turn`` to 
 game now waits for, ``game`` to the others, ``chat`` for a line. An entry names the game,
 its version and (for a line) the line's id, never what changed: the listener reads the game
 as it may see it. Each stream keeps its latest ``MAXLEN`` entries, so a listener that comes
-back with ``Last-Event-ID`` (the entry's id) hears what it missed.
+back with ``Last-Event-ID`` (the entry's id) hears what it missed. The same pipeline
+publishes the keys it added to on ``WAKE_CHANNEL``: an events process holds one subscription
+to it and wakes the listeners of those keys (``games.api.listeners``), so that no listener
+waits in Redis.
 
 Without ``REDIS_URL`` (development without Redis) nothing is published and the stream is
 not offered: the board polls as before. A Redis that fails is logged and left alone for a
@@ -28,6 +31,8 @@ from games.models import ChatLine, Game, Seat
 
 log = logging.getLogger(__name__)
 MAXLEN = 500
+# The channel on which each change names the streams it added to (space-separated keys).
+WAKE_CHANNEL = "live:wake"
 
 
 def enabled() -> bool:
@@ -55,11 +60,12 @@ def _client(url: str) -> redis.Redis:
 
 def _add(entries: list[tuple[str, dict]]) -> None:
     global _down_until
-    if time.monotonic() < _down_until:
+    if not entries or time.monotonic() < _down_until:
         return
     pipe = _client(str(settings.REDIS_URL)).pipeline(transaction=False)
     for key, data in entries:
         pipe.xadd(key, {"data": json.dumps(data)}, maxlen=MAXLEN, approximate=True)
+    pipe.publish(WAKE_CHANNEL, " ".join(dict.fromkeys(key for key, _data in entries)))
     try:
         pipe.execute()
     except redis.RedisError as failure:

@@ -43,7 +43,11 @@ factories.build_forbid_unspecified_additional_properties_validator = cache(
 def strict() -> OpenAPI:
     """The schema as openapi-core reads it, parsed once per test run (loading it also runs
     openapi-spec-validator on it); an undocumented property in an answer is an error."""
-    config = Config(additional_properties_default_policy="forbid")
+    config = Config(
+        additional_properties_default_policy="forbid",
+        # The event stream's text, as a client reads it (openapi-core knows only JSON's).
+        extra_media_type_deserializers={"text/event-stream": _text},
+    )
     return OpenAPI.from_dict(json.loads(json.dumps(openapi())), config=config)
 
 
@@ -52,6 +56,10 @@ def component(name: str) -> OAS30Validator:
     """A validator of one component of the schema, as OpenAPI 3.0 reads it."""
     components = json.loads(json.dumps(openapi()["components"]))
     return OAS30Validator({"components": components, "$ref": f"#/components/schemas/{name}"})
+
+
+def _text(body: bytes | str) -> str:
+    return body.decode() if isinstance(body, bytes) else body
 
 
 def is_api(response) -> bool:

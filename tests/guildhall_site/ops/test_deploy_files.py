@@ -30,8 +30,14 @@ class TestCompose:
         services = compose()["services"]
         commands = procfile()
 
-        for name in ("web", "worker", "computer", "beat", "events"):
+        for name in ("web", "worker", "computer", "beat"):
             assert services[name]["command"] == expanded(commands[name]), name
+        # The events process listens on the container's network (Caddy's, no port published),
+        # not on loopback as on a machine of its own.
+        events = expanded(commands["events"])
+        assert events[events.index("--host") + 1] == "127.0.0.1"
+        events[events.index("--host") + 1] = "0.0.0.0"
+        assert services["events"]["command"] == events
         # The release's migrations (the image collected the static files at build).
         first = expanded(commands["release"].split("&&")[0])
         assert services["release"]["command"] == first

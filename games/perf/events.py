@@ -1,0 +1,180 @@
+"""The events process as production runs it (docs/Procfile's ``events`` command: uvicorn)
+and a plain listener of its streams, for ``manage.py bench_events`` and the tests of
+``games.api.stream`` that hold streams open for real.
+
+The listener speaks HTTP/1.1 over asyncio's streams, chunk by chunk, and notes when each
+event and each keep-alive comment arrived: 1,000 of them cost a bench little more than
+their sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+
+PROCFILE = Path(settings.BASE_DIR) / "docs" / "Procfile"
+
+
+def procfile_command(name: str) -> str:
+    for line in PROCFILE.read_text().splitlines():
+        label, _, command = line.partition(":")
+        if label.strip() == name and not line.startswith("#"):
+            return command.strip()
+    raise KeyError(name)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class EventsProcess:
+    """docs/Procfile's ``events`` command (uvicorn) on a free port, with ``env``; its output
+    in ``log``. Started on entering, stopped (SIGTERM, then SIGKILL) on leaving."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.env = {**env, "EVENTS_PORT": str(self.port), "PYTHONUNBUFFERED": "1"}
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> EventsProcess:
+        self.process = subprocess.Popen(
+            ["bash", "-c", "exec " + procfile_command("events")],
+            cwd=settings.BASE_DIR,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the events process stopped:\n{self.output()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"uvicorn did not listen:\n{self.output()}") from None
+                time.sleep(0.1)
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+    @property
+    def pids(self) -> list[int]:
+        """The process and its children (uvicorn's workers, if it started any)."""
+        assert self.process is not None
+        out = [self.process.pid]
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        if children.exists():
+            out += [int(p) for p in children.read_text().split()]
+        return out
+
+    def rss_kib(self) -> int:
+        """The resident memory of the process and its children, in KiB."""
+        total = 0
+        for pid in self.pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        return total
+
+    def output(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+
+@dataclass
+class Listener:
+    """One open stream: its status, headers, events and keep-alives with their times."""
+
+    status: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+    events: list[tuple[float, dict[str, object]]] = field(default_factory=list)
+    keepalives: list[float] = field(default_factory=list)
+    opened: float = 0.0
+    ended: float | None = None  # the server ended the stream (its last chunk came)
+    body: str = ""
+    last_id: str | None = None  # the id of the last event, for Last-Event-ID
+
+    def seen(self, event: str, **data: object) -> float | None:
+        """When the first event ``event`` whose data has ``data`` arrived."""
+        for at, found in self.events:
+            if found.get("event") == event and all(found.get(k) == v for k, v in data.items()):
+                return at
+        return None
+
+
+async def listen(port: int, path: str, headers: dict[str, str], listener: Listener) -> None:
+    """GET ``path`` and read its stream into ``listener`` until the server ends it (or the
+    task is cancelled)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        lines = [f"GET {path} HTTP/1.1", "Host: 127.0.0.1", "Accept: text/event-stream"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        await writer.drain()
+        listener.opened = time.monotonic()
+        status_line = (await reader.readline()).decode()
+        listener.status = int(status_line.split()[1])
+        while (line := (await reader.readline()).decode().rstrip("\r\n")) != "":
+            name, _, value = line.partition(":")
+            listener.headers[name.strip().lower()] = value.strip()
+        if listener.headers.get("transfer-encoding") != "chunked":
+            size = int(listener.headers.get("content-length", "0"))
+            listener.body = (await reader.readexactly(size)).decode() if size else ""
+            listener.ended = time.monotonic()
+            return
+        pending = ""
+        while True:
+            size = int((await reader.readline()).strip() or b"0", 16)
+            if size == 0:
+                listener.ended = time.monotonic()
+                return
+            chunk = (await reader.readexactly(size + 2))[:-2].decode()
+            listener.body += chunk
+            pending += chunk
+            *blocks, pending = pending.split("\n\n")
+            now = time.monotonic()
+            for block in blocks:
+                _read_block(block, now, listener)
+    finally:
+        writer.close()
+
+
+def _read_block(block: str, now: float, listener: Listener) -> None:
+    if block.startswith(":"):
+        listener.keepalives.append(now)
+        return
+    for line in block.splitlines():
+        if line.startswith("id: "):
+            listener.last_id = line[len("id: ") :]
+        elif line.startswith("data: "):
+            listener.events.append((now, json.loads(line[len("data: ") :])))
