@@ -294,6 +294,10 @@ EVENTS_LIFETIME_SECONDS = envint("EVENTS_LIFETIME_SECONDS", 600)
 # they show: how long an entry lives (0: never cache a page), and the build's name in the keys
 # (say, the deployed commit; empty: a digest of the code and templates, read at start).
 PAGE_CACHE_SECONDS = envint("PAGE_CACHE_SECONDS", 600)
+# A page is stored at its key's this-many-th request (games/web/page_cache.py): 2 keeps out
+# the pages read only once (most boards of a quick game: read once, then a move); 1 stores
+# every page at its first request.
+PAGE_CACHE_ADMIT_AFTER = envint("PAGE_CACHE_ADMIT_AFTER", 2)
 
 # How long a computer player that searches ("strong") thinks per decision, in milliseconds of
 # one core, in the worker (games/computer_moves.py).
@@ -389,11 +393,30 @@ CELERY_IMPORTS = (
     "games.tournaments.tasks",
     "games.notifications.message_events",
 )
-# Computer players' moves have a queue of their own, served by workers of their own
-# (docs/Procfile: "computer"), so that emails, pushes and time-outs (the default queue,
-# "celery") never wait behind a crowd of games against the computer.
+# Lanes: each kind of task has a queue of its own, served by workers of their own (docs/Procfile,
+# compose.yaml and rundemo start one per lane), so that a flood of one kind (a crowd of games
+# against the strong computer, a receiver of webhooks that answers slowly, a digest hour)
+# never delays another's work (docs/deploy.md, "Lanes"). The queue of each, and what it does:
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+NOTICES_QUEUE = "notices"
+WEBHOOKS_QUEUE = "webhooks"
 COMPUTER_QUEUE = "computer"
-CELERY_TASK_ROUTES = {"games.play_computer_turn": {"queue": COMPUTER_QUEUE}}
+TASK_LANES = {
+    CELERY_TASK_DEFAULT_QUEUE: "time-outs, reminders, digests, the sweeps, tournaments",
+    NOTICES_QUEUE: "emails and pushes",
+    WEBHOOKS_QUEUE: "webhook deliveries",
+    COMPUTER_QUEUE: "the computer players' moves",
+}
+CELERY_TASK_ROUTES = {
+    "games.play_computer_turn": {"queue": COMPUTER_QUEUE},
+    "games.tasks.notify_*": {"queue": NOTICES_QUEUE},
+    "games.notifications.tasks.send_notification": {"queue": NOTICES_QUEUE},
+    "games.moderation.email_notice": {"queue": NOTICES_QUEUE},
+    "tournaments.send_notices": {"queue": NOTICES_QUEUE},
+    "games.webhooks.game_event": {"queue": WEBHOOKS_QUEUE},
+    "games.webhooks.invitation_event": {"queue": WEBHOOKS_QUEUE},
+    "games.webhooks.deliver": {"queue": WEBHOOKS_QUEUE},
+}
 # One beat process schedules these: a second one (an orphaned embedded beat, a beat started
 # twice) waits for the lock the first one holds (guildhall_site/beat.py). A sweep that waited
 # longer than its period is dropped: the next one does the same work.

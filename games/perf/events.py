@@ -10,18 +10,23 @@ their sockets.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import signal
 import socket
 import subprocess
+import threading
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from django.conf import settings
 
 PROCFILE = Path(settings.BASE_DIR) / "docs" / "Procfile"
+T = TypeVar("T")
 
 
 def procfile_command(name: str) -> str:
@@ -124,10 +129,13 @@ class Listener:
     body: str = ""
     last_id: str | None = None  # the id of the last event, for Last-Event-ID
 
-    def seen(self, event: str, **data: object) -> float | None:
-        """When the first event ``event`` whose data has ``data`` arrived."""
+    def seen(self, event: str | None, **data: object) -> float | None:
+        """When the first event ``event`` (None: of any kind) whose data has ``data``
+        arrived."""
         for at, found in self.events:
-            if found.get("event") == event and all(found.get(k) == v for k, v in data.items()):
+            if event not in (None, found.get("event")):
+                continue
+            if all(found.get(k) == v for k, v in data.items()):
                 return at
         return None
 
@@ -178,3 +186,33 @@ def _read_block(block: str, now: float, listener: Listener) -> None:
             listener.last_id = line[len("id: ") :]
         elif line.startswith("data: "):
             listener.events.append((now, json.loads(line[len("data: ") :])))
+
+
+class Loop:
+    """An event loop in a thread of its own, where listeners read, while the caller's
+    thread makes moves in its own database connection."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.tasks: list[concurrent.futures.Future[None]] = []
+
+    def open(self, port: int, path: str, headers: dict[str, str], count: int = 1) -> list[Listener]:
+        """``count`` new listeners of ``path`` (each its own connection)."""
+        out = [Listener() for _ in range(count)]
+        for listener in out:
+            self.tasks.append(
+                asyncio.run_coroutine_threadsafe(listen(port, path, headers, listener), self.loop)
+            )
+        return out
+
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        time.sleep(0.2)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)

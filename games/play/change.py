@@ -236,7 +236,12 @@ class Change:
         list_stamps.users_changed(seat.user_id for seat in self.seats.values())
         # The event stream is told the game and seats as written here (no query after it).
         known = live.changed_as(game, self.seats.values())
-        events.turn(game_id, known)
+        waiting = [
+            s.user_id
+            for s in self.seats.values()
+            if "wait_version" in changed[s.number] and s.is_person
+        ]
+        events.turn(game_id, known, waiting)
         if game.is_active and any(
             s.deciding and (s.computer_level or s.stood_in(now)) for s in self.seats.values()
         ):

@@ -11,6 +11,8 @@ request whose change has just been committed; the sweeps find what was never que
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+
 from celery import current_app
 from django.db import transaction
 
@@ -40,22 +42,45 @@ def _task(name: str):
     return current_app.tasks[name]
 
 
-def queue_on_commit(name: str, *args: object) -> None:
+# Who would hear of a task's work by a channel of an app above the actions (an app's
+# webhooks), asked after the commit with the users concerned: a task is queued only when
+# someone would. Registered by that app when it starts (games.webhooks.apps); a task with no
+# such question is always queued. What is not queued because nobody was there is no loss:
+# the task would have found no one, and the sweeps look again (docs/notifications.md).
+Audience = Callable[[Collection[int]], bool]
+_audiences: dict[str, Audience] = {}
+
+
+def register_audience(name: str, anyone: Audience) -> None:
+    _audiences[name] = anyone
+
+
+def queue_on_commit(name: str, *args: object, users: Collection[int] | None = None) -> None:
     """Queue the task ``name`` with ``args`` once the current transaction commits
-    (``delay``: inline where tasks run eagerly, as in tests and the embedded default)."""
+    (``delay``: inline where tasks run eagerly, as in tests and the embedded default);
+    with ``users`` (those the task would tell), only if its audience has someone there."""
 
     def queue_task() -> None:
+        anyone = _audiences.get(name)
+        if users is not None and (not users or (anyone is not None and not anyone(users))):
+            return
         _task(name).delay(*args)
 
     queue_task.__qualname__ = f"queue {name}"
     transaction.on_commit(queue_task, robust=True)
 
 
-def turn(game_id: int, known: live.Changed | None = None) -> None:
+def turn(
+    game_id: int, known: live.Changed | None = None, waiting: Collection[int] | None = None
+) -> None:
     """After every change that may make a seat's wait begin (``known``: the game and its
-    seats as the change wrote them, told to the event stream without reading them again)."""
-    queue_on_commit(TURN, game_id)
-    queue_on_commit(WEBHOOK_GAME_EVENT, "turn", game_id)
+    seats as the change wrote them, told to the event stream without reading them again;
+    ``waiting``: the users of the people whose wait began with this change, None when not
+    known). A turn's notice and webhook are told once per wait: a change that began none
+    (another step of the same turn, a private choice) queues neither."""
+    if waiting is None or waiting:
+        queue_on_commit(TURN, game_id)
+        queue_on_commit(WEBHOOK_GAME_EVENT, "turn", game_id, users=waiting)
     # The event stream's listeners, at once from this process (no task: a board waits).
     _publish_on_commit(game_id, known)
 
@@ -78,14 +103,16 @@ def game_over(game_id: int, known: live.Changed | None = None) -> None:
     hook ``GAME_ENDED``."""
     queue_on_commit(GAME_OVER, game_id)
     queue_on_commit(GAME_ENDED, game_id)
-    queue_on_commit(WEBHOOK_GAME_EVENT, "game_over", game_id)
+    people = None if known is None else [user for user, _d, computer in known[2] if not computer]
+    queue_on_commit(WEBHOOK_GAME_EVENT, "game_over", game_id, users=people)
     _publish_on_commit(game_id, known)
 
 
-def invitation(invitation_id: int) -> None:
-    """After the commit that created an invitation (its named invitees hear of it)."""
+def invitation(invitation_id: int, invitees: Collection[int] | None = None) -> None:
+    """After the commit that created an invitation (its named invitees, ``invitees`` by
+    user id when known, hear of it)."""
     queue_on_commit(INVITATION, invitation_id)
-    queue_on_commit(WEBHOOK_INVITATION, invitation_id)
+    queue_on_commit(WEBHOOK_INVITATION, invitation_id, users=invitees)
 
 
 def computer_turn(game_id: int, version: int) -> None:

@@ -185,7 +185,7 @@ def do_create_invitation(creator: User, **arguments: Any) -> Invitation:
             # Nobody else to wait for: alone against the game, or against the computer.
             _start_game(invitation, seated)
         elif invitees:
-            events.invitation(invitation.pk)
+            events.invitation(invitation.pk, [u.pk for u in invitees])
     return invitation
 
 

@@ -18,9 +18,16 @@ What differs between two requests of the same key is left out of the stored page
 - ``build_id()`` is part of every key: after a deploy that changed a template, the code or
   a translation, pages of the old build are never served.
 
-Only a page answered 200 is stored. The cache is ``CACHES["pages"]``: Redis in production
-(shared by every worker; while it is away, a few hundred entries in each process), this
-process's memory otherwise.
+Only a page answered 200 is stored, and only one likely to be read again: a key's first
+request leaves a mark of a few bytes (``SEEN_PREFIX``), and only a request that finds the
+mark stores the page (``PAGE_CACHE_ADMIT_AFTER``: the request that stores). A board
+loaded once before each move, the common case in a quick game, is never stored; a board
+reloaded, a dashboard, a replay or a rules page read again is. Without it, a soak of moves
+after every board load filled Redis with pages never read (11 MB a minute, 0 hits).
+
+The cache is ``CACHES["pages"]``: a Redis of its own in production, that may evict what it
+likes (docs/deploy.md: LRU, bounded; while it is away, a few hundred entries in each
+process), this process's memory otherwise.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ CSRF_PLACEHOLDER: SafeString = mark_safe("<!--csrf-token-->")
 _PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
 UNREAD_PLACEHOLDER: SafeString = mark_safe("<!--unread-messages-->")
 _UNREAD_BYTES = UNREAD_PLACEHOLDER.encode()
+SEEN_PREFIX = "seen:"
 
 
 def enabled() -> bool:
@@ -77,14 +85,32 @@ def serve(
         response.content = _own(request, response.content)
         return response
     html = caches["pages"].get(page_key)
-    metrics.page_cache("miss" if html is None else "hit")
     if html is not None:
+        metrics.page_cache("hit")
         return HttpResponse(_own(request, html))
     response, store_key = render(placeholders)
-    if store_key is not None and response.status_code == 200:
+    if store_key is not None and response.status_code == 200 and _asked_before(store_key):
         caches["pages"].set(store_key, response.content, settings.PAGE_CACHE_SECONDS)
+        metrics.page_cache("miss")
+    else:
+        metrics.page_cache("first")
     response.content = _own(request, response.content)
     return response
+
+
+def _asked_before(key: str) -> bool:
+    """Whether this is at least the PAGE_CACHE_ADMIT_AFTER-th request of ``key`` (within
+    an entry's lifetime): counted in a small mark beside the pages."""
+    admit = settings.PAGE_CACHE_ADMIT_AFTER
+    if admit <= 1:
+        return True
+    pages, seen = caches["pages"], SEEN_PREFIX + key
+    if pages.add(seen, 1, settings.PAGE_CACHE_SECONDS):
+        return False  # the first
+    try:
+        return pages.incr(seen) >= admit
+    except ValueError:  # (the mark expired in between: this counts as a first again)
+        return False
 
 
 def _own(request: HttpRequest, html: bytes) -> bytes:

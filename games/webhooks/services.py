@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets as random_secrets
+from collections.abc import Collection
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -90,3 +91,9 @@ def do_update(hook: Webhook, changes: dict) -> Webhook:
         hook.failing_since = None
     hook.save()
     return hook
+
+
+def anyone_hooked(user_ids: Collection[int]) -> bool:
+    """Whether any of these users has a hook on: a game's event is queued for the webhooks'
+    lane only then (games.play.events.register_audience)."""
+    return Webhook.objects.filter(user_id__in=list(user_ids), active=True).exists()

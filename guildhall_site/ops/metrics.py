@@ -97,7 +97,8 @@ COMPUTER_THINK = Histogram(
 PAGE_CACHE = Counter(
     f"{PREFIX}_page_cache_requests",
     "Cached pages asked for: hit (served from the cache), miss (rendered and stored), "
-    "skip (rendered, not cacheable this time).",
+    "first (rendered, not stored: not asked for before), skip (rendered, not cacheable "
+    "this time).",
     ["result"],
 )
 NOTIFICATIONS = Counter(

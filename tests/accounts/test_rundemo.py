@@ -72,16 +72,18 @@ class TestRundemo:
         settings.REDIS_URL = None
         call_command("rundemo", verbosity=0)
 
-        [main, computer, *stopped] = worker_calls
-        for command in (main, computer):
+        started = worker_calls[: len(settings.TASK_LANES)]
+        stopped = worker_calls[len(settings.TASK_LANES) :]
+        for command in started:
             assert command[1:6] == ["-m", "celery", "--app", "guildhall_site", "worker"]
-        # Beat in one of them; the computer's moves in a worker of their own, so that an
-        # email never waits behind a game against the strong computer.
-        assert "--beat" in main and "--beat" not in computer
-        assert queues(main) == ["celery"] and queues(computer) == ["computer"]
+        # A worker per lane, each serving its lane alone, so that an email never waits
+        # behind a game against the strong computer or a slow webhook; beat in one of them.
+        assert [queues(c) for c in started] == [[lane] for lane in settings.TASK_LANES]
+        assert [c for c in started if "--beat" in c] == [started[0]]
+        assert queues(started[0]) == ["celery"]
         routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
-        assert routed <= {*queues(main), *queues(computer)}
-        assert stopped == ["terminated", "terminated"]  # when the server stops
+        assert routed | {"celery"} == set(settings.TASK_LANES)
+        assert stopped == ["terminated"] * len(started)  # when the server stops
         assert os.environ["CELERY_BROKER_URL"] == "filesystem://"
         assert app.conf.task_always_eager is False
 

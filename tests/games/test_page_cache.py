@@ -75,6 +75,21 @@ def committed(django_capture_on_commit_callbacks):
     return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
+def _page_keys() -> list[str]:
+    """The pages in the cache (not the marks of pages asked for once, nor the lists'
+    stamps kept beside them)."""
+    cache = caches["pages"]
+    if hasattr(cache, "_cache") and isinstance(cache._cache, dict):  # locmem
+        keys = list(cache._cache)
+    else:
+        import redis
+        from django.conf import settings as django_settings
+
+        client = redis.Redis.from_url(django_settings.PAGES_REDIS_URL)
+        keys = [k.decode() for k in client.scan_iter("*pages*")]
+    return [k for k in keys if page_cache.SEEN_PREFIX not in k and ":lists:" not in k]
+
+
 class TestTheBoard:
     @pytest.mark.parametrize("kwargs", [{}, HX], ids=["page", "partial"])
     def test_each_viewer_gets_their_own_board_whoever_was_served_first(
@@ -108,6 +123,7 @@ class TestTheBoard:
     def test_a_board_is_served_from_the_cache_until_the_game_changes(self, game, settings):
         user = user_to_move(game)
         client = client_for(user)
+        client.get(board_url(game))  # (asked once: not stored yet)
         first = client.get(board_url(game))
         # Changed under the cache's feet (never done by the site): the cached page is served.
         Game.objects.filter(pk=game.pk).update(names=["X", "Y", "Z"])
@@ -116,6 +132,28 @@ class TestTheBoard:
         game = play_one(Game.objects.get(pk=game.pk), random.Random(1))
 
         assert "X vs Y vs Z" in client.get(board_url(game)).content.decode()
+
+    def test_a_page_is_stored_only_when_asked_for_again(self, game, settings):
+        """A board read once (then a move) never fills the cache; one read again is kept."""
+        user = user_to_move(game)
+        client = client_for(user)
+        before = set(_page_keys())
+
+        client.get(board_url(game))
+        assert set(_page_keys()) == before  # only the mark that it was asked for
+        Game.objects.filter(pk=game.pk).update(names=["X", "Y", "Z"])  # (under its feet)
+        second = client.get(board_url(game))
+        assert "X vs Y vs Z" in second.content.decode()  # rendered, and now stored
+        assert len(set(_page_keys()) - before) == 1
+        Game.objects.filter(pk=game.pk).update(names=["P", "Q", "R"])
+        assert "X vs Y vs Z" in client.get(board_url(game)).content.decode()  # from the cache
+
+    def test_every_page_is_stored_at_once_when_the_setting_says_so(self, game, settings):
+        settings.PAGE_CACHE_ADMIT_AFTER = 1
+        client = client_for(user_to_move(game))
+        client.get(board_url(game))
+        Game.objects.filter(pk=game.pk).update(names=["X", "Y", "Z"])
+        assert "X vs Y vs Z" not in client.get(board_url(game)).content.decode()
 
     def test_the_token_of_a_cached_board_is_the_requesters_own(self, game):
         user = user_to_move(game)

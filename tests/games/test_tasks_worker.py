@@ -39,7 +39,7 @@ smtp_down = mailserver.smtp_down
 Kind = Notification.Kind
 
 
-QUEUES = ["celery", django_settings.COMPUTER_QUEUE]
+QUEUES = list(django_settings.TASK_LANES)
 
 
 @contextmanager
@@ -74,7 +74,8 @@ def broker() -> redis.Redis:
 
 @pytest.fixture
 def worker(settings):
-    """A worker serving both queues (the default one and the computer players')."""
+    """A worker serving every lane (the default one, notices, webhooks, the computer
+    players')."""
     with running_worker(settings, QUEUES) as running:
         yield running
 
@@ -179,37 +180,76 @@ class TestComputerPlayers:
 
 
 class TestQueues:
-    def test_emails_never_wait_behind_the_computers_moves(self, settings, alice, bob, smtp):
-        """The computer players' moves have a queue of their own: a crowd of them waiting
-        (200 games against the strong computer once delayed emails by three minutes) leaves
-        the default queue's worker free for the emails."""
+    @pytest.mark.parametrize("flood", ["computer", "webhooks"])
+    def test_emails_never_wait_behind_another_lanes_flood(self, settings, alice, bob, smtp, flood):
+        """Each lane has a queue and workers of its own: a crowd of computer moves (200
+        games against the strong computer once delayed emails by three minutes) or of
+        webhook deliveries waiting leaves the emails' worker free."""
+        from games.webhooks.tasks import deliver_webhook
+
         game = start_game(alice, bob)
         smtp.clear()
-        with running_worker(settings, ["celery"]):
+        with running_worker(settings, [settings.NOTICES_QUEUE]):
             for _ in range(50):
-                games.play.computer_moves.play_computer_turn.delay(game.pk, game.version)
+                if flood == "computer":
+                    games.play.computer_moves.play_computer_turn.delay(game.pk, game.version)
+                else:
+                    deliver_webhook.delay(10**9)
             invitations.do_create_invitation(alice, invitees=[bob])
 
             [invitation] = smtp.wait_for(1, timeout=10)
 
         assert invitation["To"] == bob.email
-        # Not one computer move was taken by the default queue's worker, nor queued there.
-        assert broker().llen(settings.COMPUTER_QUEUE) == 50
-        # (The invitation's other tasks, its webhooks', may still wait there: not a move.)
-        left = [json.loads(m)["headers"]["task"] for m in broker().lrange("celery", 0, -1)]
-        assert "games.play_computer_turn" not in left
-        broker().delete(settings.COMPUTER_QUEUE)
+        # Not one task of the flood was taken by the emails' worker, nor queued on its lane.
+        assert broker().llen(flood) == 50
+        left = [json.loads(m)["headers"]["task"] for m in broker().lrange("notices", 0, -1)]
+        assert not {"games.play_computer_turn", "games.webhooks.deliver"} & set(left)
+        broker().delete(flood)
 
-    def test_the_workers_of_the_procfile_serve_every_queue(self):
+    def test_each_kind_of_task_has_its_lane(self, settings):
+        from guildhall_site.celery import app as celery_app
+
+        def lane(name: str) -> str:
+            return celery_app.amqp.router.route({}, name)["queue"].name
+
+        assert {lane(name) for name in celery_app.tasks if not name.startswith("celery.")} <= set(
+            settings.TASK_LANES
+        )
+        assert lane("games.play_computer_turn") == "computer"
+        for name in ("game_event", "invitation_event", "deliver"):
+            assert lane(f"games.webhooks.{name}") == "webhooks"
+        # Every task that tells a person something by email or push.
+        for name in (
+            "games.tasks.notify_turn",
+            "games.tasks.notify_invitation",
+            "games.tasks.notify_message",
+            "games.tasks.notify_chat",
+            "games.notifications.tasks.send_notification",
+            "games.moderation.email_notice",
+            "tournaments.send_notices",
+        ):
+            assert lane(name) == "notices", name
+        # The clock's work: time-outs and the sweeps, on the default lane with beat.
+        for name in (
+            "games.tasks.sweep_timeouts",
+            "games.tasks.sweep_reminders",
+            "games.tasks.sweep_unqueued_notifications",
+            "games.webhooks.sweep",
+            "games.tasks.send_daily_digests",
+        ):
+            assert lane(name) == "celery", name
+
+    def test_the_procfile_has_a_worker_for_each_lane_alone(self):
         procfile = Path(django_settings.BASE_DIR, "docs", "Procfile").read_text()
-        served = set()
+        served = []
         for line in procfile.splitlines():
             words = line.split()
             if "worker" in words and "--queues" in words:
-                served |= set(words[words.index("--queues") + 1].split(","))
+                served.append(words[words.index("--queues") + 1].split(","))
         routed = {route["queue"] for route in django_settings.CELERY_TASK_ROUTES.values()}
 
-        assert routed | {"celery"} <= served
+        assert sorted(served) == sorted([lane] for lane in django_settings.TASK_LANES)
+        assert routed | {"celery"} == set(django_settings.TASK_LANES)
 
 
 class TestChatNotices:

@@ -91,10 +91,10 @@ class Command(BaseCommand):
         )
 
     def start_workers(self) -> list[subprocess.Popen]:
-        """Two Celery workers, as child processes: one for the default queue with beat
-        embedded (-B: emails, pushes, time-outs, the sweeps), one for the computer players'
-        moves (their own queue, settings.COMPUTER_QUEUE), so that a game against the strong
-        computer never holds up an email.
+        """A Celery worker per lane (settings.TASK_LANES: time-outs and sweeps, with beat
+        embedded (-B); emails and pushes; webhooks; the computer players' moves), as child
+        processes, so that a game against the strong computer or a slow webhook receiver
+        never holds up an email, as in production (docs/deploy.md, "Lanes").
 
         Without REDIS_URL the broker is kombu's filesystem transport: each message is a file
         in .celery/messages, put there by the web server and taken by the worker. That needs
@@ -118,27 +118,12 @@ class Command(BaseCommand):
         celery = [sys.executable, "-m", "celery", "--app", "guildhall_site", "worker"]
         # One task at a time each: SQLite takes one writer at a time anyway.
         common = ["--pool", "solo", "--loglevel", "INFO"]
-        commands = [
-            [
-                *celery,
-                "--queues",
-                "celery",
-                "--hostname",
-                "demo@%h",
-                "--beat",
-                "--schedule",
-                str(schedule),
-                *common,
-            ],
-            [
-                *celery,
-                "--queues",
-                settings.COMPUTER_QUEUE,
-                "--hostname",
-                "demo-computer@%h",
-                *common,
-            ],
-        ]
+        commands = []
+        for queue in settings.TASK_LANES:
+            command = [*celery, "--queues", queue, "--hostname", f"demo-{queue}@%h", *common]
+            if queue == settings.CELERY_TASK_DEFAULT_QUEUE:
+                command[-len(common) : -len(common)] = ["--beat", "--schedule", str(schedule)]
+            commands.append(command)
         workers = []
         for command in commands:
             self.stdout.write("Starting a Celery worker: " + " ".join(command[2:]))

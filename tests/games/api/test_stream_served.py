@@ -4,7 +4,6 @@ plain HTTP clients for longer than every timeout involved (games.perf.events).""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import threading
@@ -16,7 +15,7 @@ from django.conf import settings
 
 from accounts.tokens import do_create_token
 from games.api import listeners
-from games.perf.events import EventsProcess, Listener, free_port, listen
+from games.perf.events import EventsProcess, Listener, Loop, free_port, listen
 from games.reads import live
 from tests.games.helpers import play_one, start_game
 from tests.guildhall_site.ops import site_processes
@@ -49,36 +48,6 @@ def production_env(**values: str) -> dict[str, str]:
     }
 
 
-class Loop:
-    """An event loop in a thread of its own, where the listeners read, while the test's
-    thread makes moves in its database connection."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.tasks: list[asyncio.Future[None]] = []
-
-    def open(self, port: int, path: str, token: str, count: int = 1) -> list[Listener]:
-        async def made() -> list[Listener]:
-            return [Listener() for _ in range(count)]
-
-        out = asyncio.run_coroutine_threadsafe(made(), self.loop).result()
-        for listener in out:
-            headers = {"Authorization": f"Token {token}"}
-            self.tasks.append(
-                asyncio.run_coroutine_threadsafe(listen(port, path, headers, listener), self.loop)
-            )
-        return out
-
-    def close(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        time.sleep(0.2)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-
-
 @pytest.fixture
 def loop() -> Iterator[Loop]:
     running = Loop()
@@ -106,8 +75,9 @@ def test_an_idle_stream_outlives_every_timeout_then_hears_a_move_and_ends_cleanl
     token = do_create_token(bob, "app")[1]
     env = production_env(EVENTS_KEEPALIVE_SECONDS="2", EVENTS_LIFETIME_SECONDS="14")
     with EventsProcess(env, tmp_path / "events.log") as events:
-        [mine] = loop.open(events.port, "/api/v1/events/", token)
-        [board] = loop.open(events.port, f"/api/v1/events/?game={game.pk}", token)
+        auth = {"Authorization": f"Token {token}"}
+        [mine] = loop.open(events.port, "/api/v1/events/", auth)
+        [board] = loop.open(events.port, f"/api/v1/events/?game={game.pk}", auth)
         wait_for(lambda: mine.status and board.status, 10, "the streams to open")
         assert mine.status == board.status == 200
 
@@ -152,9 +122,10 @@ def test_listeners_hold_no_database_connection_and_all_hear_a_move(
     game = start_game(alice, bob)
     token_a, token_b = do_create_token(alice, "a")[1], do_create_token(bob, "b")[1]
     with EventsProcess(production_env(), tmp_path / "events.log") as events:
-        out = loop.open(events.port, "/api/v1/events/", token_a, 50)
-        out += loop.open(events.port, "/api/v1/events/", token_b, 50)
-        out += loop.open(events.port, f"/api/v1/events/?game={game.pk}", token_b, 100)
+        a, b = {"Authorization": f"Token {token_a}"}, {"Authorization": f"Token {token_b}"}
+        out = loop.open(events.port, "/api/v1/events/", a, 50)
+        out += loop.open(events.port, "/api/v1/events/", b, 50)
+        out += loop.open(events.port, f"/api/v1/events/?game={game.pk}", b, 100)
         wait_for(lambda: all(x.status for x in out), 20, "200 streams to open")
         assert {x.status for x in out} == {200}
         wait_for(lambda: held() <= 2, 5, "the connections to be let go")
@@ -170,7 +141,7 @@ def test_a_redis_away_is_a_503_at_once(alice, loop, tmp_path, streams):
     token = do_create_token(alice, "app")[1]
     nowhere = f"redis://127.0.0.1:{free_port()}/0"
     with EventsProcess(production_env(REDIS_URL=nowhere), tmp_path / "events.log") as events:
-        [listener] = loop.open(events.port, "/api/v1/events/", token)
+        [listener] = loop.open(events.port, "/api/v1/events/", {"Authorization": f"Token {token}"})
         wait_for(lambda: listener.ended, 10, "the answer")
         assert listener.status == 503
         assert listener.headers["retry-after"] == "30"
@@ -221,8 +192,7 @@ def test_my_stream_carries_every_version_of_my_game_across_reconnects(
                     headers["Last-Event-ID"] = last
                 listener = Listener()
                 seen.append(listener)
-                coroutine = listen(events.port, "/api/v1/events/", headers, listener)
-                asyncio.run_coroutine_threadsafe(coroutine, loop.loop).result(30)
+                loop.run(listen(events.port, "/api/v1/events/", headers, listener), 30)
                 assert listener.status == 200, listener.body
                 last = listener.last_id or last
 

@@ -30,7 +30,7 @@ class TestCompose:
         services = compose()["services"]
         commands = procfile()
 
-        for name in ("web", "worker", "computer", "beat"):
+        for name in ("web", "worker", "notices", "webhooks", "computer", "beat"):
             assert services[name]["command"] == expanded(commands[name]), name
         # The events process listens on the container's network (Caddy's, no port published),
         # not on loopback as on a machine of its own.
@@ -49,6 +49,26 @@ class TestCompose:
         assert depends["release"]["condition"] == "service_completed_successfully"
         assert services["beat"].get("deploy", {}).get("replicas", 1) == 1
         assert "respond /metrics 404" in compose()["configs"]["caddyfile"]["content"]
+
+    def test_every_process_waits_for_the_release(self):
+        services = compose()["services"]
+
+        for name in ("web", "events", "worker", "notices", "webhooks", "computer", "beat"):
+            depends = services[name]["depends_on"]
+            assert depends["release"]["condition"] == "service_completed_successfully", name
+
+    def test_the_pages_live_in_a_redis_that_evicts_apart_from_the_broker(self):
+        services = compose()["services"]
+        environment = services["web"]["environment"]
+
+        assert environment["REDIS_URL"].startswith("redis://redis:")
+        assert environment["PAGES_REDIS_URL"].startswith("redis://cache:")
+        cache = services["cache"]["command"]
+        assert cache[cache.index("--maxmemory-policy") + 1] == "allkeys-lru"
+        assert cache[cache.index("--maxmemory") + 1].endswith("mb")
+        # The broker's Redis keeps what it holds: no eviction, an append-only file.
+        assert "--maxmemory-policy" not in services["redis"]["command"]
+        assert "--appendonly" in services["redis"]["command"]
 
     def test_the_event_stream_goes_to_the_asgi_server(self):
         caddyfile = compose()["configs"]["caddyfile"]["content"]

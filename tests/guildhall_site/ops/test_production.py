@@ -2,8 +2,9 @@
 with docs/Procfile's commands (docs/deploy.md), DEBUG off, then everything a visitor and an
 operator first ask of it.
 
-release (migrate, collectstatic), web (gunicorn with its configuration), worker, computer and
-beat, on the tests' PostgreSQL database and Redis database 3, emails to a real SMTP server,
+release (migrate, collectstatic), web (gunicorn with its configuration), the workers of every
+lane (worker, notices, webhooks, computer) and beat, on the tests' PostgreSQL database and
+Redis database 3, emails to a real SMTP server,
 behind a proxy in the test that sets X-Forwarded-Proto as Caddy does. Then: /healthz and
 /readyz; a sign-up, its email and its confirmation; a token; a game against the computer
 played through the API (the computer worker answers); a page and its static files; /metrics
@@ -82,6 +83,7 @@ def total(samples, name: str, **labels) -> float:
 def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
     redis.Redis.from_url(redis_url(REDIS_DB)).flushdb()
     web_port, worker_metrics, computer_metrics = free_port(), free_port(), free_port()
+    notices_metrics = free_port()
     with RoundRobinProxy([web_port]) as proxy:
         site = Site(tmp_path, venv, production_env(tmp_path, proxy.url, inbox.port, REDIS_DB))
         try:
@@ -91,6 +93,8 @@ def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
 
             site.start("web", "web", PORT=str(web_port))
             site.start("worker", "worker", METRICS_PORT=str(worker_metrics))
+            site.start("notices", "notices", METRICS_PORT=str(notices_metrics))
+            site.start("webhooks", "webhooks")
             site.start("computer", "computer", METRICS_PORT=str(computer_metrics))
             site.start("beat", "beat")
             wait_until(lambda: answers(f"http://127.0.0.1:{web_port}/healthz"), 60, "gunicorn")
@@ -197,11 +201,12 @@ def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
             )
             assert total(web, "guildhall_celery_broker_up") == 1
             assert ("guildhall_celery_queue_length", frozenset({("queue", "computer")})) in web
-            worker = scrape(f"http://127.0.0.1:{worker_metrics}/metrics")
+            notices = scrape(f"http://127.0.0.1:{notices_metrics}/metrics")
             assert (
-                total(worker, "guildhall_notifications_total", channel="email", outcome="sent") >= 1
+                total(notices, "guildhall_notifications_total", channel="email", outcome="sent")
+                >= 1
             )
-            assert total(worker, "guildhall_celery_tasks_total", outcome="success") >= 1
+            assert total(notices, "guildhall_celery_tasks_total", outcome="success") >= 1
             computer_figures = scrape(f"http://127.0.0.1:{computer_metrics}/metrics")
             assert total(computer_figures, "guildhall_computer_moves_total", game="guildhall") >= 1
             assert total(computer_figures, "guildhall_computer_think_seconds_count") >= 1
@@ -231,7 +236,7 @@ def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
             )
             worker_lines = [
                 json.loads(line)
-                for line in site.log("worker").splitlines()
+                for line in site.log("notices").splitlines()
                 if line.startswith('{"')
             ]
             assert any(line["request_id"] for line in worker_lines)  # a task's id

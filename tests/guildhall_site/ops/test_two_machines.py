@@ -152,8 +152,11 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
             assert release.returncode == 0, release.stderr
             for i, port in enumerate(web_ports):
                 site.start(f"web{i + 1}", "web", PORT=str(port))
-            site.start("worker-a", "worker", EMAIL_PORT=str(inbox_a.port))
-            site.start("worker-b", "worker", EMAIL_PORT=str(inbox_b.port))
+            # Two workers of the emails' lane, one on each machine's mail server; the
+            # default lane's worker runs beat's sweeps (the one that sends the held email).
+            site.start("worker-a", "notices", EMAIL_PORT=str(inbox_a.port))
+            site.start("worker-b", "notices", EMAIL_PORT=str(inbox_b.port))
+            site.start("worker", "worker", EMAIL_PORT=str(inbox_a.port))
             site.start("beat", "beat")
             for port in web_ports:
                 wait_until(lambda p=port: answers(f"http://127.0.0.1:{p}/readyz"), 60, "gunicorn")
@@ -205,6 +208,9 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
             # game's start, and worker A is paused (SIGSTOP) so that B takes that task.
             inbox_b.hold_next = True
             site.signal("worker-a", signal.SIGSTOP)
+            # A worker waits for its queue in BRPOP (1 s at a time, kombu's): paused in one,
+            # it would still be handed the next message by Redis. After 2 s it waits no more.
+            time.sleep(2)
             start_game(GAMES)
             assert inbox_b.held.wait(30), "worker B sent no email"
             # Its row, by the Message-ID it was sent with: <guildhall.started.<pk>@host>.
