@@ -100,14 +100,20 @@ class EventsProcess:
             out += [int(p) for p in children.read_text().split()]
         return out
 
-    def rss_kib(self) -> int:
-        """The resident memory of the process and its children, in KiB."""
+    def _status(self, field: str) -> int:
         total = 0
         for pid in self.pids:
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     total += int(line.split()[1])
         return total
+
+    def rss_kib(self) -> int:
+        """The resident memory of the process and its children, in KiB."""
+        return self._status("VmRSS")
+
+    def threads(self) -> int:
+        return self._status("Threads")
 
     def output(self) -> str:
         try:

@@ -131,7 +131,7 @@ class Command(BaseCommand):
         while time.monotonic() < quiet_until:
             time.sleep(1)
             held_max = max(held_max, self.held())
-        with_kib = process.rss_kib()
+        with_kib, threads = process.rss_kib(), process.threads()
         ended = sum(1 for x in listeners if x.ended is not None)
         keepalives = min(len(x.keepalives) for x in listeners)
 
@@ -163,6 +163,7 @@ class Command(BaseCommand):
             "rss_mib_before": round(base_kib / 1024, 1),
             "rss_mib_with_listeners": round(with_kib / 1024, 1),
             "kib_per_listener": round((with_kib - base_kib) / n, 1),
+            "threads_with_listeners": threads,
             "moves": len(delays) // n,
             "event_delay_ms_p50": round(percentile(delays, 0.5) * 1000, 1),
             "event_delay_ms_p99": round(percentile(delays, 0.99) * 1000, 1),
@@ -184,7 +185,8 @@ class Command(BaseCommand):
         )
         w(
             f"  memory: {r['rss_mib_before']} MiB with one listener, "
-            f"{r['rss_mib_with_listeners']} MiB with all: {r['kib_per_listener']} KiB a listener"
+            f"{r['rss_mib_with_listeners']} MiB with all: {r['kib_per_listener']} KiB a "
+            f"listener; {r['threads_with_listeners']} threads"
         )
         w(
             f"  a move's event, from its commit to each listener, over {r['moves']} moves: "

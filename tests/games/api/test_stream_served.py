@@ -174,12 +174,12 @@ def test_my_stream_carries_every_version_of_my_game_across_reconnects(
 ):
     """The promise of the per-user stream (docs/api.md): one event for each version of each
     of my games' record, in order, none lost when the stream ends and EventSource comes
-    back with Last-Event-ID (here every 3 s, through a whole game)."""
+    back with Last-Event-ID (here every second, through a whole game)."""
     from games.models import Game
     from tests.games.helpers import play_until
 
     token = do_create_token(bob, "app")[1]
-    env = production_env(EVENTS_KEEPALIVE_SECONDS="1", EVENTS_LIFETIME_SECONDS="3")
+    env = production_env(EVENTS_KEEPALIVE_SECONDS="1", EVENTS_LIFETIME_SECONDS="1")
     with EventsProcess(env, tmp_path / "events.log") as events:
         seen: list[Listener] = []
         stop = threading.Event()
