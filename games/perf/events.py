@@ -12,10 +12,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import os
-import signal
-import socket
-import subprocess
 import threading
 import time
 from collections.abc import Coroutine
@@ -23,103 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from django.conf import settings
+from games.perf.server import ProcfileProcess, free_port
 
-PROCFILE = Path(settings.BASE_DIR) / "docs" / "Procfile"
 T = TypeVar("T")
 
 
-def procfile_command(name: str) -> str:
-    for line in PROCFILE.read_text().splitlines():
-        label, _, command = line.partition(":")
-        if label.strip() == name and not line.startswith("#"):
-            return command.strip()
-    raise KeyError(name)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class EventsProcess:
+class EventsProcess(ProcfileProcess):
     """docs/Procfile's ``events`` command (uvicorn) on a free port, with ``env``; its output
-    in ``log``. Started on entering, stopped (SIGTERM, then SIGKILL) on leaving."""
+    in ``log``. Started on entering (once it listens), stopped on leaving."""
 
     def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
-        self.env = {**env, "EVENTS_PORT": str(self.port), "PYTHONUNBUFFERED": "1"}
-        self.log = log
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> EventsProcess:
-        self.process = subprocess.Popen(
-            ["bash", "-c", "exec " + procfile_command("events")],
-            cwd=settings.BASE_DIR,
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=self.log.open("wb"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the events process stopped:\n{self.output()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return self
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(f"uvicorn did not listen:\n{self.output()}") from None
-                time.sleep(0.1)
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-    @property
-    def pids(self) -> list[int]:
-        """The process and its children (uvicorn's workers, if it started any)."""
-        assert self.process is not None
-        out = [self.process.pid]
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-        if children.exists():
-            out += [int(p) for p in children.read_text().split()]
-        return out
-
-    def _status(self, field: str) -> int:
-        total = 0
-        for pid in self.pids:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith(field + ":"):
-                    total += int(line.split()[1])
-        return total
-
-    def rss_kib(self) -> int:
-        """The resident memory of the process and its children, in KiB."""
-        return self._status("VmRSS")
-
-    def threads(self) -> int:
-        return self._status("Threads")
-
-    def output(self) -> str:
-        try:
-            return self.log.read_text(errors="replace")[-4000:]
-        except OSError:
-            return ""
+        port = free_port()
+        super().__init__("events", {**env, "EVENTS_PORT": str(port)}, log, port=port)
 
 
 @dataclass

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Self
 
 from django.conf import settings
 
@@ -134,3 +135,96 @@ def base_env(**values: str) -> dict[str, str]:
         env.pop(name, None)
     env.update(values)
     return env
+
+
+PROCFILE = Path(settings.BASE_DIR) / "docs" / "Procfile"
+
+
+def procfile_command(name: str) -> str:
+    """docs/Procfile's command of process ``name``."""
+    for line in PROCFILE.read_text().splitlines():
+        label, _, command = line.partition(":")
+        if label.strip() == name and not line.startswith("#"):
+            return command.strip()
+    raise KeyError(name)
+
+
+class ProcfileProcess:
+    """docs/Procfile's command ``name`` run as production runs it (``bash -c``, so that its
+    ``${VARIABLE:-default}`` are read from ``env``), in a process group of its own; its
+    output in ``log``. Started on entering (once it listens on ``port``, if given), stopped
+    on leaving (SIGTERM to the group, then SIGKILL)."""
+
+    def __init__(self, name: str, env: dict[str, str], log: Path, port: int | None = None) -> None:
+        self.name, self.port, self.log = name, port, log
+        self.env = {**env, "PYTHONUNBUFFERED": "1"}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Self:
+        self.process = subprocess.Popen(
+            ["bash", "-c", "exec " + procfile_command(self.name)],
+            cwd=settings.BASE_DIR,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while self.port is not None:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} stopped:\n{self.output()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"{self.name} did not listen:\n{self.output()}") from None
+                time.sleep(0.1)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+    @property
+    def pids(self) -> list[int]:
+        """The process and its children (uvicorn's or Celery's workers, if any)."""
+        assert self.process is not None
+        out = [self.process.pid]
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        if children.exists():
+            out += [int(p) for p in children.read_text().split()]
+        return out
+
+    def _status(self, field: str) -> int:
+        total = 0
+        for pid in self.pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith(field + ":"):
+                    total += int(line.split()[1])
+        return total
+
+    def rss_kib(self) -> int:
+        """The resident memory of the process and its children, in KiB."""
+        return self._status("VmRSS")
+
+    def threads(self) -> int:
+        return self._status("Threads")
+
+    def output(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
