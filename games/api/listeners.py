@@ -1,7 +1,7 @@
 """The event stream's listeners in one events process, and the one reader that wakes them.
 
 A listener never waits in Redis. Each change publishes the keys of the streams it added to
-on ``live.WAKE_CHANNEL`` (``games.reads.live``); the ``Hub`` of the process (one per event
+on ``live.wake_channel`` (``games.reads.live``); the ``Hub`` of the process (one per event
 loop) holds the one subscription to that channel and sets the ``asyncio.Event`` of each
 listener of those keys. A woken listener reads what came after its last entry (XREAD, never
 blocking), and listeners of one game that read from the same entry share one read. So the
@@ -67,6 +67,7 @@ class Hub:
             )
         )
         self._subscriber: Any = redis.asyncio.Redis.from_url(url, **options)
+        self._channel = live.wake_channel(url)
         self._listeners: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
         self._pending: dict[tuple[str, str], asyncio.Future[Entries]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -155,7 +156,7 @@ class Hub:
         while True:
             pubsub = self._subscriber.pubsub()
             try:
-                await pubsub.subscribe(live.WAKE_CHANNEL)
+                await pubsub.subscribe(self._channel)
                 heard = time.monotonic()
                 self._subscribed.set()
                 if failing:

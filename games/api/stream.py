@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
@@ -175,6 +175,7 @@ async def _stream(admitted: Admitted, last: str) -> AsyncIterator[str]:
     # Whatever the middleware read after the view (the session) is let go as well: the
     # request's thread is this one's (Django's ThreadSensitiveContext of the request).
     await sync_to_async(_close_connections)()
+    _let_the_thread_go()
     listeners = hub(str(settings.REDIS_URL))
     yield f"retry: {RETRY_MS}\n\n"
     try:
@@ -206,6 +207,20 @@ async def _stream(admitted: Admitted, last: str) -> AsyncIterator[str]:
                     yield ": still here\n\n"
     finally:
         listeners.leave(admitted.key, wake)
+
+
+def _let_the_thread_go() -> None:
+    """Django runs a request's sync code (middleware, the database) in a thread of the
+    request's own, kept until the request ends: a thousand listeners would keep a thousand
+    idle threads. The stream needs it no more; a later sync call of the request (the signal
+    at its end) starts another. (asgiref's own bookkeeping, as its ThreadSensitiveContext
+    does at the request's end: pinned by uv.lock, and counted by
+    tests/games/api/test_stream_served.py.)"""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is not None and getattr(context, "_executor", None) is None:  # (Django's)
+        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+        if executor is not None:
+            executor.shutdown(wait=False)
 
 
 def _short_stream(admitted: Admitted) -> list[str]:

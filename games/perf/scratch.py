@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.management.base import CommandError
@@ -32,13 +33,16 @@ def scratch_database(what: str) -> Iterator[str]:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
-def database_url(name: str) -> str:
-    """The URL of database ``name`` on the site's PostgreSQL server."""
-    db = settings.DATABASES["default"]
-    user = db["USER"] or "postgres"
-    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
-    host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
-    return f"postgres://{user}{password}@{host}:{port}/{name}"
+def database_url(name: str | None = None) -> str:
+    """The URL of database ``name`` (default: the one connected to now) on the site's
+    PostgreSQL server, for the processes a benchmark starts."""
+    db = connection.settings_dict
+    auth = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    host = db["HOST"] or "localhost"
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{auth}@{host}{port}/{quote(name or db['NAME'], safe='')}"
 
 
 @contextmanager

@@ -7,7 +7,7 @@ game now waits for, ``game`` to the others, ``chat`` for a line. An entry names 
 its version and (for a line) the line's id, never what changed: the listener reads the game
 as it may see it. Each stream keeps its latest ``MAXLEN`` entries, so a listener that comes
 back with ``Last-Event-ID`` (the entry's id) hears what it missed. The same pipeline
-publishes the keys it added to on ``WAKE_CHANNEL``: an events process holds one subscription
+publishes the keys it added to on ``wake_channel``: an events process holds one subscription
 to it and wakes the listeners of those keys (``games.api.listeners``), so that no listener
 waits in Redis.
 
@@ -31,8 +31,13 @@ from games.models import ChatLine, Game, Seat
 
 log = logging.getLogger(__name__)
 MAXLEN = 500
-# The channel on which each change names the streams it added to (space-separated keys).
-WAKE_CHANNEL = "live:wake"
+
+
+def wake_channel(url: str) -> str:
+    """The channel on which each change names the streams it added to (space-separated
+    keys). Pub/sub channels are the whole server's, not a database's: the database's number
+    keeps two sites (or two test processes) on one Redis apart."""
+    return f"live:wake:{redis.connection.parse_url(url).get('db', 0)}"
 
 
 def enabled() -> bool:
@@ -62,10 +67,11 @@ def _add(entries: list[tuple[str, dict]]) -> None:
     global _down_until
     if not entries or time.monotonic() < _down_until:
         return
-    pipe = _client(str(settings.REDIS_URL)).pipeline(transaction=False)
+    url = str(settings.REDIS_URL)
+    pipe = _client(url).pipeline(transaction=False)
     for key, data in entries:
         pipe.xadd(key, {"data": json.dumps(data)}, maxlen=MAXLEN, approximate=True)
-    pipe.publish(WAKE_CHANNEL, " ".join(dict.fromkeys(key for key, _data in entries)))
+    pipe.publish(wake_channel(url), " ".join(dict.fromkeys(key for key, _data in entries)))
     try:
         pipe.execute()
     except redis.RedisError as failure:

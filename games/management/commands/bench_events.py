@@ -17,7 +17,6 @@ arrived within 1 s), or ``--json``.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import secrets
@@ -27,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection
 
 from games.models import Game
 from games.perf import data as bench_data
+from games.perf.command import BenchCommand
 from games.perf.events import EventsProcess, Listener, Loop
 from games.perf.logs import quiet_logs
 from games.perf.scratch import database_url, empty_redis, percentile, scratch_database
@@ -40,7 +40,7 @@ from games.play.moves import do_submit_action
 APP_NAME = "guildhall-bench-events"
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = "Hold many idle event streams on one uvicorn and time a move's events to all."
 
     def add_arguments(self, parser):
@@ -61,13 +61,7 @@ class Command(BaseCommand):
         self.as_json = options["json"]
         with quiet_logs(), empty_redis(options["redis"]), scratch_database("bench_events") as name:
             result = self.run(name, options)
-        if self.as_json:
-            self.stdout.write(json.dumps(result, indent=2))
-        else:
-            self.report(result)
-
-    def note(self, text: str) -> None:
-        (self.stderr if self.as_json else self.stdout).write(text)
+        self.output(result)
 
     def held(self) -> int:
         with connection.cursor() as cursor:

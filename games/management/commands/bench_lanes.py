@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection
 
 from accounts.models import User
@@ -53,6 +53,7 @@ from accounts.tokens import do_create_token
 from games.models import Game, Move, Seat
 from games.notifications.models import Notification
 from games.perf import data as bench_data
+from games.perf.command import BenchCommand
 from games.perf.logs import quiet_logs
 from games.perf.scratch import database_url, empty_redis, percentile, scratch_database
 from games.perf.server import Gunicorn, ProcfileProcess, base_env, collectstatic, free_port
@@ -72,7 +73,7 @@ class Arrivals:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = "Time emails and webhooks under a stream of moves, with and without a computer flood."
 
     def add_arguments(self, parser):
@@ -108,13 +109,7 @@ class Command(BaseCommand):
             results["email_p90_ratio_flood_to_quiet"] = round(
                 flood["p90_s"] / quiet["p90_s"] if quiet["p90_s"] else 0.0, 2
             )
-        if self.as_json:
-            self.stdout.write(json.dumps(results, indent=2))
-        else:
-            self.report(results)
-
-    def note(self, text: str) -> None:
-        (self.stderr if self.as_json else self.stdout).write(text)
+        self.output(results)
 
     # The site ---------------------------------------------------------------------------
 

@@ -36,26 +36,28 @@ import secrets
 import statistics
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
-from urllib.parse import quote
 
 import django
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection
 
 from games.core import registry
 from games.models import Game
 from games.perf import data as bench_data
 from games.perf import load
+from games.perf.command import BenchCommand
 from games.perf.logs import quiet_logs
+from games.perf.scratch import database_url, empty_redis, scratch_database
 from games.perf.server import Gunicorn, base_env, collectstatic, free_port
 from games.web.board import poll_token_of
 
 PAGES = ("board", "partial", "poll", "dashboard")
 
 
-class Command(BaseCommand):
+class Command(BenchCommand):
     help = "Measure the board, its partial, its poll, the dashboard and API moves under gunicorn."
 
     def add_arguments(self, parser):
@@ -102,41 +104,28 @@ class Command(BaseCommand):
 
     def measured(self, *args, **options):
         self.as_json = options["json"]
-        if connection.vendor != "postgresql":
-            raise CommandError(
-                f"The database is {connection.vendor}: bench_pages measures on PostgreSQL, "
-                "which the gunicorn workers share with this command (set "
-                "DATABASE_URL=postgres://...)."
-            )
         try:
             registry.get(options["game"])
         except registry.UnknownGame as error:
             raise CommandError(str(error)) from None
         self.wrk = self.load_generator(options["load"])
-        redis = self.empty_redis(options["redis"])
-        db = settings.DATABASES["default"]
-        old_name = db["NAME"]
-        db.setdefault("TEST", {})["NAME"] = f"bench_{old_name}"
-        self.note("Creating a scratch database...")
-        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-        try:
-            result = self.run(options)
-        except RuntimeError as error:  # the server did not start, a game ended too soon
-            raise CommandError(str(error)) from error
-        finally:
-            connection.creation.destroy_test_db(old_name, verbosity=0)
-            if redis is not None:
-                redis.flushdb()
-        if self.as_json:
-            self.stdout.write(json.dumps(result, indent=2))
-        else:
-            self.report(result)
+        if not options["redis"]:
+            self.stderr.write(
+                self.style.WARNING(
+                    "Without Redis each gunicorn worker has its own cache and tasks run "
+                    "inline: production's figures are with Redis."
+                )
+            )
+        redis = empty_redis(options["redis"]) if options["redis"] else nullcontext()
+        with redis, scratch_database("bench_pages"):
+            self.note("Created a scratch database.")
+            try:
+                result = self.run(options)
+            except RuntimeError as error:  # the server did not start, a game ended too soon
+                raise CommandError(str(error)) from error
+        self.output(result)
 
     # ------------------------------------------------------------------------------------
-
-    def note(self, text: str) -> None:
-        """Progress: on stderr under --json, so that stdout is the JSON alone."""
-        (self.stderr if self.as_json else self.stdout).write(text)
 
     def load_generator(self, choice: str) -> str | None:
         """wrk's path, or None for the Python load generator."""
@@ -144,29 +133,6 @@ class Command(BaseCommand):
         if choice == "wrk" and path is None:
             raise CommandError("wrk is not installed (apt-get install wrk), or use --load python")
         return path if choice != "python" else None
-
-    def empty_redis(self, url: str):
-        if not url:
-            self.stderr.write(
-                self.style.WARNING(
-                    "Without Redis each gunicorn worker has its own cache and tasks run "
-                    "inline: production's figures are with Redis."
-                )
-            )
-            return None
-        import redis
-
-        client = redis.Redis.from_url(url, socket_connect_timeout=5)
-        try:
-            size = client.dbsize()
-        except redis.RedisError as error:
-            raise CommandError(f"Redis does not answer at {url}: {error}") from None
-        if size:
-            raise CommandError(
-                f"The Redis database {url} holds {size} keys: give the benchmark an empty one "
-                "(--redis redis://host:port/<db>), which it empties again at the end."
-            )
-        return client
 
     def run(self, o: dict) -> dict:
         # The moves below queue their notification tasks to no broker in this process (the
@@ -207,7 +173,7 @@ class Command(BaseCommand):
                 SECRET_KEY=secret_key,
                 ALLOWED_HOSTS="127.0.0.1,localhost",
                 SITE_URL=f"http://127.0.0.1:{port}",
-                DATABASE_URL=self.database_url(),
+                DATABASE_URL=database_url(),
                 # As behind production's TLS proxy: the requests say they came over HTTPS.
                 TRUST_X_FORWARDED_PROTO="true",
                 EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
@@ -260,15 +226,6 @@ class Command(BaseCommand):
             },
             "results": self.summary(pages, moves, sizes),
         }
-
-    def database_url(self) -> str:
-        db = connection.settings_dict
-        auth = quote(db["USER"] or "", safe="")
-        if db["PASSWORD"]:
-            auth += ":" + quote(db["PASSWORD"], safe="")
-        host = db["HOST"] or "localhost"
-        port = f":{db['PORT']}" if db["PORT"] else ""
-        return f"postgres://{auth}@{host}{port}/{quote(db['NAME'], safe='')}"
 
     def pg_version(self) -> str:
         with connection.cursor() as cursor:
