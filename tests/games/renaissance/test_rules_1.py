@@ -88,3 +88,34 @@ def test_an_action_phase_s_removals_are_the_same():
     st.rules = 1
     act(st, 0, "remove", level=2, pos=0)
     assert st.players[0].removals == [5] and {"kind": "reset"} in legal(st, 0)
+
+
+def test_a_match_replays_under_the_rules_its_game_began_with_and_changed_to():
+    from games.core import IllegalAction as Illegal
+    from games.core import Match
+    from games.renaissance.game import RENAISSANCE
+
+    options = RENAISSANCE.parse_options({}, 2)
+    match = Match(RENAISSANCE, options, ["Ann", "Bob"], 7, rules=1)
+    assert match.state.rules == 1 and match.rules == 1
+    with pytest.raises(Illegal):
+        match.apply({"kind": "pass"}, 0, rules=2)  # not an answer to the foundation
+    assert match.state.rules == 1 and match.record == []  # nothing changed
+
+    match.apply({"kind": "foundation", "worker": "rm"}, 0, rules=2)
+
+    assert match.state.rules == 2
+    assert match.record == [
+        {"player": 0, "action": {"kind": "foundation", "worker": "rm"}, "rules": 2}
+    ]
+    again = Match(RENAISSANCE, options, ["Ann", "Bob"], 7, match.record, rules=1)
+    assert again.state == match.state
+
+
+def test_a_game_with_one_rules_version_has_no_other():
+    from games.guildhall.game import GUILDHALL
+
+    state = GUILDHALL.new_state(GUILDHALL.parse_options({}, 2), ["Ann", "Bob"], 1)
+    assert GUILDHALL.rules_version == 1 and GUILDHALL.rules_of(state) == 1
+    with pytest.raises(ValueError, match="no rules version 2"):
+        GUILDHALL.play_under(state, 2)
