@@ -145,8 +145,9 @@ class Game(models.Model):
     # The version of its game's rules it began with (GameKind.rules_version then): its
     # record is replayed under it, and it is played to its end under it (a Move may say the
     # rules changed from then on). Games from before versions were kept get the version
-    # their snapshot was written under (migration 0013).
-    rules = models.PositiveSmallIntegerField(default=1, editable=False)
+    # their snapshot was written under (migration 0013). A default in the database too: the
+    # code of the release before creates games without it while the new one is released.
+    rules = models.PositiveSmallIntegerField(default=1, db_default=1, editable=False)
     # Secret: the private records since the last public one ({"player", "action", "events",
     # "automatic", "waited"}, in order): parts of pending choices
     # (``GameKind.private_record``), which become Move rows, before the next public record,

@@ -35,7 +35,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='game',
             name='rules',
-            field=models.PositiveSmallIntegerField(default=1, editable=False),
+            field=models.PositiveSmallIntegerField(db_default=1, default=1, editable=False),
         ),
         migrations.AddField(
             model_name='move',

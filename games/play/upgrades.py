@@ -96,3 +96,24 @@ def do_upgrade_game(game_id: int, *, dry_run: bool = False) -> Upgrade:
         game.stamp += 1  # what a viewer sees may differ (what the old format lacked)
         game.save(update_fields=["snapshot", "rules", "stamp", "updated"])
     return upgrade
+
+
+def do_store_back(game_id: int, fmt: int, *, dry_run: bool = False) -> Upgrade:
+    """Before a rollback to a release that reads no newer state format than ``fmt``: the
+    game's snapshot as that format held it (what the format lacks is lost; a move of the
+    new code rebuilds it from the record again). Under the row lock; a dry run changes
+    nothing."""
+    with transaction.atomic():
+        query = Game.objects.all() if dry_run else Game.objects.select_for_update()
+        game = query.get(pk=game_id)
+        kind = game.game_kind
+        now = kind.state_format(game.snapshot)
+        if now <= fmt:
+            return Upgrade(game.pk, ())
+        upgrade = Upgrade(game.pk, (f"snapshot from format {now} back to {fmt}",))
+        if not dry_run:
+            current = replays.stored(kind.to_json(kind.from_json(game.snapshot)))
+            game.snapshot = kind.as_format(current, fmt)
+            game.stamp += 1
+            game.save(update_fields=["snapshot", "stamp", "updated"])
+    return upgrade

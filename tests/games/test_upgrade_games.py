@@ -118,3 +118,24 @@ class TestUpgradeGames:
 
         assert Game.objects.get(pk=old_game.pk).snapshot == old_game.snapshot
         assert not Move.objects.filter(game=old_game, rules__isnull=False).exists()
+
+
+class TestBackTo:
+    def test_it_stores_a_game_s_snapshots_in_the_format_of_the_release_before(
+        self, old_game, alice, bob
+    ):
+        upgrade()
+        guildhall = start_game(alice, bob)
+
+        out = upgrade("--back-to", "renaissance:3")
+
+        assert f"Game {old_game.pk}: snapshot from format 4 back to 3" in out
+        game = Game.objects.get(pk=old_game.pk)
+        assert game.snapshot["format"] == 3 and "rules" not in game.snapshot
+        assert check_game(game) is None  # like with like, in format 3
+        assert Game.objects.get(pk=guildhall.pk).snapshot == guildhall.snapshot
+
+    @pytest.mark.parametrize("value", ["renaissance:5", "renaissance:0", "chess:1", "renaissance"])
+    def test_it_refuses_a_format_the_game_never_had(self, old_game, value):
+        with pytest.raises(CommandError, match="not a game and one of its formats"):
+            upgrade("--back-to", value)
