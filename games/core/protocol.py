@@ -13,6 +13,9 @@ implements one protocol:
 The game registers ``GameKind(..., rules=..., observer=..., computers=..., pages=...)``
 (``registry.register``); the site asks the ``GameKind`` and never the parts, so that a game
 is written once, in its own words, and read by everything the same way (docs/adding-a-game.md).
+A game that has changed also gives ``versions`` (``RulesVersions``: each game is played to
+its end under the rules it began with) and ``formats`` (``games.core.formats.Formats``: the
+upgraders of its stored states).
 
 States are the game's own plain data: the site stores them only through ``to_json`` /
 ``from_json`` and never looks inside. Actions are small JSON objects with a ``kind``.
