@@ -139,3 +139,16 @@ class TestBackTo:
     def test_it_refuses_a_format_the_game_never_had(self, old_game, value):
         with pytest.raises(CommandError, match="not a game and one of its formats"):
             upgrade("--back-to", value)
+
+
+@pytest.mark.parametrize(("fmt", "rules"), [(1, 1), (2, 2), (3, 2)])
+def test_a_game_stored_in_any_earlier_format_verifies_and_plays_on(alice, bob, fmt, rules):
+    game = start_game(alice, bob, kind="renaissance")
+    Game.objects.filter(pk=game.pk).update(rules=rules)
+    game = stored_as(play(stored_as(game, fmt), 30, random.Random(fmt)), fmt)
+    assert check_game(game) is None
+
+    game = play(game, 10, random.Random(fmt + 10))
+
+    assert (game.snapshot["format"], game.snapshot["rules"]) == (4, rules)
+    assert check_game(game) is None
