@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 from games.core import replays
 from games.management.commands.verify_games import check_game
 from games.models import Game, Move, Seat
-from games.play import moves
+from games.play import invitations, moves
 from games.reads.records import stored_game
 from games.renaissance.formats import FORMATS
 from tests.games.helpers import start_game
@@ -35,6 +35,13 @@ def stored_as(game: Game, fmt: int) -> Game:
     """The game as the code of an earlier format would have stored it."""
     Game.objects.filter(pk=game.pk).update(snapshot=FORMATS.project(game.snapshot, fmt))
     return Game.objects.get(pk=game.pk)
+
+
+@pytest.fixture(autouse=True)
+def same_games(monkeypatch):
+    """The same deals and seats every run."""
+    monkeypatch.setattr(invitations, "seed_random", random.Random(1))
+    monkeypatch.setattr(invitations, "seat_random", random.Random(44))
 
 
 @pytest.fixture
