@@ -142,6 +142,12 @@ class Game(models.Model):
         "time per move", null=True, blank=True, choices=MOVE_DAYS_CHOICES
     )
     snapshot = models.JSONField(editable=False)  # secret: the full state, hidden parts included
+    # The version of its game's rules it began with (GameKind.rules_version then): its
+    # record is replayed under it, and it is played to its end under it (a Move may say the
+    # rules changed from then on). Games from before versions were kept get the version
+    # their snapshot was written under (migration 0013). A default in the database too: the
+    # code of the release before creates games without it while the new one is released.
+    rules = models.PositiveSmallIntegerField(default=1, db_default=1, editable=False)
     # Secret: the private records since the last public one ({"player", "action", "events",
     # "automatic", "waited"}, in order): parts of pending choices
     # (``GameKind.private_record``), which become Move rows, before the next public record,
@@ -278,6 +284,10 @@ class Move(models.Model):
     # computer's records, undos, concessions and actions out of a wait. The profile's "time
     # to move" reads the first of each seat's in each turn (games.reads.stats).
     waited = models.DurationField(null=True, editable=False)
+    # The version of the game's rules from this record on, where it changed during the game
+    # (None: as before). Only ``manage.py upgrade_games`` sets it, for a game begun under
+    # old rules and played on by the code of new ones before versions were kept.
+    rules = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -294,8 +304,10 @@ class Move(models.Model):
         super().save(*args, **kwargs)
 
     def record(self) -> dict:
-        """The entry of the engine's record (``Match.moves``)."""
-        return {"player": self.seat, "action": self.action}
+        """The entry of the engine's record (``Match.record``)."""
+        if self.rules is None:
+            return {"player": self.seat, "action": self.action}
+        return {"player": self.seat, "action": self.action, "rules": self.rules}
 
 
 class Rating(models.Model):

@@ -1,6 +1,11 @@
 """A game as it is stored: a game, its options, players, secret seed and the record of
 every action taken, with the state they lead to.
 
+Each game is played under the version of its game's rules it began with (``rules``); an
+entry of the record may say ``"rules": n``, the version the game is played under from that
+entry on (a game stored across an upgrade that changed its rules before versions were
+kept: ``manage.py upgrade_games``).
+
 The record is append-only. "undo" is an action in it like any other: it takes back the
 last step of the seat that asks, while the game allows it (``GameKind.can_undo``), by
 restoring the state before that step. Replaying the record rebuilds the state exactly.
@@ -27,18 +32,22 @@ class Match:
         names: list[str],
         seed: int,
         record: Iterable[Mapping[str, Any]] = (),
+        rules: int | None = None,
     ) -> None:
         self.game = game
         self.options = options
         self.names = list(names)
         self.seed = seed  # secret
-        self.record: list[dict[str, Any]] = []  # {"player": seat, "action": {...}}, undo included
-        self.state: State = game.new_state(options, self.names, seed)
+        # The version of the rules the game began with (None: the current one).
+        self.rules = game.rules_version if rules is None else rules
+        # {"player": seat, "action": {...}} (and "rules" where they changed), undo included.
+        self.record: list[dict[str, Any]] = []
+        self.state: State = game.new_state(options, self.names, seed, self.rules)
         # The states before each step that may still be undone, the latest last; None when
         # resumed from a snapshot (rebuilt from the record when an undo needs it).
         self._before: list[State] | None = []
         for entry in record:
-            self.apply(entry["action"], entry["player"])
+            self.apply(entry["action"], entry["player"], entry.get("rules"))
 
     @classmethod
     def resume(
@@ -49,38 +58,54 @@ class Match:
         seed: int,
         state: State,
         record: list[dict[str, Any]] | None = None,
+        rules: int | None = None,
     ) -> Self:
         """A match at a stored snapshot of its state, without replaying. Only an undo needs
-        the ``record`` (to rebuild the states before the last steps); without it, new
-        entries are appended to an empty record."""
+        the ``record`` (to rebuild the states before the last steps, under the ``rules``
+        the game began with); without it, new entries are appended to an empty record."""
         m = cls.__new__(cls)
         m.game = game
         m.options = options
         m.names = list(names)
         m.seed = seed
+        m.rules = game.rules_version if rules is None else rules
         m.record = list(record or [])
         m.state = state
         m._before = None
         return m
 
-    def apply(self, action: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-        """Apply (and record) ``seat``'s action; IllegalAction leaves everything as it was."""
+    def apply(
+        self, action: dict[str, Any], seat: int, rules: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Apply (and record) ``seat``'s action; IllegalAction leaves everything as it was.
+        ``rules``: the version the game is played under from this record on, where a
+        record of the game's says its rules changed."""
         game = self.game
         game.check_shape(action)
         kind = action["kind"]
         if kind == UNDO:
             return self._undo(seat)
         before = game.clone(self.state) if self._before is not None else None
-        if kind == RESIGN:
-            events = game.resign(self.state, seat)
-        else:
-            events = game.apply(self.state, seat, action)
+        was = game.rules_of(self.state)
+        if rules is not None:
+            game.play_under(self.state, rules)
+        try:
+            if kind == RESIGN:
+                events = game.resign(self.state, seat)
+            else:
+                events = game.apply(self.state, seat, action)
+        except IllegalAction:
+            game.play_under(self.state, was)
+            raise
         if self._before is not None:
             if game.can_undo(self.state, seat):
                 self._before.append(before)
             else:
                 self._before = []
-        self.record.append({"player": seat, "action": action})
+        entry: dict[str, Any] = {"player": seat, "action": action}
+        if rules is not None:
+            entry["rules"] = rules
+        self.record.append(entry)
         return events
 
     def _undo(self, seat: int) -> list[dict[str, Any]]:
@@ -94,7 +119,7 @@ class Match:
             )
         if self._before is None:  # resumed from a snapshot: rebuild the history
             self._before = Match(
-                self.game, self.options, self.names, self.seed, self.record
+                self.game, self.options, self.names, self.seed, self.record, self.rules
             )._before
             assert self._before is not None  # a match built from its record keeps them
         self.state = self._before.pop()
@@ -103,4 +128,4 @@ class Match:
 
     def replayed(self) -> State:
         """The state rebuilt from nothing but the record (what ``verify_games`` compares)."""
-        return Match(self.game, self.options, self.names, self.seed, self.record).state
+        return Match(self.game, self.options, self.names, self.seed, self.record, self.rules).state

@@ -13,6 +13,9 @@ implements one protocol:
 The game registers ``GameKind(..., rules=..., observer=..., computers=..., pages=...)``
 (``registry.register``); the site asks the ``GameKind`` and never the parts, so that a game
 is written once, in its own words, and read by everything the same way (docs/adding-a-game.md).
+A game that has changed also gives ``versions`` (``RulesVersions``: each game is played to
+its end under the rules it began with) and ``formats`` (``games.core.formats.Formats``: the
+upgraders of its stored states).
 
 States are the game's own plain data: the site stores them only through ``to_json`` /
 ``from_json`` and never looks inside. Actions are small JSON objects with a ``kind``.
@@ -33,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
+from .formats import Formats
 from .i18n import gettext as _
 from .i18n import gettext_noop
 from .options import OptionSpec, parse_options
@@ -252,6 +256,31 @@ class Pages(Protocol):
         ...
 
 
+class RulesVersions(Protocol):
+    """The versions of a game's rules, where they have changed: a game is played to its
+    end under the rules it began with.
+
+    A change of the rules that alters what is legal, or what an action does, bumps
+    ``CURRENT``, and the engine keeps the old behaviour for states of an older version
+    (Board Game Arena's tables finish on the version they began with; lichess never reads
+    an old game under new rules). The site stores the version each game began with
+    (``Game.rules``) and replays its record under it; a record may name the version the
+    game changed to from then on (a game stored across an upgrade that changed the rules
+    before versions were kept). A game without it has had one version, 1."""
+
+    CURRENT: int  # the version new games are played under; the first is 1
+
+    def of(self, state: State, /) -> int:
+        """The rules version ``state`` is played under."""
+        ...
+
+    def play_under(self, state: State, version: int, /) -> None:
+        """From now on ``state`` is played under ``version`` (ValueError for one the
+        engine does not know): set before the first record, or where a record says that
+        the game's rules changed."""
+        ...
+
+
 class GameOptions(Protocol):
     """A game's options, when it keeps them as more than a dict of every option."""
 
@@ -312,6 +341,11 @@ class GameKind:
     rules_urls: Mapping[str, str] = field(default_factory=dict)
     # What a score counts, after a number ("VP"); translated where it is shown.
     score_label: str = gettext_noop("points")
+    # The versions of its rules, where they have changed (None: one version, 1).
+    versions: RulesVersions | None = None
+    # The formats its states have been stored in, each snapshot naming its own (None: one
+    # format, never changed, and not named in the snapshot).
+    formats: Formats | None = None
 
     def __repr__(self) -> str:
         return f"<game {self.id}>"
@@ -348,13 +382,50 @@ class GameKind:
 
     # Playing: the rules ----------------------------------------------------------------------
 
-    def new_state(self, options: Options, names: list[str], seed: int) -> State:
-        return self.rules.new_state(options, names, seed)
+    def new_state(
+        self, options: Options, names: list[str], seed: int, rules: int | None = None
+    ) -> State:
+        """A new game, played under the ``rules`` version (None: the current one)."""
+        state = self.rules.new_state(options, names, seed)
+        if rules is not None and rules != self.rules_version:
+            self.play_under(state, rules)
+        return state
+
+    # Rules versions and state formats --------------------------------------------------------
+
+    @property
+    def rules_version(self) -> int:
+        """The version of the rules new games are played under."""
+        return 1 if self.versions is None else self.versions.CURRENT
+
+    def rules_of(self, state: State) -> int:
+        return 1 if self.versions is None else self.versions.of(state)
+
+    def play_under(self, state: State, version: int) -> None:
+        if self.versions is not None:
+            self.versions.play_under(state, version)
+        elif version != 1:
+            raise ValueError(f"{self.name} has no rules version {version!r}")
+
+    def state_format(self, data: dict[str, Any]) -> int:
+        """The format a stored state is in (ValueError: none this game knows)."""
+        return 1 if self.formats is None else self.formats.of(data)
+
+    def as_format(self, data: dict[str, Any], fmt: int) -> dict[str, Any]:
+        """A state's JSON of the current format as format ``fmt`` held it (what
+        ``verify_games`` compares with a snapshot stored in that format)."""
+        if self.formats is None:
+            if fmt != 1:
+                raise ValueError(f"unknown state format {fmt!r}")
+            return data
+        return self.formats.project(data, fmt)
 
     def to_json(self, state: State) -> dict[str, Any]:
         return self.rules.to_json(state)
 
     def from_json(self, data: dict[str, Any]) -> State:
+        """Read a stored state back, of any format the game has stored (the game's
+        ``from_json`` runs its chain of upgraders)."""
         return self.rules.from_json(data)
 
     def clone(self, state: State) -> State:

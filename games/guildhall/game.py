@@ -9,6 +9,7 @@ from games.core import GameKind, register
 from games.core.i18n import gettext_noop
 
 from . import computers, game_options, observer, pages, rules
+from .positions import FORMATS
 
 # The lobby's summary and the score's unit: English, marked for the catalogue, translated
 # where the site shows them.
@@ -33,6 +34,7 @@ GUILDHALL = GameKind(
     observer=observer,
     computers=computers,
     pages=pages,
+    formats=FORMATS,
 )
 
 register(GUILDHALL)

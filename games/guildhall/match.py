@@ -47,11 +47,13 @@ class Match(CoreMatch):
     def moves(self) -> list[dict[str, Any]]:
         return self.record
 
-    def apply(self, action: dict[str, Any], player: int | None = None) -> list[dict[str, Any]]:
+    def apply(
+        self, action: dict[str, Any], player: int | None = None, rules: int | None = None
+    ) -> list[dict[str, Any]]:
         """Apply (and record) one action, by default of the seat that decides now."""
         if player is None and not (isinstance(action, dict) and action.get("kind") == RESIGN):
             decider = decision_player(self.state)
             player = 0 if decider is None else decider
         # A resignation may leave the seat out: engine.resign refuses it ("Say which seat
         # resigns"), so None goes on where the core expects a seat.
-        return super().apply(action, player)  # type: ignore[arg-type]
+        return super().apply(action, player, rules)  # type: ignore[arg-type]

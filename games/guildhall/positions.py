@@ -9,12 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from games.core.formats import Formats
+
 from .cards import CARD_COUNT, IDENT, PROF, VP_CARD_COUNT, vp_cards_for
 from .errors import PositionError
 from .options import Options
 from .state import PlayerState, State
 
-FORMAT = 1
+# The stored formats (games.core.formats): one so far. A change of what is stored adds a
+# step from 1 to 2 here, and _read then reads every format through FORMATS.upgrade.
+FORMATS = Formats(current=1)
+FORMAT = FORMATS.current
 _PLAYER_LISTS = ("hand", "known", "guildhall", "action_area", "action_vp", "vp_cards")
 _FRAME_TYPES = {
     "discard",
@@ -96,8 +101,10 @@ def _ints(value: object, what: str) -> list[int]:
 def _read(data: dict[str, Any]) -> State:
     if not isinstance(data, dict):
         raise PositionError("a position must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise PositionError(f"unknown position format {data.get('format')!r}")
+    try:
+        data = FORMATS.upgrade(data)
+    except ValueError as error:
+        raise PositionError(f"unknown position format {data.get('format')!r}") from error
     options = Options.from_json(data["options"])
     names = data["names"]
     if not isinstance(names, list) or len(names) != options.players:

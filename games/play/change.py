@@ -30,7 +30,7 @@ from games.models import Game, Move, Seat
 from games.play import events, ratings
 from games.play.errors import GameNotActive, NotFound, NotYourTurn, StaleVersion
 from games.play.seats import follow_seats, load_seats, write_seats
-from games.reads import list_stamps, live
+from games.reads import list_stamps, live, records
 from games.reads.viewing import seat_of
 from guildhall_site import rows
 from guildhall_site.ops import metrics
@@ -97,17 +97,17 @@ class Change:
         self.drafts: list[dict] = list(game.drafts)
         # Only an undo needs the record (to rebuild the states before the last steps);
         # other changes append to an empty one, whose entries are then the new records.
-        record = None
-        if with_record:
-            record = [m.record() for m in game.moves.order_by("number")]
-            record += [{"player": d["player"], "action": d["action"]} for d in self.drafts]
+        record = records.record_of(game) if with_record else None
         self.match = Match.resume(
             self.kind,
             game.engine_options(),
             game.names,
             game.seed,
-            self.kind.from_json(game.snapshot),
+            # A snapshot of an older format is rebuilt from the record once, here: the
+            # next save stores it in the current one.
+            records.current_state(game),
             record,
+            game.rules,
         )
         self.seats: dict[int, Seat] = {
             s.number: s for s in (load_seats(game) if seats is None else seats)

@@ -356,6 +356,7 @@ def start_game(
         version=0,
         move_days=move_days,
         snapshot=kind.to_json(match.state),
+        rules=kind.rules_version,
         rated=rated and len(users) > 1,
         chat_players_only=chat_players_only,
     )

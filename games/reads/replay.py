@@ -53,9 +53,10 @@ def step_at(game: Game, number: int) -> Step:
     kind = game.game_kind
     rows = Move.objects.filter(game=game, number__lte=number).order_by("number")
     record = [
-        {"player": seat, "action": action} for seat, action in rows.values_list("seat", "action")
+        {"player": seat, "action": action} | ({} if rules is None else {"rules": rules})
+        for seat, action, rules in rows.values_list("seat", "action", "rules")
     ]
-    match = Match(kind, game.engine_options(), game.names, game.seed, record)
+    match = Match(kind, game.engine_options(), game.names, game.seed, record, game.rules)
     events: list[dict] = []
     seat = None
     if number:

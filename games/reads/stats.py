@@ -78,9 +78,12 @@ def score_timeline(game: Game) -> Timeline | None:
     if cached is not None:
         return _from_plain(cached) if cached else None
     records = [
-        m.record() for m in Move.objects.filter(game=game).order_by("number").only("seat", "action")
+        m.record()
+        for m in Move.objects.filter(game=game).order_by("number").only("seat", "action", "rules")
     ]
-    timeline = build_timeline(game.game_kind, game.engine_options(), game.names, game.seed, records)
+    timeline = build_timeline(
+        game.game_kind, game.engine_options(), game.names, game.seed, records, game.rules
+    )
     # {}: the game keeps no scores (remembered too, not replayed again).
     plain = _to_plain(timeline) if timeline is not None else {}
     caches["pages"].set(key, plain, settings.PAGE_CACHE_SECONDS)
@@ -88,7 +91,12 @@ def score_timeline(game: Game) -> Timeline | None:
 
 
 def build_timeline(
-    kind: GameKind, options, names: list[str], seed: int, records: list[dict]
+    kind: GameKind,
+    options,
+    names: list[str],
+    seed: int,
+    records: list[dict],
+    rules: int | None = None,
 ) -> Timeline | None:
     """Replay ``records`` once and take the spectator's scores at the start, at the start of
     every turn and at the end.
@@ -98,7 +106,7 @@ def build_timeline(
     when the game's step changes. A seat's several records within its turn (steps, undos),
     and the other seats' choices of the same round, make no point of their own.
     """
-    match = Match(kind, options, names, seed)
+    match = Match(kind, options, names, seed, rules=rules)  # the rules the game began with
     seats = range(len(names))
 
     def scores_now() -> tuple[int, ...] | None:
@@ -112,7 +120,7 @@ def build_timeline(
     deciders = kind.deciders(match.state)
     step: Hashable = kind.step(match.state)
     for number, entry in enumerate(records, start=1):
-        match.apply(entry["action"], entry["player"])
+        match.apply(entry["action"], entry["player"], entry.get("rules"))
         now, now_step = kind.deciders(match.state), kind.step(match.state)
         if now - deciders or now_step != step:
             points.append(Point(len(points), number, scores_now() or first))

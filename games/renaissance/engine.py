@@ -26,7 +26,7 @@ from .cards import (
     foundation_card,
     foundation_word,
 )
-from .legal import ACTION_FIELDS, ANSWERS, check_shape, legal_actions, majority, position
+from .legal import ACTION_FIELDS, check_shape, legal_actions, majority, position
 from .pyramid import LEVEL, MASTER, POS
 from .state import KNIGHTS, PlayerState, State
 
@@ -119,7 +119,7 @@ def apply(st: State, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         return resign(st, seat)
     if kind == "undo":
         raise IllegalAction("undo_not_allowed", _("Undo is done by the match, when allowed"))
-    if st.stage not in ANSWERS[kind]:
+    if not legal.answers(st, kind):
         raise IllegalAction(
             "wrong_decision",
             _("A {kind} action does not answer this step").format(kind=repr(kind)),
@@ -498,8 +498,12 @@ def _start_rm(st: State, drawn: dict[int, int], events: list[dict[str, Any]]) ->
         card = drawn.get(seat)
         if card is None:
             p.done = True
-        elif not pyramid.open_positions(p.cells):  # full (never before a Master ends it)
+        elif not (places := pyramid.open_positions(p.cells)):  # full (never before a Master)
             st.discard.append(card)
+            p.done = True
+        elif st.rules < 2 and len(places) == 1:  # rules 1: a single place is not asked
+            _put_down(p, card, places[0])
+            events.append({"type": "rm_placed", "placements": [{"player": seat, **_at(places[0])}]})
             p.done = True
         else:
             p.picks = [card]
@@ -602,7 +606,11 @@ def _continue_recruit(st: State, events: list[dict[str, Any]]) -> None:
             st.area += 1
             continue
         p = st.players[winner]
-        if pyramid.fits_after_removals(p.cells, p.down, card):
+        if st.rules < 2:  # rules 1: asked only when the card fits as the structure stands
+            asked = bool(pyramid.fitting(p.cells, p.down, card))
+        else:
+            asked = pyramid.fits_after_removals(p.cells, p.down, card)
+        if asked:
             # The winner chooses: hand, or a position whose needs it meets (once the
             # workers they choose to remove are gone).
             st.step += 1

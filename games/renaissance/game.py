@@ -9,7 +9,8 @@ from __future__ import annotations
 from games.core import GameKind, register
 from games.core.i18n import gettext_noop
 
-from . import computers, engine, game_options, observer, pages, rules
+from . import computers, engine, game_options, observer, pages, rules, versions
+from .formats import FORMATS
 
 # The lobby's summary and the score's unit: English, marked for the catalogue, translated
 # where the site shows them.
@@ -37,6 +38,8 @@ RENAISSANCE = GameKind(
     observer=observer,
     computers=computers,
     pages=pages,
+    versions=versions,
+    formats=FORMATS,
 )
 
 register(RENAISSANCE)

@@ -58,6 +58,17 @@ ANSWERS = {
 }
 
 
+# What rules 2 added (RULES): a removal, and taking removals back, outside an action phase.
+_SINCE_RULES_2 = {"remove": ("rm", "recruit", "discard"), "reset": ("rm", "discard")}
+
+
+def answers(st: State, kind: str) -> bool:
+    """Whether an action of ``kind`` answers the step ``st`` is in, under its rules."""
+    if st.stage not in ANSWERS[kind]:
+        return False
+    return st.rules >= 2 or st.stage not in _SINCE_RULES_2.get(kind, ())
+
+
 def check_shape(action: object) -> dict[str, Any]:
     return core_check_shape(action, ACTION_FIELDS, OPTIONAL)
 
@@ -119,7 +130,7 @@ def legal_actions(st: State, seat: int) -> list[dict[str, Any]]:
     if stage == "discard":
         if not p.hand:
             return []
-        out = _removals(virtual_cells(p))
+        out = _removals(virtual_cells(p)) if st.rules >= 2 else []
         out += [{"kind": "discard", "card": c} for c in p.hand if c not in p.picks]
         out += [{"kind": "keep", "card": c} for c in p.picks]
         if not p.done:
@@ -131,7 +142,7 @@ def legal_actions(st: State, seat: int) -> list[dict[str, Any]]:
         if not p.picks:
             return []
         cells = virtual_cells(p)
-        out = _removals(cells)
+        out = _removals(cells) if st.rules >= 2 else []
         out += [{"kind": "place_rm", **_at(i)} for i in pyramid.open_positions(cells)]
         if p.removals:
             out.append({"kind": "reset"})
@@ -141,7 +152,8 @@ def legal_actions(st: State, seat: int) -> list[dict[str, Any]]:
             return []
         card = st.recruit[st.area]
         assert card is not None  # an area without a card has no winner to choose
-        out = _removals(p.cells)  # made at once: nothing in this step is secret
+        # Made at once: nothing in this step is secret.
+        out = _removals(p.cells) if st.rules >= 2 else []
         out.append({"kind": "take"})
         out += [{"kind": "place", **_at(i)} for i in pyramid.fitting(p.cells, p.down, card)]
         return out

@@ -13,16 +13,16 @@ from typing import Any, Literal, overload
 from . import pyramid
 from .cards import DECK_SIZE, NEED_L, NEED_R, foundation_cards, is_foundation
 from .engine import MAX_PLAYERS, MIN_PLAYERS, SOLO_VARIANTS
+from .formats import FORMATS
 from .legal import ACTION_FIELDS
 from .pyramid import BELOW, LEVEL, POS, SIZE
-from .state import KNIGHTS, STAGES, STORE_SLOTS, PlayerState, State
+from .state import KNIGHTS, RULES, STAGES, STORE_SLOTS, PlayerState, State
 
-# 2: pending removals are their own list in every step (format 1 kept an action phase's
-# removals in ``picks``). 3: each player's ``known`` hand cards (formats 1 and 2 read with
-# none: what was seen before is forgotten, as if it had been discarded). Read all three.
-FORMAT = 3
+# The formats and their upgraders are in ``formats``; every one is read.
+FORMAT = FORMATS.current
 _STATE_KEYS = {
     "format",
+    "rules",
     "options",
     "names",
     "rng",
@@ -62,6 +62,7 @@ _PLAYER_KEYS = {
 def to_json(st: State) -> dict[str, Any]:
     return {
         "format": FORMAT,
+        "rules": st.rules,
         "options": dict(st.options),
         "names": list(st.names),
         "rng": st.rng,
@@ -129,18 +130,16 @@ def from_json(data: object) -> State:
 
 
 def _read(data: object) -> State:
-    if not isinstance(data, dict) or set(data) != _STATE_KEYS:
+    if not isinstance(data, dict):
+        raise ValueError("a Renaissance Man state is a JSON object")
+    data = FORMATS.upgrade(data)
+    if set(data) != _STATE_KEYS:
         raise ValueError(f"a Renaissance Man state has exactly the fields {sorted(_STATE_KEYS)}")
-    if data["format"] not in (1, 2, FORMAT):
-        raise ValueError(f"unknown state format {data['format']!r}")
-    if data["format"] == 1:
-        data = _from_format_1(data)
-    if data["format"] == 2:
-        data = _from_format_2(data)
     names = data["names"]
     if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
         raise ValueError("names must be a list of strings")
     st = State(dict(data["options"]), names, data["rng"])
+    st.rules = data["rules"]
     st.deck = _ints(data["deck"], "deck")
     st.discard = _ints(data["discard"], "discard pile")
     st.recruit = _ints(data["recruit"], "Recruit board", none=True)
@@ -157,30 +156,6 @@ def _read(data: object) -> State:
     st.resigned = _ints(data["resigned"], "resigned seats")
     st.result = copy.deepcopy(data["result"])
     return st
-
-
-def _from_format_1(data: dict[str, Any]) -> dict[str, Any]:
-    """A stored state of format 1: an action phase's removals move out of ``picks``."""
-    players = []
-    for pd in data["players"]:
-        if not isinstance(pd, dict) or "removals" in pd:
-            raise ValueError("a format 1 player entry has no removals")
-        picks = pd.get("picks")
-        if data["stage"] == "action":
-            players.append({**pd, "picks": [], "removals": picks})
-        else:
-            players.append({**pd, "removals": []})
-    return {**data, "format": 2, "players": players}
-
-
-def _from_format_2(data: dict[str, Any]) -> dict[str, Any]:
-    """A stored state of format 2: no hand card is known to have been seen taken."""
-    players = data["players"]
-    if not isinstance(players, list) or not all(isinstance(pd, dict) for pd in players):
-        raise ValueError("a player entry must be an object")
-    if any("known" in pd for pd in players):
-        raise ValueError("a format 2 player entry has no known hand cards")
-    return {**data, "format": FORMAT, "players": [{**pd, "known": []} for pd in players]}
 
 
 def _read_player(q: int, pd: object) -> PlayerState:
@@ -227,6 +202,8 @@ def check(st: State) -> None:
     n = len(st.names)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if not _is_int(st.rules, 1, RULES):
+        raise ValueError(f"no rules version {st.rules!r}")
     opts = st.options
     if (
         set(opts) != {"solo", "solo_cards"}

@@ -17,6 +17,13 @@ from .pyramid import SIZE
 STAGES = ("foundation", "action", "rm", "recruit", "discard", "over")
 KNIGHTS = 4  # per player
 STORE_SLOTS = 4  # Stored Actions
+# The version of the rules new games are played under. 2 (1881389): a worker may be removed
+# as the first part of any decision (the face-down Renaissance Man's placement, the discard
+# step, the Recruit winner's choice, who is asked whenever a removal could free a place);
+# the face-down Renaissance Man's owner is asked even with a single open place. Rules 1:
+# removals only in an action phase, the card placed at once in a single open place, the
+# Recruit winner asked only when the card fits as the structure stands.
+RULES = 2
 
 
 class PlayerState:
@@ -80,6 +87,7 @@ class PlayerState:
 
 class State:
     __slots__ = (
+        "rules",
         "options",
         "names",
         "rng",
@@ -102,8 +110,12 @@ class State:
         "result",
     )
 
-    def __init__(self, options: dict[str, Any], names: list[str], rng: int) -> None:
+    def __init__(
+        self, options: dict[str, Any], names: list[str], rng: int, rules: int = RULES
+    ) -> None:
         n = len(names)
+        # The version of the rules the game is played under (RULES: the current).
+        self.rules = rules
         self.options = options  # {"solo": ..., "solo_cards": ...}; never changed
         self.names = tuple(names)
         self.rng = rng  # secret
@@ -127,6 +139,7 @@ class State:
 
     def clone(self) -> State:
         s = State.__new__(State)
+        s.rules = self.rules
         s.options = self.options
         s.names = self.names
         s.rng = self.rng

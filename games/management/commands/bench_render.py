@@ -405,6 +405,7 @@ def add_finished_games(like: Game, n: int, crowd: int = 1000, per_batch: int = 5
                 status=Game.Status.FINISHED,
                 version=len(moves),
                 snapshot=like.snapshot,
+                rules=like.rules,
                 finished=now,
                 rated=True,
             )
