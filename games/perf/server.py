@@ -157,7 +157,10 @@ class ProcfileProcess:
 
     def __init__(self, name: str, env: dict[str, str], log: Path, port: int | None = None) -> None:
         self.name, self.port, self.log = name, port, log
-        self.env = {**env, "PYTHONUNBUFFERED": "1"}
+        # The Procfile names its programs (celery, uvicorn) as an installed environment has
+        # them on PATH: this Python's, first.
+        path = f"{Path(sys.executable).parent}:{env.get('PATH', '/usr/bin:/bin')}"
+        self.env = {**env, "PATH": path, "PYTHONUNBUFFERED": "1"}
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Self:
@@ -171,6 +174,9 @@ class ProcfileProcess:
             start_new_session=True,
         )
         deadline = time.monotonic() + 60
+        if self.port is None:
+            time.sleep(1)
+            self.check()
         while self.port is not None:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.name} stopped:\n{self.output()}")
@@ -186,6 +192,11 @@ class ProcfileProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def check(self) -> None:
+        """A RuntimeError with its output if the process has ended."""
+        if self.process is not None and self.process.poll() is not None:
+            raise RuntimeError(f"{self.name} stopped:\n{self.output()}")
 
     def stop(self) -> None:
         process, self.process = self.process, None

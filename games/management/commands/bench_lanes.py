@@ -158,7 +158,7 @@ class Command(BenchCommand):
                     for process in processes:
                         process.__enter__()
                     site = Site(web_port, people, flooder)
-                    figures = self.soak(site, broker, pages, flood, rand, o)
+                    figures = self.soak(site, broker, pages, flood, rand, o, processes)
                     figures["page_cache"] = _page_cache(web_port)
                     web.stop()
             finally:
@@ -203,7 +203,7 @@ class Command(BenchCommand):
 
     # The load ---------------------------------------------------------------------------
 
-    def soak(self, site: Site, broker, pages, flood: bool, rand, o) -> dict[str, Any]:
+    def soak(self, site: Site, broker, pages, flood: bool, rand, o, processes) -> dict[str, Any]:
         stop = threading.Event()
         flood_moves = [0]
         if flood:
@@ -220,6 +220,8 @@ class Command(BenchCommand):
         while time.monotonic() - began < o["seconds"]:
             now = time.monotonic()
             if now >= next_sample:
+                for process in processes:  # a lane without its worker measures nothing
+                    process.check()
                 memory["broker"].append(_memory(broker))
                 memory["pages"].append(_memory(pages))
                 next_sample += 30
