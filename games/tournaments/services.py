@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -51,6 +51,7 @@ Format = Tournament.Format
 # A player whose time ran out this many times in a tournament's games is withdrawn.
 TIMEOUTS_TO_WITHDRAW = 2
 MAX_PLAYERS = 64
+MAX_LEAGUE = 10 * MAX_PLAYERS
 MAX_ROUND_ROBIN = 24  # everyone meets everyone: more would take months
 MAX_SWISS_ROUNDS = 15
 MAX_SIGNUP_DAYS = 60
@@ -63,6 +64,15 @@ def bye_points(tournament: Tournament) -> Fraction:
     """A bye in a Swiss scores as a win; in a round robin or a league nothing (everyone sits
     out as often as the numbers allow); in a knockout it only lets the player go on."""
     return Fraction(1) if tournament.format in (Format.SWISS, Format.KNOCKOUT) else Fraction(0)
+
+
+def player_limits(format: str, table_size: int) -> tuple[int, int]:
+    """The fewest and the most players a tournament of ``format`` may have."""
+    if format == Format.LEAGUE:
+        return league.LEAST, MAX_LEAGUE
+    if format == Format.ROUND_ROBIN:
+        return table_size, MAX_ROUND_ROBIN
+    return table_size, MAX_PLAYERS
 
 
 def uses_tie_breaks(tournament: Tournament) -> bool:
@@ -165,16 +175,26 @@ def check_new_tournament(
         )
     if format in (Format.ROUND_ROBIN, Format.KNOCKOUT):
         rounds = 0  # fixed at the start, by the number of players
-    least = league.LEAST if format == Format.LEAGUE else table_size
-    most = MAX_ROUND_ROBIN if format == Format.ROUND_ROBIN else MAX_PLAYERS
-    if format == Format.LEAGUE:
-        most = 10 * MAX_PLAYERS
+    least, most = player_limits(format, table_size)
     if not least <= min_players <= max_players <= most:
         raise errors.Invalid(
             "min_players",
             _("Between %(least)d and %(most)d players, the minimum not above the maximum.")
             % {"least": least, "most": most},
         )
+    if format == Format.KNOCKOUT:
+        least_at_table = max(2, game.min_players)
+        stuck = [
+            n
+            for n in range(min_players, max_players + 1)
+            if not knockout.playable(n, table_size, advance, least_at_table)
+        ]
+        if stuck:
+            raise errors.Invalid(
+                "advance",
+                _("A knockout of %(players)d players cannot be played at these tables.")
+                % {"players": stuck[0]},
+            )
     if access not in Tournament.Access.values:
         raise errors.Invalid("access", _("Choose who may join from the list."))
     if not now < starts_at <= now + timedelta(days=MAX_SIGNUP_DAYS):
@@ -227,11 +247,35 @@ def do_create_tournament(creator: User, **arguments: Any) -> Tournament:
 # Joining and leaving ---------------------------------------------------------------------------
 
 
-def _lock(tournament_id: int) -> Tournament:
+# How long a person's request (a join, a leave, an organiser's action) waits for the
+# tournament's row while a worker moves it on, before it answers "try again" (PostgreSQL).
+PERSON_LOCK_WAIT_MS = 5000
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout ran out
+
+
+def _lock(tournament_id: int, *, person: bool = False) -> Tournament:
+    """The tournament's row, locked to the end of the transaction. A ``person``'s request
+    waits ``PERSON_LOCK_WAIT_MS`` at most (a web worker must not hang behind the sweep),
+    then is refused with ``errors.Limited``, and nothing changed."""
+    rows = Tournament.objects.select_for_update()
+    if person and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = %s", [f"{PERSON_LOCK_WAIT_MS}ms"])
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
+        tournament = rows.get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise errors.NotFound(_("No such tournament")) from None
+    except OperationalError as error:
+        cause = error.__cause__
+        if getattr(cause, "sqlstate", getattr(cause, "pgcode", None)) != LOCK_NOT_AVAILABLE:
+            raise
+        raise errors.Limited(
+            _("The tournament is busy moving on: try again in a few seconds."), retry_after=5
+        ) from None
+    if person and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = 0")
+    return tournament
 
 
 def may_join(tournament: Tournament, user: User, code: str = "") -> str | None:
@@ -255,7 +299,7 @@ def may_join(tournament: Tournament, user: User, code: str = "") -> str | None:
 def do_join(tournament_id: int, user: User, code: str = "") -> Entry:
     """``user`` signs up (a league: from its next season on)."""
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = _lock(tournament_id, person=True)
         reason = may_join(tournament, user, code)
         if reason is not None:
             raise PermissionDenied(reason)
@@ -280,7 +324,7 @@ def do_leave(tournament_id: int, user: User) -> Entry:
     under way and are never paired again (a league: from its next season on they are out
     of its divisions)."""
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = _lock(tournament_id, person=True)
         entry = Entry.objects.filter(
             tournament=tournament, user=user, status=Entry.Status.ACTIVE
         ).first()
@@ -341,7 +385,7 @@ def do_close_signup(tournament_id: int, now: datetime | None = None) -> Tourname
             tournament.rounds = len(tournament.schedule)
         elif tournament.format == Format.KNOCKOUT:
             tournament.rounds = knockout.rounds_needed(
-                len(seeded), tournament.table_size, tournament.advance
+                len(seeded), tournament.table_size, tournament.advance, _least(tournament)
             )
         elif tournament.is_league:
             tournament.season = 1
@@ -380,17 +424,21 @@ def _pair_first(tournament: Tournament, seeded: list[int], now: datetime) -> Non
     elif tournament.format == Format.ROUND_ROBIN:
         _pair_scheduled(tournament, 0, 0, 1, tournament.schedule, seeded, now)
     elif tournament.format == Format.KNOCKOUT:
-        tables = knockout.deal(seeded, tournament.table_size)
-        _create_round(tournament, 0, 0, 1, *_split_byes(tournament, tables), now)
+        _create_round(tournament, 0, 0, 1, *_knockout_deal(tournament, seeded), now)
     else:
         _start_season(tournament, now)
 
 
-def _split_byes(tournament: Tournament, tables: list[tuple[int, ...]]) -> tuple[list, list]:
-    """A knockout's tables: those with no more players than go on are byes."""
-    full = [t for t in tables if len(t) > tournament.advance]
-    byes = [p for t in tables if len(t) <= tournament.advance for p in t]
-    return full, byes
+def _least(tournament: Tournament) -> int:
+    """The fewest players at a table of the tournament's game."""
+    return max(2, tournament.game_kind.min_players)
+
+
+def _knockout_deal(tournament: Tournament, seeded: list[int]) -> tuple[list, list[int]]:
+    tables, byes = knockout.deal(
+        seeded, tournament.table_size, tournament.advance, _least(tournament)
+    )
+    return list(tables), byes
 
 
 # Rounds -----------------------------------------------------------------------------------------
@@ -668,7 +716,7 @@ def _after_knockout_round(tournament: Tournament, rnd: Round, now: datetime) -> 
     for table in rnd.tables.all():
         places = {int(p): place for p, place in table.places.items()}
         if table.bye:
-            on += table.entries
+            on += [p for p in table.entries if p in active]  # a bye of a player since gone
             continue
         going = knockout.goes_on(table.entries, places, seeds, tournament.advance)
         going = [p for p in going if p in active]
@@ -685,8 +733,7 @@ def _after_knockout_round(tournament: Tournament, rnd: Round, now: datetime) -> 
     notices.tell(tournament, [entries[p].user for p in out], Notice.Kind.OUT, about=rnd.pk)
     notices.tell(tournament, [entries[p].user for p in on], Notice.Kind.ADVANCED, about=rnd.pk)
     on.sort(key=lambda p: seeds[p])
-    tables = knockout.deal(on, tournament.table_size)
-    _create_round(tournament, 0, 0, rnd.number + 1, *_split_byes(tournament, tables), now)
+    _create_round(tournament, 0, 0, rnd.number + 1, *_knockout_deal(tournament, on), now)
 
 
 def _end_season(tournament: Tournament, now: datetime) -> None:

@@ -98,3 +98,45 @@ class TestExactlyOnce:
         Round.objects.create(tournament=t, number=1, started=now, deadline=now)
         with pytest.raises(IntegrityError):
             Round.objects.create(tournament=t, number=1, started=now, deadline=now)
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql" and not IN_CI,
+    reason="a lock held by another connection needs PostgreSQL",
+)
+class TestNoLongWait:
+    def test_a_join_behind_a_busy_worker_is_refused_quickly(self, alice, monkeypatch):
+        """A worker holds the tournament's row (moving it on); a person's join waits
+        ``PERSON_LOCK_WAIT_MS`` at most, then is told to try again, nothing changed."""
+        from games.play import errors
+        from games.tournaments.models import Entry
+
+        t = tournament(alice, people(2))
+        joiner = people(1, prefix="late")[0]
+        monkeypatch.setattr(services, "PERSON_LOCK_WAIT_MS", 200)
+        held, release = threading.Event(), threading.Event()
+
+        def worker():
+            try:
+                from django.db import transaction
+
+                with transaction.atomic():
+                    Tournament.objects.select_for_update().get(pk=t.pk)
+                    held.set()
+                    release.wait(10)
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        try:
+            assert held.wait(10)
+            started = timezone.now()
+            with pytest.raises(errors.Limited):
+                services.do_join(t.pk, joiner)
+            assert timezone.now() - started < timedelta(seconds=3)
+        finally:
+            release.set()
+            thread.join()
+        assert not Entry.objects.filter(tournament=t, user=joiner).exists()
+        services.do_join(t.pk, joiner)  # once the worker is done

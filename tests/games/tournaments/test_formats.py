@@ -65,6 +65,16 @@ class TestTablesOfThreeAndFour:
         assert set(met) == set(itertools.combinations(range(n), 2))
         assert set(met.values()) == {1}
 
+    @pytest.mark.parametrize(
+        ("n", "size"), [(11, 4), (7, 3), (10, 3), (12, 4), (12, 3), (24, 3), (24, 4)]
+    )
+    def test_every_pair_meets_when_numbers_do_not_divide(self, n, size):
+        """Issue 44: 11 at 4 left 14 of 55 pairs apart, 7 at 3 six of 21."""
+        schedule = round_robin.schedule(list(range(n)), size, seed=5)
+        met = round_robin.meetings(schedule)
+        assert set(met) == set(itertools.combinations(range(n), 2))
+        assert len(schedule) >= round_robin.rounds_needed(n, size)
+
     @settings(max_examples=15, deadline=None)
     @given(st.integers(min_value=4, max_value=14), st.sampled_from([3, 4]))
     def test_every_round_seats_each_player_once_and_byes_are_even(self, n, size):
@@ -155,18 +165,20 @@ class TestSwiss:
 
 class TestKnockout:
     def test_best_seed_meets_the_worst(self):
-        assert knockout.deal(list(range(1, 9)), 2) == [(1, 8), (2, 7), (3, 6), (4, 5)]
+        assert knockout.deal(list(range(1, 9)), 2, 1) == ([(1, 8), (2, 7), (3, 6), (4, 5)], [])
 
-    def test_short_tables_go_to_the_best_seeds(self):
-        tables = knockout.deal([1, 2, 3, 4, 5], 2)
-        assert tables[0] == (1,)  # a bye
-        assert sorted(len(t) for t in knockout.deal(list(range(10)), 4)) == [3, 3, 4]
+    def test_byes_go_to_the_best_seeds_and_short_tables_are_theirs(self):
+        tables, byes = knockout.deal([1, 2, 3, 4, 5], 2, 1)
+        assert byes == [1, 2, 3] and tables == [(4, 5)]
+        tables, byes = knockout.deal(list(range(10)), 4, 2)
+        assert byes == [] and [len(t) for t in tables] == [3, 3, 4]
 
     @given(st.integers(min_value=2, max_value=40), st.sampled_from([2, 3, 4]))
     def test_everyone_dealt_once(self, n, size):
-        tables = knockout.deal(list(range(n)), size)
-        assert seated_once(tables, [], list(range(n)))
-        assert all(1 <= len(t) <= size for t in tables)
+        advance = knockout.default_advance(size)
+        tables, byes = knockout.deal(list(range(n)), size, advance)
+        assert seated_once(tables, byes, list(range(n)))
+        assert all(2 <= len(t) <= size for t in tables)
         assert max(len(t) for t in tables) - min(len(t) for t in tables) <= 1
 
     def test_a_tie_at_the_cut_goes_to_the_better_seed(self):
@@ -176,7 +188,7 @@ class TestKnockout:
 
     @pytest.mark.parametrize(
         ("n", "size", "advance", "rounds"),
-        [(16, 2, 1, 4), (5, 2, 1, 3), (16, 4, 2, 3), (9, 3, 1, 2), (4, 4, 2, 1)],
+        [(16, 2, 1, 4), (5, 2, 1, 3), (16, 4, 2, 3), (9, 3, 1, 2), (4, 4, 2, 1), (6, 3, 2, 3)],
     )
     def test_rounds_needed(self, n, size, advance, rounds):
         assert knockout.rounds_needed(n, size, advance) == rounds
