@@ -9,7 +9,12 @@ from django.conf import settings
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -66,6 +71,31 @@ class CellSerializer(serializers.Serializer):
     )
 
 
+# The cell as the schema names it, nullable (drf-spectacular does not mark a list's child
+# serializer's ``allow_null``).
+_CELL_SCHEMA = {
+    "type": "object",
+    "nullable": True,
+    "properties": {
+        "bye": {"type": "boolean"},
+        "place": {"type": "integer", "nullable": True},
+        "table_size": {"type": "integer"},
+        "points": {"type": "string"},
+        "opponents": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "The standings ranks of the players met.",
+        },
+    },
+    "required": ["bye", "place", "table_size", "points", "opponents"],
+}
+
+
+@extend_schema_field({"type": "array", "items": _CELL_SCHEMA})
+class CrosstableRow(serializers.ListField):
+    pass
+
+
 class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     username = serializers.CharField()
@@ -77,7 +107,13 @@ class StandingSerializer(serializers.Serializer):
     wins = serializers.IntegerField()
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
-    rounds = CellSerializer(many=True, allow_null=True, help_text="The crosstable's row.")
+    # A list whose items may be null (a round the player was not in, or not yet decided):
+    # ``many=True`` with ``allow_null`` allows a null list, not null items (a 500).
+    rounds = CrosstableRow(
+        child=CellSerializer(allow_null=True),
+        help_text="The crosstable's row: one cell a round, null for a round the player was "
+        "not in or whose table is not decided yet.",
+    )
 
 
 class StageSerializer(serializers.Serializer):

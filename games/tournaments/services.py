@@ -50,6 +50,8 @@ Format = Tournament.Format
 
 # A player whose time ran out this many times in a tournament's games is withdrawn.
 TIMEOUTS_TO_WITHDRAW = 2
+# The decisions the computer makes for one time-out are made within this time of each other.
+ONE_WAIT = timedelta(minutes=1)
 MAX_PLAYERS = 64
 MAX_LEAGUE = 10 * MAX_PLAYERS
 MAX_ROUND_ROBIN = 24  # everyone meets everyone: more would take months
@@ -804,15 +806,22 @@ def timeouts(tournament: Tournament) -> dict[int, int]:
     marked = (
         Move.objects.filter(game_id__in=games, automatic=True, events__0__type=TIMEOUT_EVENT)
         .order_by("game_id", "number")
-        .values_list("game_id", "number", "seat")
+        .values_list("game_id", "number", "seat", "created")
     )
-    last: dict[tuple[int, int], int] = {}
+    last: dict[tuple[int, int], tuple[int, datetime]] = {}
     count: dict[tuple[int, int], int] = defaultdict(int)
-    for game_id, number, seat in marked:
+    for game_id, number, seat, created in marked:
         key = (game_id, seat)
-        if last.get(key) != number - 1:
-            count[key] += 1  # a new wait: not the next decision of the same one
-        last[key] = number
+        before = last.get(key)
+        # One time-out may make several decisions in a row (moves that follow each other,
+        # made at once); a later time-out is a new wait even when no other move came
+        # between (the other player ran out of time too, after it).
+        same_wait = (
+            before is not None and before[0] == number - 1 and created - before[1] < ONE_WAIT
+        )
+        if not same_wait:
+            count[key] += 1
+        last[key] = (number, created)
     by_user = dict(tournament.entries.values_list("user_id", "pk"))
     seats = Seat.objects.filter(game_id__in=games).values_list("game_id", "number", "user_id")
     out: dict[int, int] = defaultdict(int)
