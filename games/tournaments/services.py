@@ -40,6 +40,7 @@ from games.play.timeouts import TIMEOUT_EVENT
 from games.reads.viewing import game_state
 from games.tournaments import notices
 from games.tournaments.formats import knockout, league, round_robin, swiss
+from games.tournaments.formats.seats import seat_order
 from games.tournaments.formats.standings import Bye, Row, TableResult, knockout_standings
 from games.tournaments.formats.standings import standings as rank_players
 from games.tournaments.models import Entry, Notice, Round, Table, Tournament
@@ -467,17 +468,22 @@ def _create_round(
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
     kind = tournament.game_kind
     told: list[User] = []
+    # Berger tables give a 2-player round robin's first seats in turn by themselves.
+    berger = tournament.format == Format.ROUND_ROBIN and tournament.table_size == 2
+    taken = {} if berger else _seats_taken(tournament)
     for i, table in enumerate(tables, 1):
         present = [p for p in table if entries[p].status == Entry.Status.ACTIVE]
         row = Table(round=rnd, number=i, entries=list(table))
         if len(present) >= max(2, kind.min_players):
-            users = [entries[p].user for p in present]
+            ordered = present if berger else seat_order(present, taken)
+            users = [entries[p].user for p in ordered]
             row.game = start_game(
                 kind,
                 kind.parse_options(tournament.options, len(users)),
                 users,
                 move_days=tournament.move_days,
                 rated=tournament.rated,
+                in_order=True,
             )
             told += users
         else:
@@ -499,6 +505,17 @@ def _create_round(
         told.append(entries[player].user)
     notices.tell(tournament, told, Notice.Kind.ROUND, about=rnd.pk)
     return rnd
+
+
+def _seats_taken(tournament: Tournament) -> dict[int, list[int]]:
+    """How often each entry had each seat (0 first) in the tournament's games so far."""
+    by_user = dict(tournament.entries.values_list("user_id", "pk"))
+    out: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    rows = Seat.objects.filter(game__tournament_table__round__tournament=tournament)
+    for user_id, number in rows.values_list("user_id", "number"):
+        if user_id in by_user and 0 <= number < 4:
+            out[by_user[user_id]][number] += 1
+    return dict(out)
 
 
 def _with_absent(places: dict[str, int], table: Sequence[int]) -> dict[str, int]:
@@ -571,8 +588,9 @@ def _pair_swiss(tournament: Tournament, number: int, now: datetime) -> None:
     bye_count: dict[int, int] = defaultdict(int)
     for bye in byes:
         bye_count[bye.player] += 1
+    firsts = {p: seats[0] - seats[1] for p, seats in _seats_taken(tournament).items()}
     tables, bye_players = swiss.pair(
-        players, scores, list(history.values()), bye_count, tournament.table_size
+        players, scores, list(history.values()), bye_count, tournament.table_size, firsts
     )
     _create_round(tournament, 0, 0, number, tables, bye_players, now)
 

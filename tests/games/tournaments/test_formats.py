@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.tournaments.formats import knockout, league, round_robin, swiss
+from games.tournaments.formats.seats import seat_order
 from games.tournaments.formats.standings import (
     Bye,
     TableResult,
@@ -105,7 +106,9 @@ class TestSwiss:
         scores: dict[int, Fraction] = {p: F(0) for p in players}
         history: list = []
         byes: Counter[int] = Counter()
-        rounds = min(4, n - 1 if n % 2 == 0 else n - 2)
+        # The guarantee below holds while at most nodes/2 - 1 rounds were played (the
+        # graph left has degree nodes/2 or more: Dirac, so a perfect matching).
+        rounds = min(4, (n + n % 2) // 2)
         for _ in range(rounds):
             tables, bye = swiss.pair(players, scores, history, byes)
             assert seated_once(tables, bye, players)
@@ -214,6 +217,13 @@ class TestLeague:
         assert 3 not in {p for d in new for p in d}
         assert new[-1][-2:] == [90, 91]
 
+    def test_leavers_are_taken_out_before_up_and_down(self):
+        """docs/tournaments.md: a leaver takes no place going up, spares nobody going down."""
+        top, bottom = list(range(0, 8)), list(range(10, 18))
+        new = league.next_season([top, bottom], left=[10, 7])
+        assert new[0][-2:] == [11, 12]  # the best two still in below went up
+        assert new[1][:2] == [5, 6]  # the worst two still in above went down
+
     def test_many_newcomers_open_a_new_division(self):
         new = league.next_season([list(range(10))], newcomers=list(range(100, 110)))
         assert len(new) == 2
@@ -289,3 +299,41 @@ class TestStandings:
 
     def test_points_written_as_people_write_them(self):
         assert [fmt(F(5, 2)), fmt(F(1, 3)), fmt(F(7, 3)), fmt(F(2))] == ["2½", "⅓", "2⅓", "2"]
+
+
+class TestSeats:
+    def test_who_had_the_first_seat_less_moves_first(self):
+        assert seat_order([1, 2], {1: [2, 1], 2: [1, 2]}) == [2, 1]
+        assert seat_order([1, 2], {}) == [1, 2]  # nobody played: the table's order
+        # Equal firsts: the one who was second more often goes first.
+        assert seat_order([1, 2], {1: [1, 0], 2: [1, 1]}) == [2, 1]
+
+    def test_tables_of_three_share_every_seat(self):
+        players = [1, 2, 3]
+        taken: dict[int, list[int]] = {p: [0, 0, 0] for p in players}
+        for _ in range(6):
+            for s, p in enumerate(seat_order(players, taken)):
+                taken[p][s] += 1
+        assert all(counts == [2, 2, 2] for counts in taken.values())
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.integers(min_value=4, max_value=16), st.randoms(use_true_random=False))
+    def test_a_swiss_keeps_first_seats_within_two_of_half(self, n, rand):
+        players = list(range(n))
+        scores: dict[int, Fraction] = {p: F(0) for p in players}
+        taken: dict[int, list[int]] = {p: [0, 0] for p in players}
+        history: list = []
+        byes: Counter[int] = Counter()
+        for _ in range(min(5, n - 1)):
+            firsts = {p: a - b for p, (a, b) in taken.items()}
+            tables, bye = swiss.pair(players, scores, history, byes, 2, firsts)
+            for p in bye:
+                byes[p] += 1
+                scores[p] += 1
+            for t in tables:
+                first, second = seat_order(t, taken)
+                taken[first][0] += 1
+                taken[second][1] += 1
+                scores[rand.choice(t)] += 1
+            history.append(tables)
+        assert all(abs(a - b) <= 2 for a, b in taken.values())

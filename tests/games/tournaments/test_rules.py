@@ -115,3 +115,56 @@ class TestVacations:
         assert entry.status == Entry.Status.ACTIVE and services.timeouts(t).get(entry.pk, 0) == 0
         assert not Seat.objects.filter(user=away, consecutive_timeouts__gt=0).exists()
         assert Round.objects.filter(tournament=t, number=2).exists()
+
+
+class Reversed:
+    """A draw of seats that always puts the players the other way round."""
+
+    def shuffle(self, users):
+        users.reverse()
+
+
+class TestSeatOrder:
+    def test_first_seats_are_shared_over_a_swiss(self, alice, committed, monkeypatch):
+        """Issue 44: starting a game drew its seats at random; a tournament now gives them
+        so that everyone moves first about as often as second. The draw is made to put the
+        players the wrong way round every time: the tournament's order must win."""
+        from games.play import invitations
+
+        monkeypatch.setattr(invitations, "seat_random", Reversed())
+        players = people(6)
+        t = tournament(alice, players, rounds=4)
+        rand = random.Random(7)
+        with time_machine.travel(timezone.now(), tick=False) as clock:
+            t = start_now(t, committed, clock)
+            for _ in range(4):
+                play_round(t, committed, rand)
+                t.refresh_from_db()
+        assert t.status == Tournament.Status.FINISHED
+        by_entry = dict(Entry.objects.filter(tournament=t).values_list("pk", "user_id"))
+        for table in Table.objects.filter(round__tournament=t, round__number=1):
+            seated = Seat.objects.filter(game=table.game).order_by("number")
+            assert [s.user_id for s in seated] == [by_entry[p] for p in table.entries]
+        for user in players:
+            seats = list(
+                Seat.objects.filter(
+                    user=user, game__tournament_table__round__tournament=t
+                ).values_list("number", flat=True)
+            )
+            assert len(seats) == 4 and 1 <= seats.count(0) <= 3, (user, seats)
+
+    def test_a_round_robin_at_two_keeps_bergers_order(self, alice, committed, monkeypatch):
+        from games.play import invitations
+        from games.tournaments.formats import round_robin
+
+        monkeypatch.setattr(invitations, "seat_random", Reversed())
+
+        players = people(4)
+        t = tournament(alice, players, format="round_robin", rounds=0, max_players=24)
+        with time_machine.travel(timezone.now(), tick=False) as clock:
+            t = start_now(t, committed, clock)
+        first = Table.objects.get(round__tournament=t, round__number=1, number=1)
+        expected = round_robin.berger(services.stage_players(t))[0][0]
+        by_entry = dict(Entry.objects.filter(tournament=t).values_list("pk", "user_id"))
+        seats = Seat.objects.filter(game=first.game).order_by("number")
+        assert [s.user_id for s in seats] == [by_entry[p] for p in expected]
