@@ -19,9 +19,19 @@ from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from games.tournaments import reads, services
-from games.tournaments.models import Entry, Tournament
-from guildhall_site.rest import ApiThrottle, ApiView, Pagination, StrictCharField, WriteThrottle
+from games.models import MOVE_DAYS
+from games.tournaments import organiser, reads, services
+from games.tournaments.models import Action, Entry, Tournament
+from guildhall_site.rest import (
+    ApiThrottle,
+    ApiView,
+    Pagination,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    WriteThrottle,
+)
 
 
 class TournamentThrottle(WriteThrottle):
@@ -139,6 +149,7 @@ class TableSerializer(serializers.Serializer):
 
 
 class RoundSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="For the organiser's result and extend.")
     number = serializers.IntegerField()
     season = serializers.IntegerField()
     division = serializers.IntegerField()
@@ -148,9 +159,101 @@ class RoundSerializer(serializers.Serializer):
     tables = TableSerializer(many=True)
 
 
+class OrganiserActionSerializer(serializers.Serializer):
+    # Named apart from the games' Action (a component of the schema with a "kind").
+    action = serializers.ChoiceField(choices=Action.Kind.values)
+    reason = serializers.CharField(help_text="The organiser's reason.")
+    what = serializers.CharField(help_text="What changed, in words.")
+    created = serializers.DateTimeField()
+
+
 class TournamentDetailSerializer(TournamentSerializer):
     stages = StageSerializer(many=True)
     rounds_played = RoundSerializer(many=True)
+    log = OrganiserActionSerializer(
+        many=True,
+        help_text="What the organiser did (results entered or corrected, rounds extended, "
+        "players removed, edits, a cancellation), latest first, with their reasons.",
+    )
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": True,
+        "description": "The game's options: names and values as the catalog describes them.",
+    }
+)
+class GameOptionsField(serializers.JSONField):
+    pass
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    """A new tournament: every rule is the page's (``services.check_new_tournament``)."""
+
+    name = StrictCharField(max_length=80)
+    game = StrictCharField(max_length=32, help_text="The game's id in the catalog.")
+    options = GameOptionsField(required=False)
+    format = StrictChoiceField(choices=Tournament.Format.values, default="swiss")
+    table_size = StrictIntegerField(default=2)
+    advance = StrictIntegerField(
+        required=False, allow_null=True, help_text="Knockout: how many go on from each table."
+    )
+    rounds = StrictIntegerField(
+        default=0, help_text="Swiss: rounds (1 to 15); league: seasons (0: no end)."
+    )
+    move_days = StrictChoiceField(choices=list(MOVE_DAYS), allow_null=True, default=3)
+    round_days = StrictIntegerField(default=14)
+    rated = StrictBooleanField(default=True)
+    starts_at = serializers.DateTimeField(help_text="Sign-up closes and play starts.")
+    min_players = StrictIntegerField(default=6)
+    max_players = StrictIntegerField(default=16)
+    access = StrictChoiceField(choices=Tournament.Access.values, default="anyone")
+
+    def arguments(self) -> dict:
+        data = dict(self.validated_data)
+        data["kind"] = data.pop("game")
+        return data
+
+
+class TournamentEditSerializer(TournamentCreateSerializer):
+    """Any of the settings, before the start."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.pop("game")
+        for field in self.fields.values():
+            field.required = False
+            field.default = serializers.empty
+
+    def arguments(self) -> dict:
+        return dict(self.validated_data)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = StrictCharField(max_length=300, help_text="Why: shown on the event's page.")
+
+
+class RemoveSerializer(ReasonSerializer):
+    username = StrictCharField(max_length=150)
+
+
+class ResultSerializer(ReasonSerializer):
+    round = StrictIntegerField(min_value=1, help_text="The round's id (`rounds_played`).")
+    table = StrictIntegerField(min_value=1, help_text="The table's number in the round.")
+    places = serializers.DictField(
+        child=StrictIntegerField(min_value=1, max_value=4),
+        help_text="Each player's place by username: 1 first, equal places tie.",
+    )
+
+
+class ExtendSerializer(ReasonSerializer):
+    round = StrictIntegerField(min_value=1, help_text="The round's id (`rounds_played`).")
+    days = StrictIntegerField(min_value=1, max_value=organiser.MAX_EXTEND_DAYS)
+
+
+class MessageSerializer(serializers.Serializer):
+    text = StrictCharField(max_length=organiser.MAX_MESSAGE)
 
 
 class JoinSerializer(serializers.Serializer):
@@ -219,6 +322,7 @@ def _stages(t: Tournament) -> list[dict]:
 def _rounds(t: Tournament) -> list[dict]:
     return [
         {
+            "id": r.id,
             "number": r.number,
             "season": r.season,
             "division": r.division,
@@ -248,6 +352,22 @@ def _rounds(t: Tournament) -> list[dict]:
     ]
 
 
+def _log(t: Tournament) -> list[dict]:
+    return [
+        {"action": a.kind, "reason": a.text, "what": a.what, "created": a.created}
+        for a in reads.log(t)
+    ]
+
+
+def _detail(t: Tournament, user) -> dict:
+    return {
+        **_fields(t, user),
+        "stages": _stages(t),
+        "rounds_played": _rounds(t),
+        "log": _log(t),
+    }
+
+
 def _tournament(tournament_id: int) -> Tournament:
     t = reads.tournaments().filter(pk=tournament_id).first()
     if t is None:
@@ -269,6 +389,12 @@ TOURNAMENT_ID = OpenApiParameter(
 
 
 @extend_schema_view(
+    post=extend_schema(
+        tags=["tournaments"],
+        operation_id="tournament_create",
+        request=TournamentCreateSerializer,
+        responses={201: TournamentDetailSerializer},
+    ),
     get=extend_schema(
         tags=["tournaments"],
         operation_id="tournaments_list",
@@ -281,15 +407,29 @@ TOURNAMENT_ID = OpenApiParameter(
                 description="Only the tournaments in this state.",
             )
         ],
-    )
+    ),
 )
 @private
 class TournamentListView(ApiView):
-    """Every tournament and league: open for sign-up first, then under way, then over."""
+    """Every tournament and league: open for sign-up first, then under way, then over; and a
+    new one (POST, logged in: the same rules as the page's form, 400 naming the field)."""
 
     serializer_class = TournamentSerializer
     pagination_class = Pagination
-    permission_classes = [AllowAny]
+
+    def get_permissions(self):
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    def get_throttles(self):
+        if self.request.method == "POST":
+            return [ApiThrottle(), TournamentThrottle()]
+        return super().get_throttles()
+
+    def post(self, request):
+        body = TournamentCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        t = services.do_create_tournament(request.user, **body.arguments())
+        return Response(_detail(_tournament(t.pk), request.user), status=201)
 
     def get(self, request):
         rows = reads.tournaments()
@@ -328,8 +468,7 @@ class TournamentView(ApiView):
 
     def get(self, request, tournament_id: int):
         t = _tournament(tournament_id)
-        data = {**_fields(t, request.user), "stages": _stages(t), "rounds_played": _rounds(t)}
-        return Response(TournamentDetailSerializer(data).data)
+        return Response(TournamentDetailSerializer(_detail(t, request.user)).data)
 
 
 @extend_schema_view(
@@ -401,3 +540,118 @@ class LeaveView(ApiView):
         return Response(
             TournamentSerializer(_fields(_tournament(tournament_id), request.user)).data
         )
+
+
+class OrganiserView(ApiView):
+    """An organiser's action: 403 for anyone else, 400 naming the field at fault, 429 when
+    the tournament is busy a moment or the messages of the day are spent; the answer is the
+    tournament as its detail shows it."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ApiThrottle, TournamentThrottle]
+    body: type[serializers.Serializer] = ReasonSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        raise NotImplementedError
+
+    def post(self, request, tournament_id: int):
+        body = self.body(data=request.data)
+        body.is_valid(raise_exception=True)
+        self.act(tournament_id, request.user, dict(body.validated_data))
+        return Response(_detail(_tournament(tournament_id), request.user))
+
+
+def _organiser_schema(operation: str, body: type[serializers.Serializer]):
+    return extend_schema_view(
+        post=extend_schema(
+            tags=["tournaments"],
+            operation_id=operation,
+            parameters=[TOURNAMENT_ID],
+            request=body,
+            responses={200: TournamentDetailSerializer},
+        )
+    )
+
+
+@_organiser_schema("tournament_edit", TournamentEditSerializer)
+@private
+class EditView(OrganiserView):
+    """Change any of the settings before the start (the rules of a new tournament)."""
+
+    serializer_class = TournamentEditSerializer
+    body = TournamentEditSerializer
+
+    def post(self, request, tournament_id: int):
+        body = TournamentEditSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        organiser.do_edit(tournament_id, request.user, **body.arguments())
+        return Response(_detail(_tournament(tournament_id), request.user))
+
+
+@_organiser_schema("tournament_cancel", ReasonSerializer)
+@private
+class CancelView(OrganiserView):
+    """Call the tournament off, before or during play; everyone signed up hears it."""
+
+    serializer_class = ReasonSerializer
+    body = ReasonSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_cancel(tournament_id, user, data["reason"])
+
+
+@_organiser_schema("tournament_remove", RemoveSerializer)
+@private
+class RemoveView(OrganiserView):
+    """Take a player out (once under way: their games of it are conceded)."""
+
+    serializer_class = RemoveSerializer
+    body = RemoveSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_remove(tournament_id, user, data["username"], data["reason"])
+
+
+@_organiser_schema("tournament_result", ResultSerializer)
+@private
+class ResultView(OrganiserView):
+    """Enter or correct a table's result, logged with the reason."""
+
+    serializer_class = ResultSerializer
+    body = ResultSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_set_result(
+            tournament_id,
+            user,
+            round_id=data["round"],
+            table=data["table"],
+            places=data["places"],
+            reason=data["reason"],
+        )
+
+
+@_organiser_schema("tournament_extend", ExtendSerializer)
+@private
+class ExtendView(OrganiserView):
+    """Push a round's deadline back."""
+
+    serializer_class = ExtendSerializer
+    body = ExtendSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_extend(
+            tournament_id, user, round_id=data["round"], days=data["days"], reason=data["reason"]
+        )
+
+
+@_organiser_schema("tournament_message", MessageSerializer)
+@private
+class MessageView(OrganiserView):
+    """A message to every player still in, by email and push (3 a day at most)."""
+
+    serializer_class = MessageSerializer
+    body = MessageSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_message(tournament_id, user, data["text"])

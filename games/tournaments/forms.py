@@ -83,7 +83,8 @@ class TournamentForm(forms.Form):
         label=_("Sign-up closes and play starts"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
-    min_players = forms.IntegerField(label=_("Fewest players"), min_value=2, initial=4)
+    # 6: what every format takes, a league's divisions the most demanding.
+    min_players = forms.IntegerField(label=_("Fewest players"), min_value=2, initial=6)
     max_players = forms.IntegerField(label=_("Most players"), min_value=2, initial=16)
     access = forms.ChoiceField(label=_("Who may join"), choices=Tournament.Access.choices)
 

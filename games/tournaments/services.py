@@ -30,8 +30,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import friends
-from accounts.models import User
+from accounts import blocks, friends
+from accounts.models import Block, User
 from games.core import GameKind, OptionError, parse_options, registry
 from games.models import MOVE_DAYS, Game, Move, Rating, Seat
 from games.play import errors, moves, ratings
@@ -296,7 +296,18 @@ def may_join(tournament: Tournament, user: User, code: str = "") -> str | None:
     if tournament.access == Tournament.Access.CODE and user.pk != tournament.creator_id:
         if not secrets.compare_digest(str(code).strip(), tournament.code):
             return _("This tournament needs its invitation code: ask the organiser.")
+    # Kept apart by a block (either way) from the organiser or anyone signed up: they would
+    # share a table. As everywhere on the site, the refusal names no reason.
+    others = [tournament.creator_id, *_active_users(tournament)]
+    if blocks.kept_apart(user.pk, others):
+        return _("You cannot join this tournament.")
     return None
+
+
+def _active_users(tournament: Tournament) -> list[int]:
+    return list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("user_id", flat=True)
+    )
 
 
 def do_join(tournament_id: int, user: User, code: str = "") -> Entry:
@@ -589,10 +600,25 @@ def _pair_swiss(tournament: Tournament, number: int, now: datetime) -> None:
     for bye in byes:
         bye_count[bye.player] += 1
     firsts = {p: seats[0] - seats[1] for p, seats in _seats_taken(tournament).items()}
+    # Players who blocked one another after signing up weigh as having met three times:
+    # they share a table only when nothing else can be paired.
+    apart = _apart_pairs(tournament, players)
+    if apart:
+        history[0] = history.get(0, []) + apart * 3
     tables, bye_players = swiss.pair(
         players, scores, list(history.values()), bye_count, tournament.table_size, firsts
     )
     _create_round(tournament, 0, 0, number, tables, bye_players, now)
+
+
+def _apart_pairs(tournament: Tournament, players: Sequence[int]) -> list[tuple[int, ...]]:
+    """The pairs of ``players`` kept apart by a block (either way round)."""
+    user_of = dict(tournament.entries.filter(pk__in=list(players)).values_list("pk", "user_id"))
+    entry_of = {u: p for p, u in user_of.items()}
+    rows = Block.objects.filter(
+        user_id__in=list(entry_of), blocked_id__in=list(entry_of)
+    ).values_list("user_id", "blocked_id")
+    return [(entry_of[a], entry_of[b]) for a, b in rows if a != b]
 
 
 def _pair_scheduled(
