@@ -145,7 +145,9 @@ class TableSerializer(serializers.Serializer):
     game = serializers.IntegerField(allow_null=True, help_text="The game's id (none for a bye).")
     bye = serializers.BooleanField()
     decided = serializers.BooleanField()
-    decided_by = serializers.CharField(help_text='"game", "deadline", "forfeit", "bye" or "".')
+    decided_by = serializers.CharField(
+        help_text='"game", "deadline", "forfeit", "bye", "organiser" or "".'
+    )
 
 
 class RoundSerializer(serializers.Serializer):

@@ -186,8 +186,9 @@ class Table(models.Model):
     # {entry id (as a string, JSON's keys): place}, once decided.
     places = models.JSONField(default=dict, blank=True)
     decided = models.BooleanField(default=False)
-    # How: "game" (it ended), "deadline" (adjudicated), "forfeit" (no game could be played).
-    decided_by = models.CharField(max_length=8, blank=True)
+    # How: "game" (it ended), "deadline" (adjudicated), "forfeit" (no game could be played),
+    # "organiser" (entered or corrected by them).
+    decided_by = models.CharField(max_length=10, blank=True)
 
     class Meta:
         constraints = [

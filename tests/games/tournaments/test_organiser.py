@@ -264,3 +264,16 @@ class TestBlocks:
             for tb in Table.objects.filter(round__tournament=t, bye=False)
         ]
         assert {players[0].pk, players[2].pk} not in users
+
+
+class TestLinks:
+    def test_the_site_links_to_tournaments(self, client, alice):
+        """The header (every page, phone and desktop alike), the welcome page, the
+        dashboard and the lobby link to /tournaments/."""
+        link = 'href="/tournaments/"'
+        welcome = client.get("/")
+        assert welcome.text.count(link) >= 2  # header and the welcome page's buttons
+        logged_in = client_for(alice)
+        assert logged_in.get("/").text.count(link) >= 2
+        assert logged_in.get(reverse("games:lobby")).text.count(link) >= 2
+        assert link in logged_in.get(reverse("accounts:edit_profile")).text
