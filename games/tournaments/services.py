@@ -53,8 +53,10 @@ Format = Tournament.Format
 TIMEOUTS_TO_WITHDRAW = 2
 # The decisions the computer makes for one time-out are made within this time of each other.
 ONE_WAIT = timedelta(minutes=1)
-MAX_PLAYERS = 64
-MAX_LEAGUE = 10 * MAX_PLAYERS
+# A Swiss or a knockout: each Swiss round of 512 is paired within 30 s on the site's machine
+# (python manage.py bench_tournaments), under the tournament's row lock.
+MAX_PLAYERS = 512
+MAX_LEAGUE = 640
 MAX_ROUND_ROBIN = 24  # everyone meets everyone: more would take months
 MAX_SWISS_ROUNDS = 15
 MAX_SIGNUP_DAYS = 60

@@ -79,7 +79,7 @@ class TestCreating:
             ("table_size", 4, None),  # fine for Goofspiel
             ("rounds", 0, "A Swiss has 1 to 15 rounds."),
             ("round_days", 1, "A round must last at least as long as the time per move."),
-            ("max_players", 100, "Between 2 and 64 players"),
+            ("max_players", 600, "Between 2 and 512 players"),
             ("option_cards", 99, None),
         ],
     )
