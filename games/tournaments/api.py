@@ -62,6 +62,9 @@ class TournamentSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     access = serializers.ChoiceField(choices=Tournament.Access.values)
     starts_at = serializers.DateTimeField()
+    signup_until = serializers.DateTimeField(
+        allow_null=True, help_text="Sign-up closes then (null: at the start)."
+    )
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     players = serializers.IntegerField(help_text="Players signed up and still in.")
@@ -207,7 +210,10 @@ class TournamentCreateSerializer(serializers.Serializer):
     move_days = StrictChoiceField(choices=list(MOVE_DAYS), allow_null=True, default=3)
     round_days = StrictIntegerField(default=14)
     rated = StrictBooleanField(default=True)
-    starts_at = serializers.DateTimeField(help_text="Sign-up closes and play starts.")
+    starts_at = serializers.DateTimeField(help_text="Play starts (sign-up closes, at the latest).")
+    signup_until = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="Sign-up closes earlier than the start."
+    )
     min_players = StrictIntegerField(default=6)
     max_players = StrictIntegerField(default=16)
     access = StrictChoiceField(choices=Tournament.Access.values, default="anyone")
@@ -254,6 +260,14 @@ class ExtendSerializer(ReasonSerializer):
     days = StrictIntegerField(min_value=1, max_value=organiser.MAX_EXTEND_DAYS)
 
 
+class SeedSerializer(serializers.Serializer):
+    usernames = serializers.ListField(
+        child=StrictCharField(max_length=150),
+        max_length=services.MAX_PLAYERS,
+        help_text="Players signed up, best seed first; the others follow by rating.",
+    )
+
+
 class MessageSerializer(serializers.Serializer):
     text = StrictCharField(max_length=organiser.MAX_MESSAGE)
 
@@ -284,6 +298,7 @@ def _fields(t: Tournament, user) -> dict:
         "status": t.status,
         "access": t.access,
         "starts_at": t.starts_at,
+        "signup_until": t.signup_until,
         "min_players": t.min_players,
         "max_players": t.max_players,
         "players": getattr(t, "players", 0),
@@ -657,3 +672,15 @@ class MessageView(OrganiserView):
 
     def act(self, tournament_id: int, user, data: dict) -> None:
         organiser.do_message(tournament_id, user, data["text"])
+
+
+@_organiser_schema("tournament_seed", SeedSerializer)
+@private
+class SeedView(OrganiserView):
+    """Seed by hand before the start."""
+
+    serializer_class = SeedSerializer
+    body = SeedSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_seed(tournament_id, user, data["usernames"])

@@ -29,6 +29,7 @@ urlpatterns = [
     path(
         "tournaments/<id:tournament_id>/extend/", api.ExtendView.as_view(), name="tournament_extend"
     ),
+    path("tournaments/<id:tournament_id>/seed/", api.SeedView.as_view(), name="tournament_seed"),
     path(
         "tournaments/<id:tournament_id>/message/",
         api.MessageView.as_view(),

@@ -24,6 +24,7 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         SWISS = "swiss", _("Swiss")
         ROUND_ROBIN = "round_robin", _("Round robin")
+        DOUBLE_ROUND_ROBIN = "double_robin", _("Double round robin")
         KNOCKOUT = "knockout", _("Knockout")
         LEAGUE = "league", _("League")
 
@@ -60,7 +61,12 @@ class Tournament(models.Model):
         default=14, validators=[MinValueValidator(1), MaxValueValidator(90)]
     )
     rated = models.BooleanField(default=True)
-    starts_at = models.DateTimeField()  # sign-up closes and the first round starts
+    starts_at = models.DateTimeField()  # the first round starts (sign-up closes, at the latest)
+    # Sign-up closes earlier than the start, when set.
+    signup_until = models.DateTimeField(null=True, blank=True)
+    # Seeds set by the organiser before the start: entry ids, best first (the others after
+    # them, by rating).
+    hand_seeds = models.JSONField(default=list, blank=True)
     min_players = models.PositiveSmallIntegerField(default=4)
     max_players = models.PositiveSmallIntegerField(default=32)
     access = models.CharField(max_length=8, choices=Access.choices, default=Access.ANYONE)
@@ -276,6 +282,7 @@ class Action(models.Model):
         RESULT = "result", _("Result entered")
         EXTEND = "extend", _("Round extended")
         MESSAGE = "message", _("Message")
+        SEED = "seed", _("Seeds set")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="actions")
     by = models.ForeignKey(

@@ -83,6 +83,7 @@ EDITABLE = (
     "round_days",
     "rated",
     "starts_at",
+    "signup_until",
     "min_players",
     "max_players",
     "access",
@@ -170,7 +171,7 @@ def do_set_result(
         # A finished Swiss or round robin may still be corrected (its standings follow).
         correctable = tournament.status == Status.RUNNING or (
             tournament.status == Status.FINISHED
-            and tournament.format in (Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN)
+            and tournament.format in (Tournament.Format.SWISS, *services.ROBINS)
         )
         if not correctable:
             raise ValidationError(_("Results of this tournament can no longer be changed."))
@@ -306,3 +307,29 @@ def do_message(tournament_id: int, user: User, text: str) -> Action:
         ]
         notices.tell(tournament, players, Notice.Kind.MESSAGE, about=action.pk)
     return action
+
+
+def do_seed(tournament_id: int, user: User, usernames: list[str]) -> list[int]:
+    """Seed by hand before the start: ``usernames`` best first (players signed up; those
+    left out follow by rating, as the seeds are fixed at the start)."""
+    with transaction.atomic():
+        tournament = _organised(tournament_id, user)
+        if tournament.status != Status.SIGNUP:
+            raise ValidationError(_("Seeds can be set only before the start."))
+        entries = dict(
+            tournament.entries.filter(status=Entry.Status.ACTIVE).values_list(
+                "user__username", "pk"
+            )
+        )
+        names = [str(n).strip() for n in usernames if str(n).strip()]
+        unknown = [n for n in names if n not in entries]
+        if unknown or len(set(names)) != len(names):
+            raise errors.Invalid(
+                "usernames",
+                _("Name each player signed up at most once (not %(name)s).")
+                % {"name": (unknown or names)[0]},
+            )
+        tournament.hand_seeds = [entries[n] for n in names]
+        tournament.save(update_fields=["hand_seeds"])
+        _log(tournament, user, Action.Kind.SEED, _("Seeds set by hand"), ", ".join(names))
+    return tournament.hand_seeds

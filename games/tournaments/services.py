@@ -48,6 +48,8 @@ from games.tournaments.models import Entry, Notice, Round, Table, Tournament
 log = logging.getLogger(__name__)
 
 Format = Tournament.Format
+# Everyone meets everyone: once, or twice.
+ROBINS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN)
 
 # A player whose time ran out this many times in a tournament's games is withdrawn.
 TIMEOUTS_TO_WITHDRAW = 2
@@ -75,7 +77,7 @@ def player_limits(format: str, table_size: int) -> tuple[int, int]:
     """The fewest and the most players a tournament of ``format`` may have."""
     if format == Format.LEAGUE:
         return league.LEAST, MAX_LEAGUE
-    if format == Format.ROUND_ROBIN:
+    if format in ROBINS:
         return table_size, MAX_ROUND_ROBIN
     return table_size, MAX_PLAYERS
 
@@ -102,6 +104,7 @@ class NewTournament:
     round_days: int
     rated: bool
     starts_at: datetime
+    signup_until: datetime | None
     min_players: int
     max_players: int
     access: str
@@ -121,6 +124,7 @@ def check_new_tournament(
     round_days: int = 14,
     rated: bool = True,
     starts_at: datetime,
+    signup_until: datetime | None = None,
     min_players: int = 4,
     max_players: int = 32,
     access: str = Tournament.Access.ANYONE,
@@ -178,7 +182,7 @@ def check_new_tournament(
             "rounds",
             _("A league plays 1 to %(most)d seasons, or 0 for no end.") % {"most": MAX_SEASONS},
         )
-    if format in (Format.ROUND_ROBIN, Format.KNOCKOUT):
+    if format in (*ROBINS, Format.KNOCKOUT):
         rounds = 0  # fixed at the start, by the number of players
     least, most = player_limits(format, table_size)
     if not least <= min_players <= max_players <= most:
@@ -207,6 +211,10 @@ def check_new_tournament(
             "starts_at",
             _("The start must be in the future, within %(days)d days.") % {"days": MAX_SIGNUP_DAYS},
         )
+    if signup_until is not None and not now < signup_until <= starts_at:
+        raise errors.Invalid(
+            "signup_until", _("Sign-up must close in the future, and not after the start.")
+        )
     return NewTournament(
         name=name,
         game=game,
@@ -219,6 +227,7 @@ def check_new_tournament(
         round_days=round_days,
         rated=rated,
         starts_at=starts_at,
+        signup_until=signup_until,
         min_players=min_players,
         max_players=max_players,
         access=access,
@@ -242,6 +251,7 @@ def do_create_tournament(creator: User, **arguments: Any) -> Tournament:
         round_days=new.round_days,
         rated=new.rated,
         starts_at=new.starts_at,
+        signup_until=new.signup_until,
         min_players=new.min_players,
         max_players=new.max_players,
         access=new.access,
@@ -287,10 +297,7 @@ def may_join(tournament: Tournament, user: User, code: str = "") -> str | None:
     """Why ``user`` may not join now (words for people), or None."""
     if not user.is_authenticated or user.is_computer or not user.is_active:
         return _("Only people who are logged in join tournaments.")
-    open_now = tournament.status == Tournament.Status.SIGNUP or (
-        tournament.is_league and tournament.status == Tournament.Status.RUNNING
-    )
-    if not open_now:
+    if not signup_open(tournament):
         return _("Sign-up for this tournament has closed.")
     if tournament.access == Tournament.Access.FRIENDS and user.pk != tournament.creator_id:
         if not friends.is_friend(tournament.creator, user):
@@ -304,6 +311,24 @@ def may_join(tournament: Tournament, user: User, code: str = "") -> str | None:
     if blocks.kept_apart(user.pk, others):
         return _("You cannot join this tournament.")
     return None
+
+
+def signup_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Whether players may sign up now: before the sign-up deadline (the start, if none was
+    set); a league at any time (from its next season on); a Swiss under way while a round is
+    still to be paired (late entry: from the next round on, without points for the rounds
+    missed)."""
+    now = now or timezone.now()
+    if tournament.status == Tournament.Status.SIGNUP:
+        return tournament.signup_until is None or now < tournament.signup_until
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    if tournament.is_league:
+        return True
+    if tournament.format == Format.SWISS:
+        paired = tournament.round_set.order_by("-number").values_list("number", flat=True)
+        return (paired.first() or 0) < tournament.rounds
+    return False
 
 
 def _active_users(tournament: Tournament) -> list[int]:
@@ -323,7 +348,7 @@ def do_join(tournament_id: int, user: User, code: str = "") -> Entry:
         if entry is not None and entry.status == Entry.Status.ACTIVE:
             raise ValidationError(_("You have signed up already."))
         if entry is not None and tournament.status != Tournament.Status.SIGNUP:
-            raise ValidationError(_("You left this league: you cannot join it again."))
+            raise ValidationError(_("You left this tournament: you cannot join it again."))
         active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
         if active >= tournament.max_players:
             raise ValidationError(_("This tournament is full."))
@@ -331,6 +356,10 @@ def do_join(tournament_id: int, user: User, code: str = "") -> Entry:
             entry = Entry(tournament=tournament, user=user)
         entry.status = Entry.Status.ACTIVE
         entry.since_season = tournament.season + 1 if tournament.is_league else 0
+        if tournament.format == Format.SWISS and tournament.status == Tournament.Status.RUNNING:
+            # A late entrant: seeded last, paired from the next round on.
+            last = tournament.entries.order_by("-seed").values_list("seed", flat=True).first()
+            entry.seed = (last or 0) + 1
         entry.save()
     return entry
 
@@ -396,7 +425,7 @@ def do_close_signup(tournament_id: int, now: datetime | None = None) -> Tourname
         tournament.status = Tournament.Status.RUNNING
         tournament.started = now
         seeded = [e.pk for e in sorted(entries, key=lambda e: e.seed)]
-        if tournament.format == Format.ROUND_ROBIN:
+        if tournament.format in ROBINS:
             tournament.schedule = _schedule(tournament, seeded)
             tournament.rounds = len(tournament.schedule)
         elif tournament.format == Format.KNOCKOUT:
@@ -422,7 +451,17 @@ def _seed(tournament: Tournament, entries: list[Entry]) -> None:
         ).values_list("user_id", "rating")
     )
     new_player = ratings.Skill().rating
-    order = sorted(entries, key=lambda e: (-rated.get(e.user_id, new_player), e.joined, e.pk))
+    # The organiser's order first (those of it still in), then the others by rating.
+    by_hand = {pk: i for i, pk in enumerate(tournament.hand_seeds)}
+    order = sorted(
+        entries,
+        key=lambda e: (
+            by_hand.get(e.pk, len(by_hand)),
+            -rated.get(e.user_id, new_player),
+            e.joined,
+            e.pk,
+        ),
+    )
     for seed, entry in enumerate(order, 1):
         entry.seed = seed
         entry.rating = rated.get(entry.user_id)
@@ -431,13 +470,15 @@ def _seed(tournament: Tournament, entries: list[Entry]) -> None:
 
 def _schedule(tournament: Tournament, players: Sequence[int]) -> list[list[list[int]]]:
     rounds = round_robin.schedule(players, tournament.table_size, seed=tournament.pk)
+    if tournament.format == Format.DOUBLE_ROUND_ROBIN:
+        rounds = round_robin.double(rounds)
     return [[list(t) for t in r] for r in rounds]
 
 
 def _pair_first(tournament: Tournament, seeded: list[int], now: datetime) -> None:
     if tournament.format == Format.SWISS:
         _pair_swiss(tournament, 1, now)
-    elif tournament.format == Format.ROUND_ROBIN:
+    elif tournament.format in ROBINS:
         _pair_scheduled(tournament, 0, 0, 1, tournament.schedule, seeded, now)
     elif tournament.format == Format.KNOCKOUT:
         _create_round(tournament, 0, 0, 1, *_knockout_deal(tournament, seeded), now)
@@ -482,7 +523,7 @@ def _create_round(
     kind = tournament.game_kind
     told: list[User] = []
     # Berger tables give a 2-player round robin's first seats in turn by themselves.
-    berger = tournament.format == Format.ROUND_ROBIN and tournament.table_size == 2
+    berger = tournament.format in ROBINS and tournament.table_size == 2
     taken = {} if berger else _seats_taken(tournament)
     for i, table in enumerate(tables, 1):
         present = [p for p in table if entries[p].status == Entry.Status.ACTIVE]
@@ -737,7 +778,7 @@ def _after_round(tournament: Tournament, rnd: Round, now: datetime) -> None:
             _pair_swiss(tournament, rnd.number + 1, now)
         else:
             _finish(tournament, now)
-    elif tournament.format == Format.ROUND_ROBIN:
+    elif tournament.format in ROBINS:
         if rnd.number < len(tournament.schedule):
             players = stage_players(tournament)
             _pair_scheduled(tournament, 0, 0, rnd.number + 1, tournament.schedule, players, now)

@@ -19,4 +19,5 @@ urlpatterns = [
     path("<id:tournament_id>/result/", views.result, name="result"),
     path("<id:tournament_id>/extend/", views.extend, name="extend"),
     path("<id:tournament_id>/message/", views.message, name="message"),
+    path("<id:tournament_id>/seed/", views.seed, name="seed"),
 ]

@@ -252,6 +252,11 @@ def edit(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
         "round_days": tournament.round_days,
         "rated": tournament.rated,
         "starts_at": timezone.localtime(tournament.starts_at).strftime("%Y-%m-%dT%H:%M"),
+        "signup_until": (
+            timezone.localtime(tournament.signup_until).strftime("%Y-%m-%dT%H:%M")
+            if tournament.signup_until
+            else None
+        ),
         "min_players": tournament.min_players,
         "max_players": tournament.max_players,
         "access": tournament.access,
@@ -271,3 +276,15 @@ def edit(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     context = {"form": form, "game": game, "tournament": tournament}
     return render(request, "tournaments/new.html", context, status=status)
+
+
+@login_required
+@require_POST
+def seed(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    names = request.POST.get("usernames", "").replace(",", " ").split()
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: organiser.do_seed(tournament_id, request.user, names),
+        _("The seeds are set: they count when play starts."),
+    )

@@ -80,6 +80,7 @@ class TestSchema:
             ("POST", "/api/v1/tournaments/{tournament_id}/result/"),
             ("POST", "/api/v1/tournaments/{tournament_id}/extend/"),
             ("POST", "/api/v1/tournaments/{tournament_id}/message/"),
+            ("POST", "/api/v1/tournaments/{tournament_id}/seed/"),
             ("GET", "/api/v1/webhooks/"),
             ("POST", "/api/v1/webhooks/"),
             ("GET", "/api/v1/webhooks/{webhook_id}/"),

@@ -47,6 +47,13 @@ def berger(players: Sequence[int]) -> list[Round]:
     return rounds
 
 
+def double(rounds: Sequence[Round]) -> list[Round]:
+    """A double round robin: the schedule, then again with each table's order reversed (at
+    tables of two, each pair meets once with each player in the first seat)."""
+    first = [list(r) for r in rounds]
+    return first + [[tuple(reversed(t)) for t in r] for r in rounds]
+
+
 def rounds_needed(players: int, table_size: int) -> int:
     """The fewest rounds in which every player can meet every other: enough tables for all
     the pairs, and enough seats for everyone to meet ``players - 1`` others,

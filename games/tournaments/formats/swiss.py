@@ -199,6 +199,11 @@ def group(
     return _improve(tables, scores, times), bye
 
 
+# How far apart (in tables) two tables may be for a swap of players, and how many passes.
+NEAR = 4
+MAX_PASSES = 50
+
+
 def _improve(
     tables: Round, scores: Mapping[int, Fraction], times: Callable[[int, int], int]
 ) -> Round:
@@ -211,10 +216,15 @@ def _improve(
         return repeats, max(values) - min(values)
 
     seats = [list(t) for t in tables]
+    # Tables near each other in the standings only (a swap with a table far below brings
+    # scores no closer), and a bounded number of passes: a round of 512 stays within
+    # seconds.
+    near = [(x, y) for x in range(len(seats)) for y in range(x + 1, min(len(seats), x + NEAR + 1))]
     better = True
-    while better:
-        better = False
-        for x, y in itertools.combinations(range(len(seats)), 2):
+    passes = 0
+    while better and passes < MAX_PASSES:
+        better, passes = False, passes + 1
+        for x, y in near:
             for i, j in itertools.product(range(len(seats[x])), range(len(seats[y]))):
                 before = _add(cost(tuple(seats[x])), cost(tuple(seats[y])))
                 seats[x][i], seats[y][j] = seats[y][j], seats[x][i]
