@@ -44,8 +44,8 @@ class TournamentForm(forms.Form):
         help_text=_(
             "Swiss: a set number of rounds against players with similar scores. Round robin: "
             "everyone meets everyone (double: twice, each in turn moving first). Knockout: "
-            "the best of each table go on. League: seasons of divisions, up and down each "
-            "season."
+            "the best of each table go on (double elimination: out at the second loss). "
+            "League: seasons of divisions, up and down each season."
         ),
     )
     table_size = forms.TypedChoiceField(

@@ -26,6 +26,7 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", _("Round robin")
         DOUBLE_ROUND_ROBIN = "double_robin", _("Double round robin")
         KNOCKOUT = "knockout", _("Knockout")
+        DOUBLE_ELIMINATION = "double_elim", _("Double elimination")
         LEAGUE = "league", _("League")
 
     class Access(models.TextChoices):

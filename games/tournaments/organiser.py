@@ -185,7 +185,7 @@ def do_set_result(
         rnd = row.round
         # Who went on (a knockout) or up and down (a league's past season) was decided by
         # the results of a closed round: those stay.
-        settled = tournament.format == Tournament.Format.KNOCKOUT or (
+        settled = tournament.format in services.ELIMINATIONS or (
             tournament.is_league and rnd.season != tournament.season
         )
         if rnd.status == Round.Status.DONE and settled:

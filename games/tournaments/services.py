@@ -39,7 +39,7 @@ from games.play.invitations import start_game
 from games.play.timeouts import TIMEOUT_EVENT
 from games.reads.viewing import game_state
 from games.tournaments import notices
-from games.tournaments.formats import knockout, league, round_robin, swiss
+from games.tournaments.formats import double_elimination, knockout, league, round_robin, swiss
 from games.tournaments.formats.seats import seat_order
 from games.tournaments.formats.standings import Bye, Row, TableResult, knockout_standings
 from games.tournaments.formats.standings import standings as rank_players
@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 Format = Tournament.Format
 # Everyone meets everyone: once, or twice.
 ROBINS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN)
+# Out by losing: ranked by the round reached.
+ELIMINATIONS = (Format.KNOCKOUT, Format.DOUBLE_ELIMINATION)
 
 # A player whose time ran out this many times in a tournament's games is withdrawn.
 TIMEOUTS_TO_WITHDRAW = 2
@@ -79,11 +81,11 @@ def player_limits(format: str, table_size: int) -> tuple[int, int]:
         return league.LEAST, MAX_LEAGUE
     if format in ROBINS:
         return table_size, MAX_ROUND_ROBIN
-    return table_size, MAX_PLAYERS
+    return (2 if format == Format.DOUBLE_ELIMINATION else table_size), MAX_PLAYERS
 
 
 def uses_tie_breaks(tournament: Tournament) -> bool:
-    return tournament.format != Format.KNOCKOUT
+    return tournament.format not in ELIMINATIONS
 
 
 # Creating -------------------------------------------------------------------------------------
@@ -182,7 +184,9 @@ def check_new_tournament(
             "rounds",
             _("A league plays 1 to %(most)d seasons, or 0 for no end.") % {"most": MAX_SEASONS},
         )
-    if format in (*ROBINS, Format.KNOCKOUT):
+    if format == Format.DOUBLE_ELIMINATION and table_size != 2:
+        raise errors.Invalid("table_size", _("A double elimination is played at tables of two."))
+    if format in (*ROBINS, *ELIMINATIONS):
         rounds = 0  # fixed at the start, by the number of players
     least, most = player_limits(format, table_size)
     if not least <= min_players <= max_players <= most:
@@ -482,6 +486,9 @@ def _pair_first(tournament: Tournament, seeded: list[int], now: datetime) -> Non
         _pair_scheduled(tournament, 0, 0, 1, tournament.schedule, seeded, now)
     elif tournament.format == Format.KNOCKOUT:
         _create_round(tournament, 0, 0, 1, *_knockout_deal(tournament, seeded), now)
+    elif tournament.format == Format.DOUBLE_ELIMINATION:
+        tables, byes = double_elimination.deal(seeded, {})
+        _create_round(tournament, 0, 0, 1, list(tables), byes, now)
     else:
         _start_season(tournament, now)
 
@@ -604,7 +611,7 @@ def standings(tournament: Tournament, season: int = 0, division: int = 0) -> lis
     """The ranking of one stage, its players in seed order."""
     players = stage_players(tournament, season, division)
     found, byes = results(tournament, season, division)
-    if tournament.format == Format.KNOCKOUT:
+    if tournament.format in ELIMINATIONS:
         return knockout_standings(players, found, byes)
     return rank_players(
         players,
@@ -786,6 +793,8 @@ def _after_round(tournament: Tournament, rnd: Round, now: datetime) -> None:
             _finish(tournament, now)
     elif tournament.format == Format.KNOCKOUT:
         _after_knockout_round(tournament, rnd, now)
+    elif tournament.format == Format.DOUBLE_ELIMINATION:
+        _after_double_elimination_round(tournament, rnd, now)
     else:
         schedule = tournament.schedule[rnd.division - 1]
         if rnd.number < len(schedule):
@@ -823,6 +832,34 @@ def _after_knockout_round(tournament: Tournament, rnd: Round, now: datetime) -> 
     notices.tell(tournament, [entries[p].user for p in on], Notice.Kind.ADVANCED, about=rnd.pk)
     on.sort(key=lambda p: seeds[p])
     _create_round(tournament, 0, 0, rnd.number + 1, *_knockout_deal(tournament, on), now)
+
+
+def losses(tournament: Tournament) -> dict[int, int]:
+    """A double elimination's losses so far by entry: one for the loser of each game."""
+    seeds = dict(tournament.entries.values_list("pk", "seed"))
+    found, _byes = results(tournament)
+    out: dict[int, int] = defaultdict(int)
+    for result in found:
+        table = tuple(result.places)
+        if len(table) >= 2:
+            out[double_elimination.loser(table, result.places, seeds)] += 1
+    return dict(out)
+
+
+def _after_double_elimination_round(tournament: Tournament, rnd: Round, now: datetime) -> None:
+    lost = losses(tournament)
+    active = _active(tournament)
+    out = [p for p in active if lost.get(p, 0) >= 2]
+    entries = {e.pk: e for e in tournament.entries.select_related("user")}
+    if out:
+        Entry.objects.filter(pk__in=out, status=Entry.Status.ACTIVE).update(status=Entry.Status.OUT)
+        notices.tell(tournament, [entries[p].user for p in out], Notice.Kind.OUT, about=rnd.pk)
+    players = [p for p in stage_players(tournament) if p in active and p not in out]
+    if len(players) <= 1:
+        _finish(tournament, now)
+        return
+    tables, byes = double_elimination.deal(players, lost)
+    _create_round(tournament, 0, 0, rnd.number + 1, list(tables), byes, now)
 
 
 def _end_season(tournament: Tournament, now: datetime) -> None:

@@ -64,6 +64,30 @@ class TestDoubleRoundRobin:
             assert firsts[(a, b)] == 1 and firsts[(b, a)] == 1
 
 
+class TestDoubleElimination:
+    def test_tables_of_two_only_and_out_at_the_second_loss(self, alice, committed):
+        from games.play import errors
+
+        with pytest.raises(errors.Invalid):
+            tournament(alice, [], format="double_elim", table_size=3, min_players=3)
+        players = people(6)
+        t = tournament(alice, players, format="double_elim", rounds=0)
+        rand = random.Random(10)
+        with time_machine.travel(timezone.now(), tick=False) as clock:
+            t = start_now(t, committed, clock)
+            for _ in range(11):
+                play_round(t, committed, rand)
+                t.refresh_from_db()
+                if t.status == Tournament.Status.FINISHED:
+                    break
+        assert t.status == Tournament.Status.FINISHED
+        lost = services.losses(t)
+        winner = Entry.objects.get(tournament=t, user=t.winner)
+        assert lost.get(winner.pk, 0) <= 1
+        assert sorted(lost.get(e, 0) for e in lost if e != winner.pk) == [2] * 5
+        assert Round.objects.filter(tournament=t).count() <= 11
+
+
 class TestSignUpDeadline:
     def test_sign_up_closes_before_the_start(self, alice, bob, committed):
         now = timezone.now()

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.tournaments import services
-from games.tournaments.formats import knockout, league, round_robin, swiss
+from games.tournaments.formats import double_elimination, knockout, league, round_robin, swiss
 from games.tournaments.formats.standings import TableResult, standings
 
 F = Fraction
@@ -127,6 +127,40 @@ class TestKnockout:
             if final:
                 break
             on = going
+
+
+class TestDoubleElimination:
+    @SLOW
+    @given(st.data())
+    def test_an_event_ends_within_2n_minus_1_rounds(self, data):
+        _least, most = services.player_limits("double_elim", 2)
+        n = data.draw(st.integers(min_value=1, max_value=most))
+        leaving = data.draw(withdrawals(2 * n))
+        rand = random.Random(data.draw(st.integers(0, 2**16)))
+        active = set(range(n))
+        seeds = {p: p for p in range(n)}
+        lost: dict[int, int] = {}
+        number = 0
+        while True:
+            players = [p for p in double_elimination.still_in(range(n), lost) if p in active]
+            if len(players) < 2:
+                break
+            number += 1
+            assert number <= 2 * n - 1
+            tables, byes = double_elimination.deal(players, lost)
+            assert tables and seated_once(tables, byes, players)
+            withdraw(active, leaving, number, rand)
+            for t in tables:
+                places = random_places(t, active, rand)
+                loser = double_elimination.loser(t, places, seeds)
+                lost[loser] = lost.get(loser, 0) + 1
+
+    def test_the_final_and_its_reset(self):
+        assert double_elimination.deal([1, 2], {1: 0, 2: 1}) == ([(1, 2)], [])
+        assert double_elimination.deal([1, 2], {1: 1, 2: 1}) == ([(1, 2)], [])
+        tables, byes = double_elimination.deal([1, 2, 3, 4, 5], {4: 1, 5: 1})
+        assert tables == [(2, 3), (4, 5)] and byes == [1]
+        assert double_elimination.loser((1, 2), {1: 1, 2: 1}, {1: 1, 2: 2}) == 2
 
 
 class TestSwiss:

@@ -94,6 +94,7 @@ FORMATS = [
     ("round_robin", {"table_size": 4, "max_players": 24, "min_players": 4}),
     ("double_robin", {"table_size": 4, "max_players": 24, "min_players": 4}),
     ("knockout", {}),
+    ("double_elim", {}),
     ("league", {"table_size": 4, "rounds": 1, "min_players": 6}),
 ]
 
@@ -111,7 +112,7 @@ def test_sixteen_entrants_to_the_end(alice, committed, format, fields):
             tasks.sweep()
         t.refresh_from_db()
         for _ in range(80):
-            if format == "knockout" and not corrected:
+            if format in ("knockout", "double_elim") and not corrected:
                 with committed():
                     correct_one(t, alice)  # entered before the game ends
                 corrected = True
@@ -148,7 +149,7 @@ def test_sixteen_entrants_to_the_end(alice, committed, format, fields):
     else:
         tables = list(Table.objects.filter(round__tournament=t).select_related("round"))
         everyone = sorted(seeds, key=seeds.get)
-        if format == "knockout":
+        if format in ("knockout", "double_elim"):
             expected = hand_knockout(tables, everyone, seeds)
         else:
             bye_value = F(1) if format == "swiss" else F(0)
