@@ -197,7 +197,10 @@ class TestDuringPlay:
         )
         t.refresh_from_db()
         assert t.winner != winner
-        assert services.standings(t)[0].player in (loser, *table.entries)
+        rows = {r.player: r for r in services.standings(t)}
+        old = Entry.objects.get(tournament=t, user=winner).pk
+        assert rows[old].points == 0 and rows[loser].points == 1
+        assert Action.objects.filter(tournament=t, kind="result", text="Appeal").exists()
 
     def test_a_knockout_round_that_closed_stays(self, alice, committed):
         t = tournament(alice, people(4), format="knockout", rounds=0)
