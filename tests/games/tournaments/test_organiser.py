@@ -74,6 +74,29 @@ class TestCreateAndEdit:
         assert Action.objects.filter(tournament=t, kind="edit").count() == 1
         page = client_for(alice).get(reverse("tournaments:edit", args=[t.pk]))
         assert page.status_code == 200 and "Spring open II" in page.text
+        form = page.context["form"]
+        data = {"game": "goofspiel"}
+        for name, field in form.fields.items():
+            value = form[name].value()
+            if value is None and getattr(field, "choices", None):
+                value = list(field.choices)[0][0]
+            if value is not None and value is not False:
+                data[name] = value
+        data["name"] = "Spring open III"
+        saved = client_for(alice).post(reverse("tournaments:edit", args=[t.pk]), data)
+        assert saved.status_code == 302
+        t.refresh_from_db()
+        assert t.name == "Spring open III" and t.rounds == 3
+        seeded = client_for(alice).post(
+            reverse("tournaments:seed", args=[t.pk]), {"usernames": "p03 p01"}
+        )
+        assert seeded.status_code == 302
+        t.refresh_from_db()
+        first = Entry.objects.get(tournament=t, user__username="p03").pk
+        assert t.hand_seeds[0] == first
+        detail = client_for(alice).get(reverse("tournaments:detail", args=[t.pk]))
+        assert "Seed by hand" in detail.text and "Edit the settings" in detail.text
+        assert "Seed by hand" not in client_for(bob).get(f"/tournaments/{t.pk}/").text
         with time_machine.travel(timezone.now(), tick=False) as clock:
             start_now(t, committed, clock)
         assert api.post(url(t, "edit"), {"rounds": 4}).status_code == 400
