@@ -40,6 +40,7 @@ from games.play.timeouts import TIMEOUT_EVENT
 from games.reads.viewing import game_state
 from games.tournaments import notices
 from games.tournaments.formats import double_elimination, knockout, league, round_robin, swiss
+from games.tournaments.formats.apart import keep_apart
 from games.tournaments.formats.seats import seat_order
 from games.tournaments.formats.standings import Bye, Row, TableResult, knockout_standings
 from games.tournaments.formats.standings import standings as rank_players
@@ -488,7 +489,7 @@ def _pair_first(tournament: Tournament, seeded: list[int], now: datetime) -> Non
         _create_round(tournament, 0, 0, 1, *_knockout_deal(tournament, seeded), now)
     elif tournament.format == Format.DOUBLE_ELIMINATION:
         tables, byes = double_elimination.deal(seeded, {})
-        _create_round(tournament, 0, 0, 1, list(tables), byes, now)
+        _create_round(tournament, 0, 0, 1, _apart_tables(tournament, tables, {}), byes, now)
     else:
         _start_season(tournament, now)
 
@@ -502,7 +503,21 @@ def _knockout_deal(tournament: Tournament, seeded: list[int]) -> tuple[list, lis
     tables, byes = knockout.deal(
         seeded, tournament.table_size, tournament.advance, _least(tournament)
     )
-    return list(tables), byes
+    return _apart_tables(tournament, tables), byes
+
+
+def _apart_tables(
+    tournament: Tournament,
+    tables: Sequence[tuple[int, ...]],
+    lost: Mapping[int, int] | None = None,
+) -> list:
+    """A deal's tables with players who blocked one another (after signing up) moved
+    apart where a swap can do it (in a double elimination, within a bracket)."""
+    seated = [p for t in tables for p in t]
+    apart = {frozenset(pair) for pair in _apart_pairs(tournament, seated)}
+    if lost is None:
+        return keep_apart(list(tables), apart)
+    return keep_apart(list(tables), apart, lambda t: lost.get(t[0], 0))
 
 
 # Rounds -----------------------------------------------------------------------------------------
@@ -859,7 +874,7 @@ def _after_double_elimination_round(tournament: Tournament, rnd: Round, now: dat
         _finish(tournament, now)
         return
     tables, byes = double_elimination.deal(players, lost)
-    _create_round(tournament, 0, 0, rnd.number + 1, list(tables), byes, now)
+    _create_round(tournament, 0, 0, rnd.number + 1, _apart_tables(tournament, tables), byes, now)
 
 
 def _end_season(tournament: Tournament, now: datetime) -> None:

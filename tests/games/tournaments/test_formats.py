@@ -337,3 +337,14 @@ class TestSeats:
                 scores[rand.choice(t)] += 1
             history.append(tables)
         assert all(abs(a - b) <= 2 for a, b in taken.values())
+
+
+class TestApart:
+    def test_a_swap_keeps_a_blocked_pair_apart(self):
+        from games.tournaments.formats.apart import keep_apart
+
+        apart = {frozenset((1, 4))}
+        assert keep_apart([(1, 4), (2, 3)], apart) == [(1, 3), (2, 4)]
+        assert keep_apart([(1, 4)], apart) == [(1, 4)]  # nobody to swap with: as it is
+        # Within a group only (a double elimination's brackets).
+        assert keep_apart([(1, 4), (2, 3)], apart, lambda t: t[0]) == [(1, 4), (2, 3)]

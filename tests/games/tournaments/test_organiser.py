@@ -303,3 +303,17 @@ class TestLinks:
         assert logged_in.get("/").text.count(link) >= 2
         assert logged_in.get(reverse("games:lobby")).text.count(link) >= 2
         assert link in logged_in.get(reverse("accounts:edit_profile")).text
+
+    def test_a_block_after_sign_up_keeps_a_knockout_pair_apart(self, alice, committed):
+        players = people(4)
+        t = tournament(alice, players, format="knockout", rounds=0)
+        with time_machine.travel(timezone.now(), tick=False) as clock:
+            clock.move_to(t.starts_at - timedelta(hours=1))
+            # Seeds 1 and 4 would meet (the best against the worst).
+            blocks.do_block(players[3], players[0])
+            t = start_now(t, committed, clock)
+        users = [
+            set(User.objects.filter(seats__game=tb.game).values_list("pk", flat=True))
+            for tb in Table.objects.filter(round__tournament=t, bye=False)
+        ]
+        assert len(users) == 2 and {players[0].pk, players[3].pk} not in users
