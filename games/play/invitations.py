@@ -336,13 +336,16 @@ def start_game(
     move_days: int | None,
     rated: bool,
     chat_players_only: bool = False,
+    in_order: bool = False,
 ) -> Game:
     """A game of ``kind`` with its parsed ``options`` for ``users``, in a random order of
-    seats, started now (inside the caller's transaction): what the last seat taken of an
+    seats (in the order given, with ``in_order``: a tournament balances who moves first),
+    started now (inside the caller's transaction): what the last seat taken of an
     invitation does, and what a tournament does for each of its tables. ``rated`` counts
     only with two seats or more."""
     users = list(users)
-    seat_random.shuffle(users)
+    if not in_order:
+        seat_random.shuffle(users)
     names = [u.name for u in users]
     seed = seed_random.getrandbits(63)  # fits a signed 64-bit column
     match = Match(kind, options, names, seed)

@@ -40,11 +40,18 @@ def do_time_out(
     pushed the deadline back).
 
     Claimed with a conditional update (healthchecks' sendalerts): of two sweeps that saw the
-    same expired wait, only the one whose update changed the row acts; the other's update
-    waits for the first's row lock, then matches nothing.
+    same expired wait, only the one whose update changed the row acts; the other waits for
+    the first's lock, then its update matches nothing.
+
+    Locks in the one order of every action on a game (``games.play.moves``): the game's row
+    first, then its seats. A time-out that locked the seat first and a concession (game,
+    then seats) could each wait for the other's row: a deadlock.
     """
     now = now or timezone.now()
     with transaction.atomic():
+        if not Game.objects.filter(pk=game_id).exists():
+            return None
+        game = lock_game(game_id)
         claimed = Seat.objects.filter(
             game_id=game_id,
             number=number,
@@ -55,7 +62,6 @@ def do_time_out(
         ).update(deadline=None)
         if not claimed:
             return None
-        game = lock_game(game_id)
         change = Change(game)
         seat = change.seats[number]
         # A vacation may have started after the sweep read the deadline.

@@ -9,14 +9,29 @@ from django.conf import settings
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from games.tournaments import reads, services
-from games.tournaments.models import Entry, Tournament
-from guildhall_site.rest import ApiThrottle, ApiView, Pagination, StrictCharField, WriteThrottle
+from games.models import MOVE_DAYS
+from games.tournaments import organiser, reads, services
+from games.tournaments.models import Action, Entry, Tournament
+from guildhall_site.rest import (
+    ApiThrottle,
+    ApiView,
+    Pagination,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    WriteThrottle,
+)
 
 
 class TournamentThrottle(WriteThrottle):
@@ -47,6 +62,9 @@ class TournamentSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     access = serializers.ChoiceField(choices=Tournament.Access.values)
     starts_at = serializers.DateTimeField()
+    signup_until = serializers.DateTimeField(
+        allow_null=True, help_text="Sign-up closes then (null: at the start)."
+    )
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     players = serializers.IntegerField(help_text="Players signed up and still in.")
@@ -66,6 +84,31 @@ class CellSerializer(serializers.Serializer):
     )
 
 
+# The cell as the schema names it, nullable (drf-spectacular does not mark a list's child
+# serializer's ``allow_null``).
+_CELL_SCHEMA = {
+    "type": "object",
+    "nullable": True,
+    "properties": {
+        "bye": {"type": "boolean"},
+        "place": {"type": "integer", "nullable": True},
+        "table_size": {"type": "integer"},
+        "points": {"type": "string"},
+        "opponents": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "The standings ranks of the players met.",
+        },
+    },
+    "required": ["bye", "place", "table_size", "points", "opponents"],
+}
+
+
+@extend_schema_field({"type": "array", "items": _CELL_SCHEMA})
+class CrosstableRow(serializers.ListField):
+    pass
+
+
 class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     username = serializers.CharField()
@@ -77,7 +120,13 @@ class StandingSerializer(serializers.Serializer):
     wins = serializers.IntegerField()
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
-    rounds = CellSerializer(many=True, allow_null=True, help_text="The crosstable's row.")
+    # A list whose items may be null (a round the player was not in, or not yet decided):
+    # ``many=True`` with ``allow_null`` allows a null list, not null items (a 500).
+    rounds = CrosstableRow(
+        child=CellSerializer(allow_null=True),
+        help_text="The crosstable's row: one cell a round, null for a round the player was "
+        "not in or whose table is not decided yet.",
+    )
 
 
 class StageSerializer(serializers.Serializer):
@@ -99,10 +148,13 @@ class TableSerializer(serializers.Serializer):
     game = serializers.IntegerField(allow_null=True, help_text="The game's id (none for a bye).")
     bye = serializers.BooleanField()
     decided = serializers.BooleanField()
-    decided_by = serializers.CharField(help_text='"game", "deadline", "forfeit", "bye" or "".')
+    decided_by = serializers.CharField(
+        help_text='"game", "deadline", "forfeit", "bye", "organiser" or "".'
+    )
 
 
 class RoundSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="For the organiser's result and extend.")
     number = serializers.IntegerField()
     season = serializers.IntegerField()
     division = serializers.IntegerField()
@@ -112,9 +164,112 @@ class RoundSerializer(serializers.Serializer):
     tables = TableSerializer(many=True)
 
 
+class OrganiserActionSerializer(serializers.Serializer):
+    # Named apart from the games' Action (a component of the schema with a "kind").
+    action = serializers.ChoiceField(choices=Action.Kind.values)
+    reason = serializers.CharField(help_text="The organiser's reason.")
+    what = serializers.CharField(help_text="What changed, in words.")
+    created = serializers.DateTimeField()
+
+
 class TournamentDetailSerializer(TournamentSerializer):
     stages = StageSerializer(many=True)
     rounds_played = RoundSerializer(many=True)
+    log = OrganiserActionSerializer(
+        many=True,
+        help_text="What the organiser did (results entered or corrected, rounds extended, "
+        "players removed, edits, a cancellation), latest first, with their reasons.",
+    )
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": True,
+        "description": "The game's options: names and values as the catalog describes them.",
+    }
+)
+class GameOptionsField(serializers.JSONField):
+    pass
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    """A new tournament: every rule is the page's (``services.check_new_tournament``)."""
+
+    name = StrictCharField(max_length=80)
+    game = StrictCharField(max_length=32, help_text="The game's id in the catalog.")
+    options = GameOptionsField(required=False)
+    format = StrictChoiceField(choices=Tournament.Format.values, default="swiss")
+    table_size = StrictIntegerField(default=2)
+    advance = StrictIntegerField(
+        required=False, allow_null=True, help_text="Knockout: how many go on from each table."
+    )
+    rounds = StrictIntegerField(
+        default=0, help_text="Swiss: rounds (1 to 15); league: seasons (0: no end)."
+    )
+    move_days = StrictChoiceField(choices=list(MOVE_DAYS), allow_null=True, default=3)
+    round_days = StrictIntegerField(default=14)
+    rated = StrictBooleanField(default=True)
+    starts_at = serializers.DateTimeField(help_text="Play starts (sign-up closes, at the latest).")
+    signup_until = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="Sign-up closes earlier than the start."
+    )
+    min_players = StrictIntegerField(default=6)
+    max_players = StrictIntegerField(default=16)
+    access = StrictChoiceField(choices=Tournament.Access.values, default="anyone")
+
+    def arguments(self) -> dict:
+        data = dict(self.validated_data)
+        data["kind"] = data.pop("game")
+        return data
+
+
+class TournamentEditSerializer(TournamentCreateSerializer):
+    """Any of the settings, before the start."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.pop("game")
+        for field in self.fields.values():
+            field.required = False
+            field.default = serializers.empty
+
+    def arguments(self) -> dict:
+        return dict(self.validated_data)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = StrictCharField(max_length=300, help_text="Why: shown on the event's page.")
+
+
+class RemoveSerializer(ReasonSerializer):
+    username = StrictCharField(max_length=150)
+
+
+class ResultSerializer(ReasonSerializer):
+    round = StrictIntegerField(min_value=1, help_text="The round's id (`rounds_played`).")
+    table = StrictIntegerField(min_value=1, help_text="The table's number in the round.")
+    places = serializers.DictField(
+        child=StrictIntegerField(min_value=1, max_value=4),
+        help_text="Each player's place by username: 1 first, equal places tie.",
+    )
+
+
+class ExtendSerializer(ReasonSerializer):
+    round = StrictIntegerField(min_value=1, help_text="The round's id (`rounds_played`).")
+    days = StrictIntegerField(min_value=1, max_value=organiser.MAX_EXTEND_DAYS)
+
+
+class SeedSerializer(serializers.Serializer):
+    usernames = serializers.ListField(
+        child=StrictCharField(max_length=150),
+        max_length=services.MAX_PLAYERS,
+        help_text="Players signed up, best seed first; the others follow by rating.",
+    )
+
+
+class MessageSerializer(serializers.Serializer):
+    text = StrictCharField(max_length=organiser.MAX_MESSAGE)
 
 
 class JoinSerializer(serializers.Serializer):
@@ -143,6 +298,7 @@ def _fields(t: Tournament, user) -> dict:
         "status": t.status,
         "access": t.access,
         "starts_at": t.starts_at,
+        "signup_until": t.signup_until,
         "min_players": t.min_players,
         "max_players": t.max_players,
         "players": getattr(t, "players", 0),
@@ -183,6 +339,7 @@ def _stages(t: Tournament) -> list[dict]:
 def _rounds(t: Tournament) -> list[dict]:
     return [
         {
+            "id": r.id,
             "number": r.number,
             "season": r.season,
             "division": r.division,
@@ -212,6 +369,22 @@ def _rounds(t: Tournament) -> list[dict]:
     ]
 
 
+def _log(t: Tournament) -> list[dict]:
+    return [
+        {"action": a.kind, "reason": a.text, "what": a.what, "created": a.created}
+        for a in reads.log(t)
+    ]
+
+
+def _detail(t: Tournament, user) -> dict:
+    return {
+        **_fields(t, user),
+        "stages": _stages(t),
+        "rounds_played": _rounds(t),
+        "log": _log(t),
+    }
+
+
 def _tournament(tournament_id: int) -> Tournament:
     t = reads.tournaments().filter(pk=tournament_id).first()
     if t is None:
@@ -233,6 +406,12 @@ TOURNAMENT_ID = OpenApiParameter(
 
 
 @extend_schema_view(
+    post=extend_schema(
+        tags=["tournaments"],
+        operation_id="tournament_create",
+        request=TournamentCreateSerializer,
+        responses={201: TournamentDetailSerializer},
+    ),
     get=extend_schema(
         tags=["tournaments"],
         operation_id="tournaments_list",
@@ -245,15 +424,29 @@ TOURNAMENT_ID = OpenApiParameter(
                 description="Only the tournaments in this state.",
             )
         ],
-    )
+    ),
 )
 @private
 class TournamentListView(ApiView):
-    """Every tournament and league: open for sign-up first, then under way, then over."""
+    """Every tournament and league: open for sign-up first, then under way, then over; and a
+    new one (POST, logged in: the same rules as the page's form, 400 naming the field)."""
 
     serializer_class = TournamentSerializer
     pagination_class = Pagination
-    permission_classes = [AllowAny]
+
+    def get_permissions(self):
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    def get_throttles(self):
+        if self.request.method == "POST":
+            return [ApiThrottle(), TournamentThrottle()]
+        return super().get_throttles()
+
+    def post(self, request):
+        body = TournamentCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        t = services.do_create_tournament(request.user, **body.arguments())
+        return Response(_detail(_tournament(t.pk), request.user), status=201)
 
     def get(self, request):
         rows = reads.tournaments()
@@ -292,8 +485,7 @@ class TournamentView(ApiView):
 
     def get(self, request, tournament_id: int):
         t = _tournament(tournament_id)
-        data = {**_fields(t, request.user), "stages": _stages(t), "rounds_played": _rounds(t)}
-        return Response(TournamentDetailSerializer(data).data)
+        return Response(TournamentDetailSerializer(_detail(t, request.user)).data)
 
 
 @extend_schema_view(
@@ -365,3 +557,130 @@ class LeaveView(ApiView):
         return Response(
             TournamentSerializer(_fields(_tournament(tournament_id), request.user)).data
         )
+
+
+class OrganiserView(ApiView):
+    """An organiser's action: 403 for anyone else, 400 naming the field at fault, 429 when
+    the tournament is busy a moment or the messages of the day are spent; the answer is the
+    tournament as its detail shows it."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ApiThrottle, TournamentThrottle]
+    body: type[serializers.Serializer] = ReasonSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        raise NotImplementedError
+
+    def post(self, request, tournament_id: int):
+        body = self.body(data=request.data)
+        body.is_valid(raise_exception=True)
+        self.act(tournament_id, request.user, dict(body.validated_data))
+        return Response(_detail(_tournament(tournament_id), request.user))
+
+
+def _organiser_schema(operation: str, body: type[serializers.Serializer]):
+    return extend_schema_view(
+        post=extend_schema(
+            tags=["tournaments"],
+            operation_id=operation,
+            parameters=[TOURNAMENT_ID],
+            request=body,
+            responses={200: TournamentDetailSerializer},
+        )
+    )
+
+
+@_organiser_schema("tournament_edit", TournamentEditSerializer)
+@private
+class EditView(OrganiserView):
+    """Change any of the settings before the start (the rules of a new tournament)."""
+
+    serializer_class = TournamentEditSerializer
+    body = TournamentEditSerializer
+
+    def post(self, request, tournament_id: int):
+        body = TournamentEditSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        organiser.do_edit(tournament_id, request.user, **body.arguments())
+        return Response(_detail(_tournament(tournament_id), request.user))
+
+
+@_organiser_schema("tournament_cancel", ReasonSerializer)
+@private
+class CancelView(OrganiserView):
+    """Call the tournament off, before or during play; everyone signed up hears it."""
+
+    serializer_class = ReasonSerializer
+    body = ReasonSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_cancel(tournament_id, user, data["reason"])
+
+
+@_organiser_schema("tournament_remove", RemoveSerializer)
+@private
+class RemoveView(OrganiserView):
+    """Take a player out (once under way: their games of it are conceded)."""
+
+    serializer_class = RemoveSerializer
+    body = RemoveSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_remove(tournament_id, user, data["username"], data["reason"])
+
+
+@_organiser_schema("tournament_result", ResultSerializer)
+@private
+class ResultView(OrganiserView):
+    """Enter or correct a table's result, logged with the reason."""
+
+    serializer_class = ResultSerializer
+    body = ResultSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_set_result(
+            tournament_id,
+            user,
+            round_id=data["round"],
+            table=data["table"],
+            places=data["places"],
+            reason=data["reason"],
+        )
+
+
+@_organiser_schema("tournament_extend", ExtendSerializer)
+@private
+class ExtendView(OrganiserView):
+    """Push a round's deadline back."""
+
+    serializer_class = ExtendSerializer
+    body = ExtendSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_extend(
+            tournament_id, user, round_id=data["round"], days=data["days"], reason=data["reason"]
+        )
+
+
+@_organiser_schema("tournament_message", MessageSerializer)
+@private
+class MessageView(OrganiserView):
+    """A message to every player still in, by email and push (3 a day at most)."""
+
+    serializer_class = MessageSerializer
+    body = MessageSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_message(tournament_id, user, data["text"])
+
+
+@_organiser_schema("tournament_seed", SeedSerializer)
+@private
+class SeedView(OrganiserView):
+    """Seed by hand before the start."""
+
+    serializer_class = SeedSerializer
+    body = SeedSerializer
+
+    def act(self, tournament_id: int, user, data: dict) -> None:
+        organiser.do_seed(tournament_id, user, data["usernames"])

@@ -16,4 +16,23 @@ urlpatterns = [
     ),
     path("tournaments/<id:tournament_id>/join/", api.JoinView.as_view(), name="tournament_join"),
     path("tournaments/<id:tournament_id>/leave/", api.LeaveView.as_view(), name="tournament_leave"),
+    path("tournaments/<id:tournament_id>/edit/", api.EditView.as_view(), name="tournament_edit"),
+    path(
+        "tournaments/<id:tournament_id>/cancel/", api.CancelView.as_view(), name="tournament_cancel"
+    ),
+    path(
+        "tournaments/<id:tournament_id>/remove/", api.RemoveView.as_view(), name="tournament_remove"
+    ),
+    path(
+        "tournaments/<id:tournament_id>/result/", api.ResultView.as_view(), name="tournament_result"
+    ),
+    path(
+        "tournaments/<id:tournament_id>/extend/", api.ExtendView.as_view(), name="tournament_extend"
+    ),
+    path("tournaments/<id:tournament_id>/seed/", api.SeedView.as_view(), name="tournament_seed"),
+    path(
+        "tournaments/<id:tournament_id>/message/",
+        api.MessageView.as_view(),
+        name="tournament_message",
+    ),
 ]

@@ -43,8 +43,9 @@ class TournamentForm(forms.Form):
         choices=Tournament.Format.choices,
         help_text=_(
             "Swiss: a set number of rounds against players with similar scores. Round robin: "
-            "everyone meets everyone. Knockout: the best of each table go on. League: "
-            "seasons of divisions, up and down each season."
+            "everyone meets everyone (double: twice, each in turn moving first). Knockout: "
+            "the best of each table go on (double elimination: out at the second loss). "
+            "League: seasons of divisions, up and down each season."
         ),
     )
     table_size = forms.TypedChoiceField(
@@ -80,10 +81,16 @@ class TournamentForm(forms.Form):
     )
     rated = forms.BooleanField(label=_("Rated games"), required=False, initial=True)
     starts_at = forms.DateTimeField(
-        label=_("Sign-up closes and play starts"),
+        label=_("Play starts"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
-    min_players = forms.IntegerField(label=_("Fewest players"), min_value=2, initial=4)
+    # 6: what every format takes, a league's divisions the most demanding.
+    signup_until = forms.DateTimeField(
+        label=_("Sign-up closes (empty: at the start)"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        required=False,
+    )
+    min_players = forms.IntegerField(label=_("Fewest players"), min_value=2, initial=6)
     max_players = forms.IntegerField(label=_("Most players"), min_value=2, initial=16)
     access = forms.ChoiceField(label=_("Who may join"), choices=Tournament.Access.choices)
 
@@ -110,6 +117,7 @@ class TournamentForm(forms.Form):
             "round_days": data["round_days"],
             "rated": data["rated"],
             "starts_at": data["starts_at"],
+            "signup_until": data.get("signup_until"),
             "min_players": data["min_players"],
             "max_players": data["max_players"],
             "access": data["access"],

@@ -24,7 +24,9 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         SWISS = "swiss", _("Swiss")
         ROUND_ROBIN = "round_robin", _("Round robin")
+        DOUBLE_ROUND_ROBIN = "double_robin", _("Double round robin")
         KNOCKOUT = "knockout", _("Knockout")
+        DOUBLE_ELIMINATION = "double_elim", _("Double elimination")
         LEAGUE = "league", _("League")
 
     class Access(models.TextChoices):
@@ -60,7 +62,12 @@ class Tournament(models.Model):
         default=14, validators=[MinValueValidator(1), MaxValueValidator(90)]
     )
     rated = models.BooleanField(default=True)
-    starts_at = models.DateTimeField()  # sign-up closes and the first round starts
+    starts_at = models.DateTimeField()  # the first round starts (sign-up closes, at the latest)
+    # Sign-up closes earlier than the start, when set.
+    signup_until = models.DateTimeField(null=True, blank=True)
+    # Seeds set by the organiser before the start: entry ids, best first (the others after
+    # them, by rating).
+    hand_seeds = models.JSONField(default=list, blank=True)
     min_players = models.PositiveSmallIntegerField(default=4)
     max_players = models.PositiveSmallIntegerField(default=32)
     access = models.CharField(max_length=8, choices=Access.choices, default=Access.ANYONE)
@@ -114,6 +121,7 @@ class Entry(models.Model):
         LEFT = "left", _("Left")
         WITHDRAWN = "withdrawn", _("Withdrawn")  # timed out twice: never paired again
         OUT = "out", _("Knocked out")
+        REMOVED = "removed", _("Removed by the organiser")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
@@ -185,8 +193,9 @@ class Table(models.Model):
     # {entry id (as a string, JSON's keys): place}, once decided.
     places = models.JSONField(default=dict, blank=True)
     decided = models.BooleanField(default=False)
-    # How: "game" (it ended), "deadline" (adjudicated), "forfeit" (no game could be played).
-    decided_by = models.CharField(max_length=8, blank=True)
+    # How: "game" (it ended), "deadline" (adjudicated), "forfeit" (no game could be played),
+    # "organiser" (entered or corrected by them).
+    decided_by = models.CharField(max_length=10, blank=True)
 
     class Meta:
         constraints = [
@@ -209,6 +218,8 @@ class Notice(models.Model):
         ENDED = "ended", _("Tournament ended")
         CANCELLED = "cancelled", _("Tournament cancelled")
         WITHDRAWN = "withdrawn", _("Withdrawn")
+        REMOVED = "removed", _("Removed by the organiser")
+        MESSAGE = "message", _("Message from the organiser")
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -222,7 +233,7 @@ class Notice(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_notices"
     )
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    # Which round (its id) a round notice is about; 0 otherwise.
+    # Which round (its id) a round notice is about, the log's row of a message; 0 otherwise.
     about = models.PositiveIntegerField(default=0)
     # A push to this device; null for an email (and for a push whose device has gone since).
     subscription = models.ForeignKey(
@@ -258,3 +269,36 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} notice of tournament {self.tournament_id} to {self.user_id}"
+
+
+class Action(models.Model):
+    """What the organiser did, with their reason: the event's page lists them (a result
+    entered or corrected, a round extended, a player removed, a message, an edit, the
+    tournament cancelled)."""
+
+    class Kind(models.TextChoices):
+        CANCEL = "cancel", _("Cancelled")
+        EDIT = "edit", _("Edited")
+        REMOVE = "remove", _("Player removed")
+        RESULT = "result", _("Result entered")
+        EXTEND = "extend", _("Round extended")
+        MESSAGE = "message", _("Message")
+        SEED = "seed", _("Seeds set")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="actions")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    # The reason, or a message's text.
+    text = models.TextField(max_length=2000)
+    # What changed, in words for people ("Round 2, table 1: alice 1, bob 2 (was 2, 1)").
+    what = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "-created", "-pk"]
+        indexes = [models.Index(fields=["tournament", "kind", "created"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} in tournament {self.tournament_id}"

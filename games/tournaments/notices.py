@@ -36,7 +36,7 @@ from games.notifications import delivery, preferences, push
 from games.notifications.emails import user_zone
 from games.notifications.models import Notification, PushSubscription
 from games.play import events
-from games.tournaments.models import Entry, Notice, Round, Table, Tournament
+from games.tournaments.models import Action, Entry, Notice, Round, Table, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,13 @@ def _context(row: Notice) -> dict:
             elif table is not None and table.game is not None:
                 c["opponents"] = [n for n in table.game.names if n != row.user.name]
                 c["url"] = site_url(reverse("games:board", args=[table.game_id]))
+    if row.kind == Kind.CANCELLED:
+        cancel = Action.objects.filter(tournament=tournament, kind=Action.Kind.CANCEL).first()
+        c["cancel_reason"] = cancel.text if cancel else ""
+    if row.kind == Kind.MESSAGE:
+        action = Action.objects.filter(pk=row.about, tournament=tournament).first()
+        c["message"] = action.text if action else ""
+        c["organiser"] = tournament.creator.name
     if row.kind in (Kind.ADVANCED, Kind.OUT):
         rnd = Round.objects.filter(pk=row.about).first()
         c["round"] = rnd.number if rnd else None
@@ -147,6 +154,10 @@ def subject(row: Notice, c: dict) -> str:
         return _("%(tournament)s: you are out") % t
     if row.kind == Kind.WITHDRAWN:
         return _("%(tournament)s: you were withdrawn") % t
+    if row.kind == Kind.REMOVED:
+        return _("%(tournament)s: the organiser took you out") % t
+    if row.kind == Kind.MESSAGE:
+        return _("%(tournament)s: a message from the organiser") % t
     if row.kind == Kind.CANCELLED:
         return _("%(tournament)s was cancelled") % t
     return _("%(tournament)s is over") % t
@@ -192,7 +203,9 @@ def _push(row: Notice) -> push.PushMessage | None:
         c = _context(row)
         payload = {
             "title": subject(row, c),
-            "body": ", ".join(c.get("opponents", [])) or c["tournament"],
+            "body": (c.get("message") or "")[:200]
+            or ", ".join(c.get("opponents", []))
+            or c["tournament"],
             "url": c["url"],
             "tag": f"tournament-{row.tournament_id}",
         }

@@ -16,7 +16,7 @@ from django.db.models import Count, Q, QuerySet
 from accounts.models import User
 from games.tournaments import services
 from games.tournaments.formats.standings import Cell, crosstable, fmt
-from games.tournaments.models import Entry, Round, Table, Tournament
+from games.tournaments.models import Action, Entry, Round, Table, Tournament
 
 
 def tournaments() -> QuerySet[Tournament]:
@@ -68,6 +68,7 @@ class TableView:
 
 @dataclass
 class RoundView:
+    id: int
     number: int
     season: int
     division: int
@@ -169,7 +170,14 @@ def rounds(tournament: Tournament) -> list[RoundView]:
             tables.append(TableView(t.number, players, t.game_id, t.bye, t.decided, t.decided_by))
         out.append(
             RoundView(
-                rnd.number, rnd.season, rnd.division, rnd.status, rnd.started, rnd.deadline, tables
+                rnd.pk,
+                rnd.number,
+                rnd.season,
+                rnd.division,
+                rnd.status,
+                rnd.started,
+                rnd.deadline,
+                tables,
             )
         )
     return out
@@ -181,3 +189,8 @@ def tournament_names(game_ids: list[int]) -> dict[int, tuple[int, str]]:
         "game_id", "round__tournament_id", "round__tournament__name"
     )
     return {game_id: (pk, name) for game_id, pk, name in rows}
+
+
+def log(tournament: Tournament) -> list[Action]:
+    """What the organiser did, latest first (not their messages: those went to the players)."""
+    return list(tournament.actions.exclude(kind=Action.Kind.MESSAGE).order_by("-created", "-pk"))

@@ -25,13 +25,13 @@ from fractions import Fraction
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import friends
-from accounts.models import User
+from accounts import blocks, friends
+from accounts.models import Block, User
 from games.core import GameKind, OptionError, parse_options, registry
 from games.models import MOVE_DAYS, Game, Move, Rating, Seat
 from games.play import errors, moves, ratings
@@ -39,7 +39,9 @@ from games.play.invitations import start_game
 from games.play.timeouts import TIMEOUT_EVENT
 from games.reads.viewing import game_state
 from games.tournaments import notices
-from games.tournaments.formats import knockout, league, round_robin, swiss
+from games.tournaments.formats import double_elimination, knockout, league, round_robin, swiss
+from games.tournaments.formats.apart import keep_apart
+from games.tournaments.formats.seats import seat_order
 from games.tournaments.formats.standings import Bye, Row, TableResult, knockout_standings
 from games.tournaments.formats.standings import standings as rank_players
 from games.tournaments.models import Entry, Notice, Round, Table, Tournament
@@ -47,10 +49,19 @@ from games.tournaments.models import Entry, Notice, Round, Table, Tournament
 log = logging.getLogger(__name__)
 
 Format = Tournament.Format
+# Everyone meets everyone: once, or twice.
+ROBINS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN)
+# Out by losing: ranked by the round reached.
+ELIMINATIONS = (Format.KNOCKOUT, Format.DOUBLE_ELIMINATION)
 
 # A player whose time ran out this many times in a tournament's games is withdrawn.
 TIMEOUTS_TO_WITHDRAW = 2
-MAX_PLAYERS = 64
+# The decisions the computer makes for one time-out are made within this time of each other.
+ONE_WAIT = timedelta(minutes=1)
+# A Swiss or a knockout: each Swiss round of 512 is paired within 30 s on the site's machine
+# (python manage.py bench_tournaments), under the tournament's row lock.
+MAX_PLAYERS = 512
+MAX_LEAGUE = 640
 MAX_ROUND_ROBIN = 24  # everyone meets everyone: more would take months
 MAX_SWISS_ROUNDS = 15
 MAX_SIGNUP_DAYS = 60
@@ -65,8 +76,17 @@ def bye_points(tournament: Tournament) -> Fraction:
     return Fraction(1) if tournament.format in (Format.SWISS, Format.KNOCKOUT) else Fraction(0)
 
 
+def player_limits(format: str, table_size: int) -> tuple[int, int]:
+    """The fewest and the most players a tournament of ``format`` may have."""
+    if format == Format.LEAGUE:
+        return league.LEAST, MAX_LEAGUE
+    if format in ROBINS:
+        return table_size, MAX_ROUND_ROBIN
+    return (2 if format == Format.DOUBLE_ELIMINATION else table_size), MAX_PLAYERS
+
+
 def uses_tie_breaks(tournament: Tournament) -> bool:
-    return tournament.format != Format.KNOCKOUT
+    return tournament.format not in ELIMINATIONS
 
 
 # Creating -------------------------------------------------------------------------------------
@@ -87,6 +107,7 @@ class NewTournament:
     round_days: int
     rated: bool
     starts_at: datetime
+    signup_until: datetime | None
     min_players: int
     max_players: int
     access: str
@@ -106,6 +127,7 @@ def check_new_tournament(
     round_days: int = 14,
     rated: bool = True,
     starts_at: datetime,
+    signup_until: datetime | None = None,
     min_players: int = 4,
     max_players: int = 32,
     access: str = Tournament.Access.ANYONE,
@@ -163,24 +185,40 @@ def check_new_tournament(
             "rounds",
             _("A league plays 1 to %(most)d seasons, or 0 for no end.") % {"most": MAX_SEASONS},
         )
-    if format in (Format.ROUND_ROBIN, Format.KNOCKOUT):
+    if format == Format.DOUBLE_ELIMINATION and table_size != 2:
+        raise errors.Invalid("table_size", _("A double elimination is played at tables of two."))
+    if format in (*ROBINS, *ELIMINATIONS):
         rounds = 0  # fixed at the start, by the number of players
-    least = league.LEAST if format == Format.LEAGUE else table_size
-    most = MAX_ROUND_ROBIN if format == Format.ROUND_ROBIN else MAX_PLAYERS
-    if format == Format.LEAGUE:
-        most = 10 * MAX_PLAYERS
+    least, most = player_limits(format, table_size)
     if not least <= min_players <= max_players <= most:
         raise errors.Invalid(
             "min_players",
             _("Between %(least)d and %(most)d players, the minimum not above the maximum.")
             % {"least": least, "most": most},
         )
+    if format == Format.KNOCKOUT:
+        least_at_table = max(2, game.min_players)
+        stuck = [
+            n
+            for n in range(min_players, max_players + 1)
+            if not knockout.playable(n, table_size, advance, least_at_table)
+        ]
+        if stuck:
+            raise errors.Invalid(
+                "advance",
+                _("A knockout of %(players)d players cannot be played at these tables.")
+                % {"players": stuck[0]},
+            )
     if access not in Tournament.Access.values:
         raise errors.Invalid("access", _("Choose who may join from the list."))
     if not now < starts_at <= now + timedelta(days=MAX_SIGNUP_DAYS):
         raise errors.Invalid(
             "starts_at",
             _("The start must be in the future, within %(days)d days.") % {"days": MAX_SIGNUP_DAYS},
+        )
+    if signup_until is not None and not now < signup_until <= starts_at:
+        raise errors.Invalid(
+            "signup_until", _("Sign-up must close in the future, and not after the start.")
         )
     return NewTournament(
         name=name,
@@ -194,6 +232,7 @@ def check_new_tournament(
         round_days=round_days,
         rated=rated,
         starts_at=starts_at,
+        signup_until=signup_until,
         min_players=min_players,
         max_players=max_players,
         access=access,
@@ -217,6 +256,7 @@ def do_create_tournament(creator: User, **arguments: Any) -> Tournament:
         round_days=new.round_days,
         rated=new.rated,
         starts_at=new.starts_at,
+        signup_until=new.signup_until,
         min_players=new.min_players,
         max_players=new.max_players,
         access=new.access,
@@ -227,21 +267,42 @@ def do_create_tournament(creator: User, **arguments: Any) -> Tournament:
 # Joining and leaving ---------------------------------------------------------------------------
 
 
-def _lock(tournament_id: int) -> Tournament:
+# How long a person's request (a join, a leave, an organiser's action) waits for the
+# tournament's row while a worker moves it on, before it answers "try again" (PostgreSQL).
+PERSON_LOCK_WAIT_MS = 5000
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout ran out
+
+
+def _lock(tournament_id: int, *, person: bool = False) -> Tournament:
+    """The tournament's row, locked to the end of the transaction. A ``person``'s request
+    waits ``PERSON_LOCK_WAIT_MS`` at most (a web worker must not hang behind the sweep),
+    then is refused with ``errors.Limited``, and nothing changed."""
+    rows = Tournament.objects.select_for_update()
+    if person and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = %s", [f"{PERSON_LOCK_WAIT_MS}ms"])
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
+        tournament = rows.get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise errors.NotFound(_("No such tournament")) from None
+    except OperationalError as error:
+        cause = error.__cause__
+        if getattr(cause, "sqlstate", getattr(cause, "pgcode", None)) != LOCK_NOT_AVAILABLE:
+            raise
+        raise errors.Limited(
+            _("The tournament is busy moving on: try again in a few seconds."), retry_after=5
+        ) from None
+    if person and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = 0")
+    return tournament
 
 
 def may_join(tournament: Tournament, user: User, code: str = "") -> str | None:
     """Why ``user`` may not join now (words for people), or None."""
     if not user.is_authenticated or user.is_computer or not user.is_active:
         return _("Only people who are logged in join tournaments.")
-    open_now = tournament.status == Tournament.Status.SIGNUP or (
-        tournament.is_league and tournament.status == Tournament.Status.RUNNING
-    )
-    if not open_now:
+    if not signup_open(tournament):
         return _("Sign-up for this tournament has closed.")
     if tournament.access == Tournament.Access.FRIENDS and user.pk != tournament.creator_id:
         if not friends.is_friend(tournament.creator, user):
@@ -249,13 +310,42 @@ def may_join(tournament: Tournament, user: User, code: str = "") -> str | None:
     if tournament.access == Tournament.Access.CODE and user.pk != tournament.creator_id:
         if not secrets.compare_digest(str(code).strip(), tournament.code):
             return _("This tournament needs its invitation code: ask the organiser.")
+    # Kept apart by a block (either way) from the organiser or anyone signed up: they would
+    # share a table. As everywhere on the site, the refusal names no reason.
+    others = [tournament.creator_id, *_active_users(tournament)]
+    if blocks.kept_apart(user.pk, others):
+        return _("You cannot join this tournament.")
     return None
+
+
+def signup_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Whether players may sign up now: before the sign-up deadline (the start, if none was
+    set); a league at any time (from its next season on); a Swiss under way while a round is
+    still to be paired (late entry: from the next round on, without points for the rounds
+    missed)."""
+    now = now or timezone.now()
+    if tournament.status == Tournament.Status.SIGNUP:
+        return tournament.signup_until is None or now < tournament.signup_until
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    if tournament.is_league:
+        return True
+    if tournament.format == Format.SWISS:
+        paired = tournament.round_set.order_by("-number").values_list("number", flat=True)
+        return (paired.first() or 0) < tournament.rounds
+    return False
+
+
+def _active_users(tournament: Tournament) -> list[int]:
+    return list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("user_id", flat=True)
+    )
 
 
 def do_join(tournament_id: int, user: User, code: str = "") -> Entry:
     """``user`` signs up (a league: from its next season on)."""
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = _lock(tournament_id, person=True)
         reason = may_join(tournament, user, code)
         if reason is not None:
             raise PermissionDenied(reason)
@@ -263,7 +353,7 @@ def do_join(tournament_id: int, user: User, code: str = "") -> Entry:
         if entry is not None and entry.status == Entry.Status.ACTIVE:
             raise ValidationError(_("You have signed up already."))
         if entry is not None and tournament.status != Tournament.Status.SIGNUP:
-            raise ValidationError(_("You left this league: you cannot join it again."))
+            raise ValidationError(_("You left this tournament: you cannot join it again."))
         active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
         if active >= tournament.max_players:
             raise ValidationError(_("This tournament is full."))
@@ -271,6 +361,10 @@ def do_join(tournament_id: int, user: User, code: str = "") -> Entry:
             entry = Entry(tournament=tournament, user=user)
         entry.status = Entry.Status.ACTIVE
         entry.since_season = tournament.season + 1 if tournament.is_league else 0
+        if tournament.format == Format.SWISS and tournament.status == Tournament.Status.RUNNING:
+            # A late entrant: seeded last, paired from the next round on.
+            last = tournament.entries.order_by("-seed").values_list("seed", flat=True).first()
+            entry.seed = (last or 0) + 1
         entry.save()
     return entry
 
@@ -280,7 +374,7 @@ def do_leave(tournament_id: int, user: User) -> Entry:
     under way and are never paired again (a league: from its next season on they are out
     of its divisions)."""
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = _lock(tournament_id, person=True)
         entry = Entry.objects.filter(
             tournament=tournament, user=user, status=Entry.Status.ACTIVE
         ).first()
@@ -336,12 +430,12 @@ def do_close_signup(tournament_id: int, now: datetime | None = None) -> Tourname
         tournament.status = Tournament.Status.RUNNING
         tournament.started = now
         seeded = [e.pk for e in sorted(entries, key=lambda e: e.seed)]
-        if tournament.format == Format.ROUND_ROBIN:
+        if tournament.format in ROBINS:
             tournament.schedule = _schedule(tournament, seeded)
             tournament.rounds = len(tournament.schedule)
         elif tournament.format == Format.KNOCKOUT:
             tournament.rounds = knockout.rounds_needed(
-                len(seeded), tournament.table_size, tournament.advance
+                len(seeded), tournament.table_size, tournament.advance, _least(tournament)
             )
         elif tournament.is_league:
             tournament.season = 1
@@ -362,7 +456,17 @@ def _seed(tournament: Tournament, entries: list[Entry]) -> None:
         ).values_list("user_id", "rating")
     )
     new_player = ratings.Skill().rating
-    order = sorted(entries, key=lambda e: (-rated.get(e.user_id, new_player), e.joined, e.pk))
+    # The organiser's order first (those of it still in), then the others by rating.
+    by_hand = {pk: i for i, pk in enumerate(tournament.hand_seeds)}
+    order = sorted(
+        entries,
+        key=lambda e: (
+            by_hand.get(e.pk, len(by_hand)),
+            -rated.get(e.user_id, new_player),
+            e.joined,
+            e.pk,
+        ),
+    )
     for seed, entry in enumerate(order, 1):
         entry.seed = seed
         entry.rating = rated.get(entry.user_id)
@@ -371,26 +475,49 @@ def _seed(tournament: Tournament, entries: list[Entry]) -> None:
 
 def _schedule(tournament: Tournament, players: Sequence[int]) -> list[list[list[int]]]:
     rounds = round_robin.schedule(players, tournament.table_size, seed=tournament.pk)
+    if tournament.format == Format.DOUBLE_ROUND_ROBIN:
+        rounds = round_robin.double(rounds)
     return [[list(t) for t in r] for r in rounds]
 
 
 def _pair_first(tournament: Tournament, seeded: list[int], now: datetime) -> None:
     if tournament.format == Format.SWISS:
         _pair_swiss(tournament, 1, now)
-    elif tournament.format == Format.ROUND_ROBIN:
+    elif tournament.format in ROBINS:
         _pair_scheduled(tournament, 0, 0, 1, tournament.schedule, seeded, now)
     elif tournament.format == Format.KNOCKOUT:
-        tables = knockout.deal(seeded, tournament.table_size)
-        _create_round(tournament, 0, 0, 1, *_split_byes(tournament, tables), now)
+        _create_round(tournament, 0, 0, 1, *_knockout_deal(tournament, seeded), now)
+    elif tournament.format == Format.DOUBLE_ELIMINATION:
+        tables, byes = double_elimination.deal(seeded, {})
+        _create_round(tournament, 0, 0, 1, _apart_tables(tournament, tables, {}), byes, now)
     else:
         _start_season(tournament, now)
 
 
-def _split_byes(tournament: Tournament, tables: list[tuple[int, ...]]) -> tuple[list, list]:
-    """A knockout's tables: those with no more players than go on are byes."""
-    full = [t for t in tables if len(t) > tournament.advance]
-    byes = [p for t in tables if len(t) <= tournament.advance for p in t]
-    return full, byes
+def _least(tournament: Tournament) -> int:
+    """The fewest players at a table of the tournament's game."""
+    return max(2, tournament.game_kind.min_players)
+
+
+def _knockout_deal(tournament: Tournament, seeded: list[int]) -> tuple[list, list[int]]:
+    tables, byes = knockout.deal(
+        seeded, tournament.table_size, tournament.advance, _least(tournament)
+    )
+    return _apart_tables(tournament, tables), byes
+
+
+def _apart_tables(
+    tournament: Tournament,
+    tables: Sequence[tuple[int, ...]],
+    lost: Mapping[int, int] | None = None,
+) -> list:
+    """A deal's tables with players who blocked one another (after signing up) moved
+    apart where a swap can do it (in a double elimination, within a bracket)."""
+    seated = [p for t in tables for p in t]
+    apart = {frozenset(pair) for pair in _apart_pairs(tournament, seated)}
+    if lost is None:
+        return keep_apart(list(tables), apart)
+    return keep_apart(list(tables), apart, lambda t: lost.get(t[0], 0))
 
 
 # Rounds -----------------------------------------------------------------------------------------
@@ -417,17 +544,22 @@ def _create_round(
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
     kind = tournament.game_kind
     told: list[User] = []
+    # Berger tables give a 2-player round robin's first seats in turn by themselves.
+    berger = tournament.format in ROBINS and tournament.table_size == 2
+    taken = {} if berger else _seats_taken(tournament)
     for i, table in enumerate(tables, 1):
         present = [p for p in table if entries[p].status == Entry.Status.ACTIVE]
         row = Table(round=rnd, number=i, entries=list(table))
         if len(present) >= max(2, kind.min_players):
-            users = [entries[p].user for p in present]
+            ordered = present if berger else seat_order(present, taken)
+            users = [entries[p].user for p in ordered]
             row.game = start_game(
                 kind,
                 kind.parse_options(tournament.options, len(users)),
                 users,
                 move_days=tournament.move_days,
                 rated=tournament.rated,
+                in_order=True,
             )
             told += users
         else:
@@ -449,6 +581,17 @@ def _create_round(
         told.append(entries[player].user)
     notices.tell(tournament, told, Notice.Kind.ROUND, about=rnd.pk)
     return rnd
+
+
+def _seats_taken(tournament: Tournament) -> dict[int, list[int]]:
+    """How often each entry had each seat (0 first) in the tournament's games so far."""
+    by_user = dict(tournament.entries.values_list("user_id", "pk"))
+    out: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    rows = Seat.objects.filter(game__tournament_table__round__tournament=tournament)
+    for user_id, number in rows.values_list("user_id", "number"):
+        if user_id in by_user and 0 <= number < 4:
+            out[by_user[user_id]][number] += 1
+    return dict(out)
 
 
 def _with_absent(places: dict[str, int], table: Sequence[int]) -> dict[str, int]:
@@ -483,7 +626,7 @@ def standings(tournament: Tournament, season: int = 0, division: int = 0) -> lis
     """The ranking of one stage, its players in seed order."""
     players = stage_players(tournament, season, division)
     found, byes = results(tournament, season, division)
-    if tournament.format == Format.KNOCKOUT:
+    if tournament.format in ELIMINATIONS:
         return knockout_standings(players, found, byes)
     return rank_players(
         players,
@@ -521,10 +664,26 @@ def _pair_swiss(tournament: Tournament, number: int, now: datetime) -> None:
     bye_count: dict[int, int] = defaultdict(int)
     for bye in byes:
         bye_count[bye.player] += 1
+    firsts = {p: seats[0] - seats[1] for p, seats in _seats_taken(tournament).items()}
+    # Players who blocked one another after signing up weigh as having met three times:
+    # they share a table only when nothing else can be paired.
+    apart = _apart_pairs(tournament, players)
+    if apart:
+        history[0] = history.get(0, []) + apart * 3
     tables, bye_players = swiss.pair(
-        players, scores, list(history.values()), bye_count, tournament.table_size
+        players, scores, list(history.values()), bye_count, tournament.table_size, firsts
     )
     _create_round(tournament, 0, 0, number, tables, bye_players, now)
+
+
+def _apart_pairs(tournament: Tournament, players: Sequence[int]) -> list[tuple[int, ...]]:
+    """The pairs of ``players`` kept apart by a block (either way round)."""
+    user_of = dict(tournament.entries.filter(pk__in=list(players)).values_list("pk", "user_id"))
+    entry_of = {u: p for p, u in user_of.items()}
+    rows = Block.objects.filter(
+        user_id__in=list(entry_of), blocked_id__in=list(entry_of)
+    ).values_list("user_id", "blocked_id")
+    return [(entry_of[a], entry_of[b]) for a, b in rows if a != b]
 
 
 def _pair_scheduled(
@@ -641,7 +800,7 @@ def _after_round(tournament: Tournament, rnd: Round, now: datetime) -> None:
             _pair_swiss(tournament, rnd.number + 1, now)
         else:
             _finish(tournament, now)
-    elif tournament.format == Format.ROUND_ROBIN:
+    elif tournament.format in ROBINS:
         if rnd.number < len(tournament.schedule):
             players = stage_players(tournament)
             _pair_scheduled(tournament, 0, 0, rnd.number + 1, tournament.schedule, players, now)
@@ -649,6 +808,8 @@ def _after_round(tournament: Tournament, rnd: Round, now: datetime) -> None:
             _finish(tournament, now)
     elif tournament.format == Format.KNOCKOUT:
         _after_knockout_round(tournament, rnd, now)
+    elif tournament.format == Format.DOUBLE_ELIMINATION:
+        _after_double_elimination_round(tournament, rnd, now)
     else:
         schedule = tournament.schedule[rnd.division - 1]
         if rnd.number < len(schedule):
@@ -668,7 +829,7 @@ def _after_knockout_round(tournament: Tournament, rnd: Round, now: datetime) -> 
     for table in rnd.tables.all():
         places = {int(p): place for p, place in table.places.items()}
         if table.bye:
-            on += table.entries
+            on += [p for p in table.entries if p in active]  # a bye of a player since gone
             continue
         going = knockout.goes_on(table.entries, places, seeds, tournament.advance)
         going = [p for p in going if p in active]
@@ -685,8 +846,35 @@ def _after_knockout_round(tournament: Tournament, rnd: Round, now: datetime) -> 
     notices.tell(tournament, [entries[p].user for p in out], Notice.Kind.OUT, about=rnd.pk)
     notices.tell(tournament, [entries[p].user for p in on], Notice.Kind.ADVANCED, about=rnd.pk)
     on.sort(key=lambda p: seeds[p])
-    tables = knockout.deal(on, tournament.table_size)
-    _create_round(tournament, 0, 0, rnd.number + 1, *_split_byes(tournament, tables), now)
+    _create_round(tournament, 0, 0, rnd.number + 1, *_knockout_deal(tournament, on), now)
+
+
+def losses(tournament: Tournament) -> dict[int, int]:
+    """A double elimination's losses so far by entry: one for the loser of each game."""
+    seeds = dict(tournament.entries.values_list("pk", "seed"))
+    found, _byes = results(tournament)
+    out: dict[int, int] = defaultdict(int)
+    for result in found:
+        table = tuple(result.places)
+        if len(table) >= 2:
+            out[double_elimination.loser(table, result.places, seeds)] += 1
+    return dict(out)
+
+
+def _after_double_elimination_round(tournament: Tournament, rnd: Round, now: datetime) -> None:
+    lost = losses(tournament)
+    active = _active(tournament)
+    out = [p for p in active if lost.get(p, 0) >= 2]
+    entries = {e.pk: e for e in tournament.entries.select_related("user")}
+    if out:
+        Entry.objects.filter(pk__in=out, status=Entry.Status.ACTIVE).update(status=Entry.Status.OUT)
+        notices.tell(tournament, [entries[p].user for p in out], Notice.Kind.OUT, about=rnd.pk)
+    players = [p for p in stage_players(tournament) if p in active and p not in out]
+    if len(players) <= 1:
+        _finish(tournament, now)
+        return
+    tables, byes = double_elimination.deal(players, lost)
+    _create_round(tournament, 0, 0, rnd.number + 1, _apart_tables(tournament, tables), byes, now)
 
 
 def _end_season(tournament: Tournament, now: datetime) -> None:
@@ -757,15 +945,22 @@ def timeouts(tournament: Tournament) -> dict[int, int]:
     marked = (
         Move.objects.filter(game_id__in=games, automatic=True, events__0__type=TIMEOUT_EVENT)
         .order_by("game_id", "number")
-        .values_list("game_id", "number", "seat")
+        .values_list("game_id", "number", "seat", "created")
     )
-    last: dict[tuple[int, int], int] = {}
+    last: dict[tuple[int, int], tuple[int, datetime]] = {}
     count: dict[tuple[int, int], int] = defaultdict(int)
-    for game_id, number, seat in marked:
+    for game_id, number, seat, created in marked:
         key = (game_id, seat)
-        if last.get(key) != number - 1:
-            count[key] += 1  # a new wait: not the next decision of the same one
-        last[key] = number
+        before = last.get(key)
+        # One time-out may make several decisions in a row (moves that follow each other,
+        # made at once); a later time-out is a new wait even when no other move came
+        # between (the other player ran out of time too, after it).
+        same_wait = (
+            before is not None and before[0] == number - 1 and created - before[1] < ONE_WAIT
+        )
+        if not same_wait:
+            count[key] += 1
+        last[key] = (number, created)
     by_user = dict(tournament.entries.values_list("user_id", "pk"))
     seats = Seat.objects.filter(game_id__in=games).values_list("game_id", "number", "user_id")
     out: dict[int, int] = defaultdict(int)

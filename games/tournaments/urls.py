@@ -13,4 +13,11 @@ urlpatterns = [
     path("<id:tournament_id>/", views.detail, name="detail"),
     path("<id:tournament_id>/join/", views.join, name="join"),
     path("<id:tournament_id>/leave/", views.leave, name="leave"),
+    path("<id:tournament_id>/edit/", views.edit, name="edit"),
+    path("<id:tournament_id>/cancel/", views.cancel, name="cancel"),
+    path("<id:tournament_id>/remove/", views.remove, name="remove"),
+    path("<id:tournament_id>/result/", views.result, name="result"),
+    path("<id:tournament_id>/extend/", views.extend, name="extend"),
+    path("<id:tournament_id>/message/", views.message, name="message"),
+    path("<id:tournament_id>/seed/", views.seed, name="seed"),
 ]

@@ -9,13 +9,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from games.core import registry
 from games.play import errors
-from games.tournaments import reads, services
+from games.tournaments import organiser, reads, services
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Tournament
 
@@ -92,6 +93,9 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "players": tournament.entries.select_related("user").order_by("seed", "joined", "pk"),
         "stages": reads.stages(tournament),
         "rounds": reads.rounds(tournament),
+        "log": reads.log(tournament),
+        "messages_left": organiser.messages_left(tournament),
+        "extend_days": range(1, organiser.MAX_EXTEND_DAYS + 1),
     }
     return render(request, "tournaments/detail.html", context)
 
@@ -123,3 +127,164 @@ def leave(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse
         return redirect("tournaments:detail", tournament_id)
     messages.success(request, _("You have left the tournament."))
     return redirect("tournaments:detail", tournament_id)
+
+
+# The organiser's tools -------------------------------------------------------------------------
+
+
+def _organiser_action(request: AuthenticatedHttpRequest, tournament_id: int, act, done: str):
+    """Run an organiser's action from the page's form: back to the page, saying how it went."""
+    try:
+        act()
+    except errors.NotFound:
+        raise Http404(_("No such tournament")) from None
+    except PermissionDenied as error:
+        raise PermissionDenied(str(error)) from None
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("tournaments:detail", tournament_id)
+    messages.success(request, done)
+    return redirect("tournaments:detail", tournament_id)
+
+
+def _number(value: object) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        return 0
+
+
+@login_required
+@require_POST
+def cancel(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: organiser.do_cancel(tournament_id, request.user, request.POST.get("reason", "")),
+        _("The tournament is cancelled; everyone signed up hears it."),
+    )
+
+
+@login_required
+@require_POST
+def remove(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: organiser.do_remove(
+            tournament_id,
+            request.user,
+            request.POST.get("username", ""),
+            request.POST.get("reason", ""),
+        ),
+        _("The player was taken out."),
+    )
+
+
+@login_required
+@require_POST
+def result(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    places = {
+        name.removeprefix("place_"): _number(value)
+        for name, value in request.POST.items()
+        if name.startswith("place_")
+    }
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: organiser.do_set_result(
+            tournament_id,
+            request.user,
+            round_id=_number(request.POST.get("round")),
+            table=_number(request.POST.get("table")),
+            places=places,
+            reason=request.POST.get("reason", ""),
+        ),
+        _("The result is recorded, with your reason, on the tournament's page."),
+    )
+
+
+@login_required
+@require_POST
+def extend(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: organiser.do_extend(
+            tournament_id,
+            request.user,
+            round_id=_number(request.POST.get("round")),
+            days=_number(request.POST.get("days")),
+            reason=request.POST.get("reason", ""),
+        ),
+        _("The round's deadline is later now."),
+    )
+
+
+@login_required
+@require_POST
+def message(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: organiser.do_message(tournament_id, request.user, request.POST.get("text", "")),
+        _("Your message is on its way to every player."),
+    )
+
+
+@login_required
+def edit(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    """The new-tournament form, filled in, while sign-up is open."""
+    tournament = _tournament(tournament_id)
+    if request.user.pk != tournament.creator_id:
+        raise PermissionDenied(_("Only the organiser may do that."))
+    if tournament.status != Tournament.Status.SIGNUP:
+        messages.error(request, _("A tournament can be edited only before it starts."))
+        return redirect("tournaments:detail", tournament_id)
+    game = tournament.game_kind
+    initial = {
+        "name": tournament.name,
+        "format": tournament.format,
+        "table_size": tournament.table_size,
+        "rounds": tournament.rounds,
+        "advance": tournament.advance if tournament.format == Tournament.Format.KNOCKOUT else None,
+        "move_days": tournament.move_days,
+        "round_days": tournament.round_days,
+        "rated": tournament.rated,
+        "starts_at": timezone.localtime(tournament.starts_at).strftime("%Y-%m-%dT%H:%M"),
+        "signup_until": (
+            timezone.localtime(tournament.signup_until).strftime("%Y-%m-%dT%H:%M")
+            if tournament.signup_until
+            else None
+        ),
+        "min_players": tournament.min_players,
+        "max_players": tournament.max_players,
+        "access": tournament.access,
+        **{f"option_{k}": v for k, v in tournament.options.items()},
+    }
+    form = TournamentForm(game, request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        arguments = form.arguments()
+        arguments.pop("kind")
+        try:
+            organiser.do_edit(tournament_id, request.user, **arguments)
+        except ValidationError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, _("The tournament is changed."))
+            return redirect("tournaments:detail", tournament_id)
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "game": game, "tournament": tournament}
+    return render(request, "tournaments/new.html", context, status=status)
+
+
+@login_required
+@require_POST
+def seed(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    names = request.POST.get("usernames", "").replace(",", " ").split()
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: organiser.do_seed(tournament_id, request.user, names),
+        _("The seeds are set: they count when play starts."),
+    )

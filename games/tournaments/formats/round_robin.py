@@ -3,16 +3,18 @@
 For tables of two, Berger tables (the FIDE handbook's, C.05 annex 1): a circle with one
 player fixed, the others turning one step a round; with an odd number of players a ghost
 makes the count even and whoever meets it has a bye. For tables of three or four, a
-schedule in which every pair meets as evenly as the numbers allow: as many rounds as it
-takes everyone to meet everyone once at best (``rounds_needed``), found by a seeded local
-search that makes the counts of the pairs' meetings as even as it can (an exact design,
-every pair once, when one exists and the search finds it: 9 players at tables of 3, 16 at
-tables of 4...). Players left over when the number is not a multiple of the table size sit
-out that round with a bye, the byes spread as evenly as the meetings.
+schedule of full tables (those left over sit out with a bye) in which every pair meets at
+least once, in as few rounds as a seeded local search finds, from the fewest thinkable
+(``rounds_needed``) up, with the pairs' meetings and the byes as even as it can make them:
+an exact design, every pair once, when one exists and the search finds it (9 players at
+tables of 3, 16 at tables of 4); else some pairs meet more than once. A greedy schedule
+that seats a new pair every round is the fallback, so a schedule always exists and the
+search always ends.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -45,14 +47,29 @@ def berger(players: Sequence[int]) -> list[Round]:
     return rounds
 
 
+def double(rounds: Sequence[Round]) -> list[Round]:
+    """A double round robin: the schedule, then again with each table's order reversed (at
+    tables of two, each pair meets once with each player in the first seat)."""
+    first = [list(r) for r in rounds]
+    return first + [[tuple(reversed(t)) for t in r] for r in rounds]
+
+
 def rounds_needed(players: int, table_size: int) -> int:
-    """The fewest rounds in which every player can meet every other once: each round a
-    player meets ``table_size - 1`` others."""
+    """The fewest rounds in which every player can meet every other: enough tables for all
+    the pairs, and enough seats for everyone to meet ``players - 1`` others,
+    ``table_size - 1`` a round (those left over when the tables are full sit out)."""
     if players < 2:
         return 0
     if table_size == 2:
         return players - 1 if players % 2 == 0 else players
-    return math.ceil((players - 1) / (table_size - 1))
+    if players <= table_size:
+        return 1
+    tables = players // table_size
+    pairs = players * (players - 1) // 2
+    each = math.ceil((players - 1) / (table_size - 1))  # rounds each player must sit in
+    by_pairs = math.ceil(pairs / (tables * table_size * (table_size - 1) // 2))
+    by_seats = math.ceil(players * each / (tables * table_size))
+    return max(each, by_pairs, by_seats)
 
 
 def meetings(rounds: Sequence[Round]) -> Counter[tuple[int, int]]:
@@ -69,35 +86,110 @@ def schedule(
     players: Sequence[int],
     table_size: int,
     *,
-    rounds: int | None = None,
     seed: int = 0,
-    effort: int = 3000,
+    effort: int = 500,
 ) -> list[Round]:
-    """A round robin of ``players`` at tables of ``table_size`` (2 to 4): Berger tables for
-    two; else ``rounds`` rounds (by default ``rounds_needed``) of as many full tables as
-    fit, everyone else on a bye, found by local search from ``seed`` (the same arguments
-    give the same schedule)."""
+    """A round robin of ``players`` (in seed order) at tables of ``table_size`` (2 to 4):
+    Berger tables for two; else full tables each round, everyone else on a bye, in which
+    every pair meets at least once, in as few rounds as the search finds (from
+    ``rounds_needed`` up), the meetings and the byes as even as it can make them. The same
+    arguments give the same schedule."""
     if table_size == 2:
         return berger(players)
     if table_size not in (3, 4):
         raise ValueError("tables of 2 to 4 players")
     n = len(players)
-    count = rounds_needed(n, table_size) if rounds is None else rounds
-    if n < 2 or count == 0:
+    if n < 2:
         return []
     if n <= table_size:
         return [[tuple(players)]]  # one table: once is everyone meeting everyone
+    return [
+        [tuple(players[i] for i in table) for table in tables]
+        for tables in _covering(n, table_size, seed, effort)
+    ]
+
+
+@functools.lru_cache(maxsize=64)
+def _covering(n: int, size: int, seed: int, effort: int) -> tuple[tuple[Table, ...], ...]:
+    """The schedule of positions 0 .. n-1 (a league's divisions of one size share it).
+
+    A greedy schedule that seats a pair not yet met at a table every round is the fallback,
+    and ends within one round a pair; the local search tries fewer rounds, from the fewest
+    thinkable up, each within ``effort`` steps a round: its first schedule in which every
+    pair meets is taken."""
     rand = random.Random(seed)
-    tables = n // table_size
-    floor = _floor(n, table_size, count)
+    fallback = _greedy(n, size)
+    for count in range(rounds_needed(n, size), len(fallback)):
+        order = _anneal(n, size, count, rand, effort)
+        if order is not None:
+            tables = n // size
+            return tuple(
+                tuple(tuple(o[t * size : (t + 1) * size]) for t in range(tables)) for o in order
+            )
+    return tuple(tuple(r) for r in fallback)
+
+
+def _greedy(n: int, size: int) -> list[Round]:
+    """Rounds until every pair has met: each starts a table with a pair not yet met (so
+    every round makes progress), fills the tables with the players who met those seated
+    least, and sits out those with the fewest byes so far... last."""
+    met: Counter[tuple[int, int]] = Counter()
+    byes: Counter[int] = Counter()
+    unmet = set(itertools.combinations(range(n), 2))
+    out: list[Round] = []
+    tables = n // size
+    while unmet:
+        a, b = min(unmet)
+        # Who sits out: the fewest byes so far (so byes stay even), then those with the
+        # fewest pairs left to meet.
+        rest = sorted(
+            (p for p in range(n) if p not in (a, b)),
+            key=lambda p: (
+                byes[p],
+                sum(1 for q in range(n) if q != p and (min(p, q), max(p, q)) in unmet),
+                p,
+            ),
+        )
+        out_now = rest[: n - tables * size]
+        free = [p for p in rest if p not in out_now]
+        seated: list[list[int]] = [[a, b]]
+        while True:
+            table = seated[-1]
+            while len(table) < size:
+                best = max(
+                    free,
+                    key=lambda p: (
+                        sum(1 for q in table if (min(p, q), max(p, q)) in unmet),
+                        -sum(met[min(p, q), max(p, q)] for q in table),
+                        -p,
+                    ),
+                )
+                table.append(best)
+                free.remove(best)
+            if len(seated) == tables:
+                break
+            seated.append([free.pop(0)])
+        for table in seated:
+            for p, q in itertools.combinations(sorted(table), 2):
+                met[p, q] += 1
+                unmet.discard((p, q))
+        for p in out_now:
+            byes[p] += 1
+        out.append([tuple(t) for t in seated])
+    return out
+
+
+def _anneal(
+    n: int, size: int, count: int, rand: random.Random, effort: int
+) -> list[list[int]] | None:
+    """A schedule of ``count`` rounds in which every pair meets, or None when the search
+    found none: simulated annealing over swaps of two players of one round (one of them
+    may be on a bye), each swap's change counted on the pairs it touches alone."""
+    floor = _floor(n, size, count)
     best: list[list[int]] | None = None
-    best_cost: int | None = None
-    # Restarts of a hill climb over swaps of two players of one round (one of them may be
-    # on a bye), each swap's change counted on the pairs it touches alone.
-    for _restart in range(6):
-        search = _Search([rand.sample(list(players), n) for _ in range(count)], table_size)
-        # Simulated annealing: a swap that makes things worse is taken now and then, less
-        # and less often, to climb out of a local best.
+    best_cost = 0
+    for _restart in range(RESTARTS):
+        search = _Search([rand.sample(range(n), n) for _ in range(count)], size)
         heat = 2.0
         for _step in range(effort * count):
             if search.cost == floor:
@@ -110,16 +202,18 @@ def schedule(
             if delta > 0 and rand.random() >= math.exp(-delta / heat):
                 search.swap(r, i, j)  # back
             heat = max(0.05, heat * 0.999)
-        if best_cost is None or search.cost < best_cost:
+        if search.unmet == 0 and (best is None or search.cost < best_cost):
             best, best_cost = [list(o) for o in search.order], search.cost
-        if best_cost == floor:
+        if best is not None and best_cost == floor:
             break
-    assert best is not None
-    return [[tuple(o[t * table_size : (t + 1) * table_size]) for t in range(tables)] for o in best]
+    return best
 
 
-# How much worse a bye more than even is than a pair's extra meeting: byes first.
+# How much worse a bye more than even is than a pair's extra meeting: byes first; and a
+# pair that never meets is worse than any of those.
 BYE_WEIGHT = 1000
+UNMET_WEIGHT = 1_000_000
+RESTARTS = 3
 
 
 class _Search:
@@ -131,6 +225,7 @@ class _Search:
         self.order, self.size = order, size
         n = len(order[0])
         self.tables = n // size
+        self.unmet = n * (n - 1) // 2
         self.met: Counter[tuple[int, int]] = Counter()
         self.byes: Counter[int] = Counter()
         for o in order:
@@ -139,8 +234,11 @@ class _Search:
                     self.met[a, b] += 1
             for p in o[self.tables * size :]:
                 self.byes[p] += 1
-        self.cost = sum(c * c for c in self.met.values()) + BYE_WEIGHT * sum(
-            c * c for c in self.byes.values()
+        self.unmet -= sum(1 for c in self.met.values() if c)
+        self.cost = (
+            sum(c * c for c in self.met.values())
+            + BYE_WEIGHT * sum(c * c for c in self.byes.values())
+            + UNMET_WEIGHT * self.unmet
         )
 
     def group(self, i: int) -> int:
@@ -167,6 +265,12 @@ class _Search:
             c = self.met[key]
             self.met[key] = c + sign
             delta += (c + sign) ** 2 - c * c
+            if c + sign == 0:
+                self.unmet += 1
+                delta += UNMET_WEIGHT
+            elif c == 0:
+                self.unmet -= 1
+                delta -= UNMET_WEIGHT
         return delta
 
     def swap(self, r: int, i: int, j: int) -> int:

@@ -12,7 +12,7 @@ Tie-breaks, in this order:
 2. Sonneborn-Berger (Swiss and round robin): the sum over the tables and the opponents at
    them of the opponent's points times the result against them (1 ahead of them, 1/2 tied,
    0 behind);
-3. wins: the number of tables won outright or shared first;
+3. wins: the number of tables won outright (a shared first place, a draw, is no win);
 4. the seed (the rating at the start, best first): the last word, so that there is always
    a single winner.
 
@@ -99,7 +99,8 @@ def _rows(
             row.points += points
             row.played += 1
             row.reached = max(row.reached, result.round)
-            if result.places[player] == 1 and len(result.places) > 1:
+            # A win is a table won alone: a shared first place (a draw at two) is not.
+            if result.places[player] == 1 and list(result.places.values()).count(1) == 1:
                 row.wins += 1
     for bye in byes:
         row = rows.setdefault(bye.player, Row(bye.player))

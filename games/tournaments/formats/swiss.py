@@ -2,7 +2,8 @@
 
 Tables of two are a maximum weight matching (networkx's ``max_weight_matching``, Edmonds'
 blossom algorithm) on the graph of every pair still allowed: a pair weighs more the closer
-the two players' scores, and a pair that has met already weighs so much less that a repeat
+the two players' scores (then the better their seats fit: not two players who both moved
+first more often than second), and a pair that has met already weighs so much less that a repeat
 is chosen only when no pairing without one exists. With an odd number of players a ghost
 joins the graph: whoever is matched with it has the bye, and the ghost's edges make that
 the lowest-placed player who has had the fewest byes (never a second bye while anyone
@@ -50,12 +51,23 @@ def pair(
     history: Sequence[Round],
     byes: Mapping[int, int],
     table_size: int = 2,
+    firsts: Mapping[int, int] | None = None,
 ) -> tuple[Round, list[int]]:
     """The next round's tables and byes for ``players`` (in seed order, those still in),
-    with their ``scores``, the rounds played so far and each player's byes so far."""
+    with their ``scores``, the rounds played so far and each player's byes so far; at
+    tables of two, ``firsts`` (each player's first seats less their second seats so far)
+    makes players due the same seat meet only when nothing else is as good."""
     if table_size == 2:
-        return pair_two(players, scores, history, byes)
+        return pair_two(players, scores, history, byes, firsts or {})
     return group(players, scores, history, byes, table_size)
+
+
+def _clash(a: int, b: int) -> int:
+    """How badly two players with these seat balances fit at one table: both were first
+    (or both second) more often, so one of them goes further off balance."""
+    if a * b <= 0:
+        return 0
+    return min(abs(a), abs(b))
 
 
 def pair_two(
@@ -63,6 +75,7 @@ def pair_two(
     scores: Mapping[int, Fraction],
     history: Sequence[Round],
     byes: Mapping[int, int],
+    firsts: Mapping[int, int] | None = None,
 ) -> tuple[Round, list[int]]:
     if len(players) < 2:
         return [], list(players)
@@ -84,9 +97,14 @@ def pair_two(
     # Weights, largest concern first: no repeat (and no second bye) > the bye to the lowest
     # placed > close scores > close places. Each level outweighs everything below it over a
     # whole pairing.
+    balance = firsts or {}
     place_step = 1  # a pair's place distance is below n; n/2 pairs
-    score_step = n * n + 1
-    bye_step = (n // 2 + 1) * spread * spread * score_step + n * n + 1
+    seat_step = n * n + 1  # a clash of seats outweighs every place distance
+    score_step = (n // 2 + 1) * seat_step + n * n + 1
+    # Two players both 2 or more first seats ahead (or behind): one would go 3 off balance,
+    # which chess's Swiss rules never allow while anything else can be done.
+    hard_step = (n // 2 + 1) * spread * spread * score_step + n * n + 1
+    bye_step = (n // 2 + 1) * hard_step + 1
     repeat = n * n * bye_step + 1
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(order)
@@ -97,7 +115,14 @@ def pair_two(
         # half the group below), as in the Dutch system.
         ideal = groups[points[a]] // 2 if gap == 0 else 0
         off = abs(abs(place[a] - place[b]) - ideal)
-        weight = -met.get(key, 0) * repeat - gap * gap * score_step - off * place_step
+        clash = _clash(balance.get(a, 0), balance.get(b, 0))
+        weight = (
+            -met.get(key, 0) * repeat
+            - (hard_step if clash >= 2 else 0)
+            - gap * gap * score_step
+            - (seat_step if clash == 1 else 0)
+            - off * place_step
+        )
         graph.add_edge(a, b, weight=weight)
     if n % 2:
         graph.add_node(GHOST)
@@ -174,6 +199,11 @@ def group(
     return _improve(tables, scores, times), bye
 
 
+# How far apart (in tables) two tables may be for a swap of players, and how many passes.
+NEAR = 4
+MAX_PASSES = 50
+
+
 def _improve(
     tables: Round, scores: Mapping[int, Fraction], times: Callable[[int, int], int]
 ) -> Round:
@@ -186,10 +216,15 @@ def _improve(
         return repeats, max(values) - min(values)
 
     seats = [list(t) for t in tables]
+    # Tables near each other in the standings only (a swap with a table far below brings
+    # scores no closer), and a bounded number of passes: a round of 512 stays within
+    # seconds.
+    near = [(x, y) for x in range(len(seats)) for y in range(x + 1, min(len(seats), x + NEAR + 1))]
     better = True
-    while better:
-        better = False
-        for x, y in itertools.combinations(range(len(seats)), 2):
+    passes = 0
+    while better and passes < MAX_PASSES:
+        better, passes = False, passes + 1
+        for x, y in near:
             for i, j in itertools.product(range(len(seats[x])), range(len(seats[y]))):
                 before = _add(cost(tuple(seats[x])), cost(tuple(seats[y])))
                 seats[x][i], seats[y][j] = seats[y][j], seats[x][i]

@@ -98,3 +98,98 @@ class TestExactlyOnce:
         Round.objects.create(tournament=t, number=1, started=now, deadline=now)
         with pytest.raises(IntegrityError):
             Round.objects.create(tournament=t, number=1, started=now, deadline=now)
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql" and not IN_CI,
+    reason="a lock held by another connection needs PostgreSQL",
+)
+class TestNoLongWait:
+    def test_a_join_behind_a_busy_worker_is_refused_quickly(self, alice, monkeypatch):
+        """A worker holds the tournament's row (moving it on); a person's join waits
+        ``PERSON_LOCK_WAIT_MS`` at most, then is told to try again, nothing changed."""
+        from games.play import errors
+        from games.tournaments.models import Entry
+
+        t = tournament(alice, people(2))
+        joiner = people(1, prefix="late")[0]
+        monkeypatch.setattr(services, "PERSON_LOCK_WAIT_MS", 200)
+        held, release = threading.Event(), threading.Event()
+
+        def worker():
+            try:
+                from django.db import transaction
+
+                with transaction.atomic():
+                    Tournament.objects.select_for_update().get(pk=t.pk)
+                    held.set()
+                    release.wait(10)
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        try:
+            assert held.wait(10)
+            started = timezone.now()
+            with pytest.raises(errors.Limited):
+                services.do_join(t.pk, joiner)
+            assert timezone.now() - started < timedelta(seconds=3)
+        finally:
+            release.set()
+            thread.join()
+        assert not Entry.objects.filter(tournament=t, user=joiner).exists()
+        services.do_join(t.pk, joiner)  # once the worker is done
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql" and not IN_CI,
+    reason="row locks of two connections need PostgreSQL",
+)
+class TestLockOrder:
+    def test_a_time_out_locks_the_game_before_its_seats(self, alice, bob):
+        """Issue 44: ``do_time_out`` locked the seat, then the game; a concession locks the
+        game, then the seats: each could wait for the other. Now a time-out waiting for
+        the game holds no seat, so whoever holds the game can take its seats."""
+        from django.db import transaction
+
+        from games.play import timeouts
+        from tests.games.helpers import seat_to_move, start_game
+
+        game = start_game(alice, bob, move_days=1)
+        waiting = seat_to_move(game)
+        now = waiting.deadline + timedelta(seconds=1)
+        holding, release = threading.Event(), threading.Event()
+        seats_free: list[bool] = []
+
+        def concession_like():
+            try:
+                with transaction.atomic():
+                    Game.objects.select_for_update().get(pk=game.pk)
+                    holding.set()
+                    release.wait(10)
+                    # The game's holder now takes the seats, as do_concede does.
+                    list(Seat.objects.select_for_update(nowait=True).filter(game=game))
+                    seats_free.append(True)
+            except Exception:
+                seats_free.append(False)
+            finally:
+                connections.close_all()
+
+        def time_out():
+            try:
+                timeouts.do_time_out(game.pk, waiting.number, waiting.wait_version, now)
+            finally:
+                connections.close_all()
+
+        first = threading.Thread(target=concession_like)
+        first.start()
+        assert holding.wait(10)
+        second = threading.Thread(target=time_out)
+        second.start()
+        second.join(1)  # the time-out is now waiting for a lock
+        release.set()
+        first.join()
+        second.join()
+        assert seats_free == [True]
+        assert Seat.objects.get(pk=waiting.pk).consecutive_timeouts == 1

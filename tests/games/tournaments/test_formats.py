@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.tournaments.formats import knockout, league, round_robin, swiss
+from games.tournaments.formats.seats import seat_order
 from games.tournaments.formats.standings import (
     Bye,
     TableResult,
@@ -65,6 +66,16 @@ class TestTablesOfThreeAndFour:
         assert set(met) == set(itertools.combinations(range(n), 2))
         assert set(met.values()) == {1}
 
+    @pytest.mark.parametrize(
+        ("n", "size"), [(11, 4), (7, 3), (10, 3), (12, 4), (12, 3), (24, 3), (24, 4)]
+    )
+    def test_every_pair_meets_when_numbers_do_not_divide(self, n, size):
+        """Issue 44: 11 at 4 left 14 of 55 pairs apart, 7 at 3 six of 21."""
+        schedule = round_robin.schedule(list(range(n)), size, seed=5)
+        met = round_robin.meetings(schedule)
+        assert set(met) == set(itertools.combinations(range(n), 2))
+        assert len(schedule) >= round_robin.rounds_needed(n, size)
+
     @settings(max_examples=15, deadline=None)
     @given(st.integers(min_value=4, max_value=14), st.sampled_from([3, 4]))
     def test_every_round_seats_each_player_once_and_byes_are_even(self, n, size):
@@ -95,7 +106,9 @@ class TestSwiss:
         scores: dict[int, Fraction] = {p: F(0) for p in players}
         history: list = []
         byes: Counter[int] = Counter()
-        rounds = min(4, n - 1 if n % 2 == 0 else n - 2)
+        # The guarantee below holds while at most nodes/2 - 1 rounds were played (the
+        # graph left has degree nodes/2 or more: Dirac, so a perfect matching).
+        rounds = min(4, (n + n % 2) // 2)
         for _ in range(rounds):
             tables, bye = swiss.pair(players, scores, history, byes)
             assert seated_once(tables, bye, players)
@@ -155,18 +168,20 @@ class TestSwiss:
 
 class TestKnockout:
     def test_best_seed_meets_the_worst(self):
-        assert knockout.deal(list(range(1, 9)), 2) == [(1, 8), (2, 7), (3, 6), (4, 5)]
+        assert knockout.deal(list(range(1, 9)), 2, 1) == ([(1, 8), (2, 7), (3, 6), (4, 5)], [])
 
-    def test_short_tables_go_to_the_best_seeds(self):
-        tables = knockout.deal([1, 2, 3, 4, 5], 2)
-        assert tables[0] == (1,)  # a bye
-        assert sorted(len(t) for t in knockout.deal(list(range(10)), 4)) == [3, 3, 4]
+    def test_byes_go_to_the_best_seeds_and_short_tables_are_theirs(self):
+        tables, byes = knockout.deal([1, 2, 3, 4, 5], 2, 1)
+        assert byes == [1, 2, 3] and tables == [(4, 5)]
+        tables, byes = knockout.deal(list(range(10)), 4, 2)
+        assert byes == [] and [len(t) for t in tables] == [3, 3, 4]
 
     @given(st.integers(min_value=2, max_value=40), st.sampled_from([2, 3, 4]))
     def test_everyone_dealt_once(self, n, size):
-        tables = knockout.deal(list(range(n)), size)
-        assert seated_once(tables, [], list(range(n)))
-        assert all(1 <= len(t) <= size for t in tables)
+        advance = knockout.default_advance(size)
+        tables, byes = knockout.deal(list(range(n)), size, advance)
+        assert seated_once(tables, byes, list(range(n)))
+        assert all(2 <= len(t) <= size for t in tables)
         assert max(len(t) for t in tables) - min(len(t) for t in tables) <= 1
 
     def test_a_tie_at_the_cut_goes_to_the_better_seed(self):
@@ -176,7 +191,7 @@ class TestKnockout:
 
     @pytest.mark.parametrize(
         ("n", "size", "advance", "rounds"),
-        [(16, 2, 1, 4), (5, 2, 1, 3), (16, 4, 2, 3), (9, 3, 1, 2), (4, 4, 2, 1)],
+        [(16, 2, 1, 4), (5, 2, 1, 3), (16, 4, 2, 3), (9, 3, 1, 2), (4, 4, 2, 1), (6, 3, 2, 3)],
     )
     def test_rounds_needed(self, n, size, advance, rounds):
         assert knockout.rounds_needed(n, size, advance) == rounds
@@ -201,6 +216,13 @@ class TestLeague:
         new = league.next_season([top, bottom], left=[3], newcomers=[90, 91])
         assert 3 not in {p for d in new for p in d}
         assert new[-1][-2:] == [90, 91]
+
+    def test_leavers_are_taken_out_before_up_and_down(self):
+        """docs/tournaments.md: a leaver takes no place going up, spares nobody going down."""
+        top, bottom = list(range(0, 8)), list(range(10, 18))
+        new = league.next_season([top, bottom], left=[10, 7])
+        assert new[0][-2:] == [11, 12]  # the best two still in below went up
+        assert new[1][:2] == [5, 6]  # the worst two still in above went down
 
     def test_many_newcomers_open_a_new_division(self):
         new = league.next_season([list(range(10))], newcomers=list(range(100, 110)))
@@ -277,3 +299,52 @@ class TestStandings:
 
     def test_points_written_as_people_write_them(self):
         assert [fmt(F(5, 2)), fmt(F(1, 3)), fmt(F(7, 3)), fmt(F(2))] == ["2½", "⅓", "2⅓", "2"]
+
+
+class TestSeats:
+    def test_who_had_the_first_seat_less_moves_first(self):
+        assert seat_order([1, 2], {1: [2, 1], 2: [1, 2]}) == [2, 1]
+        assert seat_order([1, 2], {}) == [1, 2]  # nobody played: the table's order
+        # Equal firsts: the one who was second more often goes first.
+        assert seat_order([1, 2], {1: [1, 0], 2: [1, 1]}) == [2, 1]
+
+    def test_tables_of_three_share_every_seat(self):
+        players = [1, 2, 3]
+        taken: dict[int, list[int]] = {p: [0, 0, 0] for p in players}
+        for _ in range(6):
+            for s, p in enumerate(seat_order(players, taken)):
+                taken[p][s] += 1
+        assert all(counts == [2, 2, 2] for counts in taken.values())
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.integers(min_value=4, max_value=16), st.randoms(use_true_random=False))
+    def test_a_swiss_keeps_first_seats_within_two_of_half(self, n, rand):
+        players = list(range(n))
+        scores: dict[int, Fraction] = {p: F(0) for p in players}
+        taken: dict[int, list[int]] = {p: [0, 0] for p in players}
+        history: list = []
+        byes: Counter[int] = Counter()
+        for _ in range(min(5, n - 1)):
+            firsts = {p: a - b for p, (a, b) in taken.items()}
+            tables, bye = swiss.pair(players, scores, history, byes, 2, firsts)
+            for p in bye:
+                byes[p] += 1
+                scores[p] += 1
+            for t in tables:
+                first, second = seat_order(t, taken)
+                taken[first][0] += 1
+                taken[second][1] += 1
+                scores[rand.choice(t)] += 1
+            history.append(tables)
+        assert all(abs(a - b) <= 2 for a, b in taken.values())
+
+
+class TestApart:
+    def test_a_swap_keeps_a_blocked_pair_apart(self):
+        from games.tournaments.formats.apart import keep_apart
+
+        apart = {frozenset((1, 4))}
+        assert keep_apart([(1, 4), (2, 3)], apart) == [(1, 3), (2, 4)]
+        assert keep_apart([(1, 4)], apart) == [(1, 4)]  # nobody to swap with: as it is
+        # Within a group only (a double elimination's brackets).
+        assert keep_apart([(1, 4), (2, 3)], apart, lambda t: t[0]) == [(1, 4), (2, 3)]

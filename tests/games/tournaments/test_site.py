@@ -15,6 +15,7 @@ from accounts import friends
 from games.models import Game, Seat
 from games.play import moves
 from games.tournaments import services, tasks
+from games.tournaments.formats import knockout
 from games.tournaments.models import Entry, Notice, Round, Table, Tournament
 from tests.games.api_helpers import Api
 from tests.games.tournaments.helpers import people, play_round, tournament
@@ -78,7 +79,7 @@ class TestCreating:
             ("table_size", 4, None),  # fine for Goofspiel
             ("rounds", 0, "A Swiss has 1 to 15 rounds."),
             ("round_days", 1, "A round must last at least as long as the time per move."),
-            ("max_players", 100, "Between 2 and 64 players"),
+            ("max_players", 600, "Between 2 and 512 players"),
             ("option_cards", 99, None),
         ],
     )
@@ -234,7 +235,9 @@ class TestRunning:
             t = start_now(t, committed, clock)
             assert t.rounds == 3
             first = Table.objects.filter(round__tournament=t, round__number=1)
-            assert sorted(len(tb.entries) for tb in first) == [1, 2, 2]
+            # A standard bracket: the byes in round 1, to the best seeds; then 4, then 2.
+            assert sorted(len(tb.entries) for tb in first) == [1, 1, 1, 2]
+            assert sorted(entry_seed(tb) for tb in first if tb.bye) == [1, 2, 3]
             for _ in range(6):
                 play_round(t, committed, rand)
                 t.refresh_from_db()
@@ -254,6 +257,38 @@ class TestRunning:
         assert Notice.objects.filter(tournament=t, kind="out").count() >= 3
         assert Notice.objects.filter(tournament=t, kind="advanced").exists()
         assert services.standings(t)[0].player == winner
+
+
+@pytest.mark.parametrize(("n", "size", "advance"), [(6, 3, 2), (5, 4, 1), (6, 4, 3), (7, 4, 2)])
+def test_knockouts_that_never_started_run_to_their_end(alice, committed, n, size, advance):
+    """Issue 44: 6 at tables of 3 with 2 going on counted its rounds for ever; at tables of
+    4 with 2 going on, 2 players left were dealt two byes again and again."""
+    t = tournament(
+        alice,
+        people(n),
+        format="knockout",
+        rounds=0,
+        table_size=size,
+        advance=advance,
+        min_players=size,
+    )
+    rand = random.Random(n)
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        t = start_now(t, committed, clock)
+        assert t.rounds == len(knockout.plan(n, size, advance))
+        for _ in range(t.rounds + 1):
+            play_round(t, committed, rand)
+            t.refresh_from_db()
+            if t.status == Tournament.Status.FINISHED:
+                break
+    assert t.status == Tournament.Status.FINISHED and t.winner is not None
+    last = Round.objects.filter(tournament=t).order_by("-number").first()
+    assert last.number <= t.rounds
+    assert [tb.bye for tb in last.tables.all()] == [False]  # the final is a game
+
+
+def entry_seed(table: Table) -> int:
+    return Entry.objects.get(pk=table.entries[0]).seed
 
 
 class TestApi:
