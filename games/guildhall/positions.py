@@ -73,6 +73,7 @@ def to_json(st: State) -> dict[str, Any]:
         # other position reads and writes as it did before the option existed).
         data["setup_picks"] = [picks[:] for picks in st.setup_picks]
         data["setup_chosen"] = st.setup_chosen[:]
+        data["setup_steps"] = st.setup_steps[:]
     return data
 
 
@@ -161,6 +162,12 @@ def _read(data: dict[str, Any]) -> State:
             raise PositionError("setup_picks must be a list of lists of card ids")
         st.setup_chosen = chosen[:]
         st.setup_picks = [_ints(x, "setup_picks") for x in picks]
+        if "setup_steps" in data:
+            st.setup_steps = _ints(data["setup_steps"], "setup_steps")
+        else:  # stored before each seat undid its own: the last seat's steps alone
+            st.setup_steps = [
+                st.undo_steps if q == st.last_actor else 0 for q in range(len(chosen))
+            ]
     return st
 
 
@@ -275,8 +282,10 @@ def _check_setup_choices(st: State) -> None:
         raise PositionError("pending setup choices only during the setup")
     if st.stage not in ("discard", "place"):
         raise PositionError("a simultaneous setup's stage is 'discard' or 'place'")
-    if len(st.setup_chosen) != n or len(st.setup_picks) != n:
-        raise PositionError(f"setup_picks and setup_chosen must list the {n} seats")
+    if len(st.setup_chosen) != n or len(st.setup_picks) != n or len(st.setup_steps) != n:
+        raise PositionError(f"setup_picks, setup_chosen and setup_steps must list the {n} seats")
+    if any(x < 0 for x in st.setup_steps):
+        raise PositionError("setup_steps must count steps")
     if st.phase == "setup" and all(st.setup_chosen):
         raise PositionError("every seat has chosen: the setup step should have resolved")
     for q, (picks, ps) in enumerate(zip(st.setup_picks, st.players, strict=True)):

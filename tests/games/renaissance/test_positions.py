@@ -1,7 +1,8 @@
 """Stored states: the format of today, and games stored before pending removals had a list
 of their own (format 1 kept an action phase's removals in ``picks``), before the hand
 cards every seat saw taken were kept (format 2), or before the rules version was (format
-3). The old formats are made by the projections beside the upgraders (``formats``)."""
+3), or before several seats could each take back their own step (format 4). The old formats
+are made by the projections beside the upgraders (``formats``)."""
 
 import pytest
 
@@ -10,6 +11,10 @@ from games.renaissance.formats import FORMATS
 from games.renaissance.positions import FORMAT, from_json, to_json
 
 from .helpers import act
+
+
+def _as_format_4(data: dict) -> dict:
+    return FORMATS.project(data, 4)
 
 
 def _as_format_2(data: dict) -> dict:
@@ -52,6 +57,21 @@ def test_a_game_stored_in_format_2_knows_no_hand_card():
     assert loaded.players[0].known == [] and loaded.players[0].hand == [5, 6]
     st.players[0].known = []
     assert to_json(loaded) == to_json(st)
+
+
+def test_a_game_stored_in_format_4_lets_its_last_seat_undo():
+    st = build(players=[{"hand": [5, 6]}, {"hand": [7]}, {}], phase=2)
+    act(st, 1, "pass")
+    act(st, 0, "pass")
+    assert st.undoable == [0, 1]
+    stored = _as_format_4(to_json(st))
+    assert "undoable" not in stored
+
+    loaded = from_json(stored)
+
+    assert loaded.undoable == [0]
+    with pytest.raises(ValueError):
+        from_json({**stored, "undoable": [0]})  # a field format 4 did not have
 
 
 @pytest.mark.parametrize("known", [[7], [5, 5]])
