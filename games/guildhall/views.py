@@ -13,11 +13,11 @@ from typing import Any, cast
 from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
 from .engine import (
     acts_now,
+    can_undo,
     decision,
     legal_actions,
     looking_through_pile,
     play_refusals,
-    can_undo,
 )
 from .guildhall_math import professions_in
 from .state import State

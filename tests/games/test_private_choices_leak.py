@@ -119,7 +119,9 @@ def _check_private_steps_unseen(
             assert not [n for n in names if any(x in n for x in OTHERS_HEAR)], names
         assert deciding(Game.objects.get(pk=game.pk)) == sorted(deciding(game))
         after = [observed(game.pk, bob, ben), observed(game.pk, spectator, cid)]
-        for who, (then, now) in zip(("Bob", "the spectator"), zip(before, after, strict=True)):
+        for who, (then, now) in zip(
+            ("Bob", "the spectator"), zip(before, after, strict=True), strict=True
+        ):
             for name in then:
                 assert then[name] == now[name], f"{who}'s {name} changed with Alice's steps"
     # Bob may still take his own step back, and does.
