@@ -83,7 +83,8 @@ def deliver(delivery_id: int) -> str:
     try:
         outcome = sending.post(addresses.resolve(hook.url), body, headers)
     except ValidationError as refused:
-        outcome = sending.Outcome(None, "", " ".join(refused.messages)[:200], 0)
+        sending.logger.info("webhook %s refused: %s", hook.pk, " ".join(refused.messages))
+        outcome = sending.unreachable()
     return _finish(delivery, claim, outcome)
 
 
