@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 import socket
-from functools import lru_cache
 
 import requests
 from django.conf import settings
