@@ -45,7 +45,7 @@ from django.utils.translation import ngettext
 from py_vapid import Vapid, VapidException
 from pywebpush import WebPushException, webpush
 
-from accounts import languages
+from accounts import languages, reach
 from games.core import registry
 from games.models import Game
 from games.notifications import due, emails, push_answers, push_network
@@ -89,9 +89,8 @@ def wanting(kind: str, prefix: str = "") -> Q:
     like ``preferences.wanting``; ``prefix`` reaches them from another model ("user__")."""
     if not enabled() or kind not in KINDS:
         return Q(pk__in=[])
-    return Q(
+    return reach.reachable_q(prefix) & Q(
         **{
-            f"{prefix}is_active": True,
             f"{prefix}{PREFERENCE[kind]}": True,
             f"{prefix}push_subscriptions__isnull": False,
         }
@@ -100,7 +99,7 @@ def wanting(kind: str, prefix: str = "") -> Q:
 
 def wants(user, kind: str) -> bool:
     """Does ``user`` want pushes of ``kind`` (on whatever devices they have)?"""
-    return kind in KINDS and user.is_active and getattr(user, PREFERENCE[kind])
+    return kind in KINDS and reach.reachable(user) and getattr(user, PREFERENCE[kind])
 
 
 # Errors -----------------------------------------------------------------------------------------
@@ -236,8 +235,8 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | PushMessage:
         return Skip("the device now belongs to another player")
     if not enabled():
         return Skip("push notifications are off (no VAPID keys)")
-    if not row.user.is_active:
-        return Skip("the account is not active")
+    if not reach.reachable(row.user):
+        return Skip("the account is not active (suspended)")
     if not wants(row.user, row.kind):
         return Skip("the player turned these pushes off")
     found = CHECKS[row.kind](row, now)
