@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 import json
 import logging
 import re
@@ -395,14 +396,15 @@ def subscribe(user, data: object, user_agent: str = "") -> PushSubscription:
     return subscription
 
 
-def renew(old_endpoint: object, data: object) -> PushSubscription | None:
+def renew(old_endpoint: object, old_auth: object, data: object) -> PushSubscription | None:
     """The browser replaced the subscription of ``old_endpoint`` with ``data`` (its push
     service renewed or expired it): the device keeps its player, its name and its pending
     pushes, with the new endpoint and keys. None if nothing was renewed: no device has the
     old endpoint, or another player's device has the new one.
 
-    No login: the service worker asks, and it has no CSRF token. The old endpoint is the proof
-    (an address only that browser, its push service and we know). A renewal moves a device
+    No login: the service worker asks, and it has no CSRF token. The proof is the old
+    subscription's auth secret (``old_auth``), which only that browser and we know (its push
+    service never sees it; an endpoint may be learnt, issue 45). A renewal moves a device
     only to an endpoint that no other player's device holds: knowing someone's endpoint must
     not take their device over. Asking again is harmless: the device is at the new endpoint
     already, and nothing has the old one."""
@@ -411,7 +413,7 @@ def renew(old_endpoint: object, data: object) -> PushSubscription | None:
         return None  # no device can have it (and PostgreSQL could not compare a NUL)
     with transaction.atomic():
         device = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
-        if device is None:
+        if device is None or not _same_secret(device.auth, old_auth):
             return None
         holders = list(
             PushSubscription.objects.select_for_update()
@@ -426,6 +428,14 @@ def renew(old_endpoint: object, data: object) -> PushSubscription | None:
         device.endpoint, device.p256dh, device.auth = endpoint, p256dh, auth
         device.save(update_fields=["endpoint", "p256dh", "auth"])
     return device
+
+
+def _same_secret(stored: str, given: object) -> bool:
+    """Whether ``given`` is the stored auth secret (base64url, padded or not), compared in
+    constant time."""
+    if not isinstance(given, str) or not given.isascii():
+        return False
+    return hmac.compare_digest(stored.rstrip("=").encode(), given.rstrip("=").encode())
 
 
 def unsubscribe(user, pk: int) -> bool:
