@@ -34,3 +34,9 @@ def reachable_ids(user_ids: Iterable[int]) -> set[int]:
     if not ids:
         return set()
     return set(User.objects.filter(reachable_q(), pk__in=ids).values_list("pk", flat=True))
+
+
+async def still_reachable(user_id: int) -> bool:
+    """``reachable`` for a listener of the event stream, read again now (one query, no
+    thread): a stream opened before the suspension ends at its next entry."""
+    return await User.objects.filter(reachable_q(), pk=user_id).aexists()

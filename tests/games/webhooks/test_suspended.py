@@ -73,3 +73,12 @@ def test_every_channel_asks_the_one_check(alice, bob, moderator, settings):
     User = type(bob)
     for condition in (preferences.wanting("turn"), push.wanting("turn")):
         assert not User.objects.filter(condition, pk=bob.pk).exists()
+
+
+def test_the_event_streams_check_reads_the_account_again(alice, bob, moderator):
+    from asgiref.sync import async_to_sync
+
+    assert async_to_sync(reach.still_reachable)(bob.pk)
+    actions.suspend(moderator, bob, None, "cheating")
+    assert not async_to_sync(reach.still_reachable)(bob.pk)
+    assert async_to_sync(reach.still_reachable)(alice.pk)
