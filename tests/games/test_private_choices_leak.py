@@ -210,6 +210,45 @@ class TestRenaissance:
                     assert then[name] == now[name], name
             assert RENAISSANCE.can_undo(viewing.game_state(Game.objects.get(pk=game.pk)), 1)
 
+    def test_removals_change_nothing_others_see(
+        self, alice, bob, charlie, django_capture_on_commit_callbacks
+    ):
+        dave = make_person("dave")
+        with time_machine.travel(START, tick=False) as clock:
+            game = start_game(alice, bob, dave, kind="renaissance")
+            users = {0: alice, 1: bob, 2: dave}
+            rand = random.Random(8)
+            for _ in range(3000):
+                game = Game.objects.get(pk=game.pk)
+                state = viewing.game_state(game)
+                legal = {q: RENAISSANCE.legal_actions(state, q) for q in (0, 1)}
+                removals = [a for a in legal[0] if a["kind"] == "remove"]
+                if state.stage == "action" and len(removals) >= 2 and deciding(game) == [0, 1, 2]:
+                    break
+                number = deciding(game)[0]
+                action = RENAISSANCE.choose(state, number, rand)
+                moves.do_submit_action(game.pk, users[number], action, game.version)
+            else:
+                raise AssertionError("no action step with two removals for Alice")
+            # Bob chooses, then changes his mind (a private record he may take back).
+            mind = [a for a in legal[1] if a["kind"] in ("barter", "teach", "hire", "pass")]
+            _play(game, bob, mind[0])
+            _play(game, bob, mind[-1])
+            ben, cid = Api(bob), Api(charlie)
+            before = [observed(game.pk, bob, ben), observed(game.pk, charlie, cid)]
+            for action in removals[:1]:  # (a removal may uncover the next one: one is enough)
+                clock.shift(timedelta(seconds=5))
+                with django_capture_on_commit_callbacks(execute=True) as callbacks:
+                    _play(game, alice, action)
+                names = [getattr(c, "__qualname__", "") for c in callbacks]
+                assert not [n for n in names if any(x in n for x in OTHERS_HEAR)], names
+            assert viewing.game_state(Game.objects.get(pk=game.pk)).players[0].removals
+            after = [observed(game.pk, bob, ben), observed(game.pk, charlie, cid)]
+            for then, now in zip(before, after, strict=True):
+                for name in then:
+                    assert then[name] == now[name], name
+            assert RENAISSANCE.can_undo(viewing.game_state(Game.objects.get(pk=game.pk)), 1)
+
 
 class TestGuildhallSetup:
     def test_setup_picks_change_nothing_others_see(
