@@ -242,6 +242,11 @@ class Change:
         if finished_now:
             ratings.rate_finished_game(game)  # from the seats' ranks just saved
         game_id = game.pk
+        if game.is_active and any(
+            s.deciding and (s.computer_level or s.stood_in(now)) for s in self.seats.values()
+        ):
+            # (A task nobody sees: a computer seat's choice may have parts, each private.)
+            events.computer_turn(game_id, game.version)
         if not seen:
             # Only the acting seat's own board and lists follow its private records.
             list_stamps.users_changed(s.user_id for s in self.seats.values() if changed[s.number])
@@ -255,10 +260,6 @@ class Change:
             if "wait_version" in changed[s.number] and s.is_person
         ]
         events.turn(game_id, known, waiting)
-        if game.is_active and any(
-            s.deciding and (s.computer_level or s.stood_in(now)) for s in self.seats.values()
-        ):
-            events.computer_turn(game_id, game.version)
         if finished_now:
             events.game_over(game_id, known)
         return game
