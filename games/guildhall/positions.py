@@ -9,16 +9,33 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.core.formats import Formats
+from games.core.formats import Formats, FormatStep
 
 from .cards import CARD_COUNT, IDENT, PROF, VP_CARD_COUNT, vp_cards_for
 from .errors import PositionError
 from .options import Options
 from .state import PlayerState, State
 
-# The stored formats (games.core.formats): one so far. A change of what is stored adds a
-# step from 1 to 2 here, and _read then reads every format through FORMATS.upgrade.
-FORMATS = Formats(current=1)
+
+def _up_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 to 2: a simultaneous setup step's ``setup_steps`` (each seat's steps of its
+    pending choice, issue 45), from the last actor's undo steps alone."""
+    if "setup_steps" in data:
+        raise PositionError("a format 1 position has no setup_steps")
+    data = {**data, "format": 2}
+    chosen = data.get("setup_chosen")
+    if isinstance(chosen, list) and chosen:
+        last, steps = data.get("last_actor"), data.get("undo_steps", 0)
+        data["setup_steps"] = [steps if q == last else 0 for q in range(len(chosen))]
+    return data
+
+
+def _down_2(data: dict[str, Any]) -> dict[str, Any]:
+    return {**{k: v for k, v in data.items() if k != "setup_steps"}, "format": 1}
+
+
+# The stored formats (games.core.formats). 2: a simultaneous setup step's ``setup_steps``.
+FORMATS = Formats(current=2, steps={1: FormatStep(up=_up_1, down=_down_2)})
 FORMAT = FORMATS.current
 _PLAYER_LISTS = ("hand", "known", "guildhall", "action_area", "action_vp", "vp_cards")
 _FRAME_TYPES = {
@@ -162,12 +179,7 @@ def _read(data: dict[str, Any]) -> State:
             raise PositionError("setup_picks must be a list of lists of card ids")
         st.setup_chosen = chosen[:]
         st.setup_picks = [_ints(x, "setup_picks") for x in picks]
-        if "setup_steps" in data:
-            st.setup_steps = _ints(data["setup_steps"], "setup_steps")
-        else:  # stored before each seat undid its own: the last seat's steps alone
-            st.setup_steps = [
-                st.undo_steps if q == st.last_actor else 0 for q in range(len(chosen))
-            ]
+        st.setup_steps = _ints(data.get("setup_steps"), "setup_steps")
     return st
 
 
