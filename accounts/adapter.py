@@ -4,6 +4,7 @@ from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from accounts import login_limits
 from accounts.models import User
 from accounts.services import COMPUTER_PREFIX, GUEST_PREFIX
 from accounts.usernames import normalise, skeleton
@@ -20,6 +21,17 @@ class AccountAdapter(DefaultAccountAdapter):
         if confirmed and not request.user.is_authenticated and user.is_active:
             self.login(request, user)
         return confirmed
+
+    def pre_authenticate(self, request, **credentials) -> None:
+        """allauth's limits per address and per login as typed, then ours per account
+        (accounts.login_limits), which forged addresses and other spellings do not dodge."""
+        super().pre_authenticate(request, **credentials)
+        if login_limits.wait(_login_of(credentials)) is not None:
+            raise self.validation_error("too_many_login_attempts")
+
+    def authentication_failed(self, request, **credentials) -> None:
+        super().authentication_failed(request, **credentials)
+        login_limits.failed(_login_of(credentials))
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Stored as NFKC: "ｂｏｂ" is "bob". Sign-up and a guest's conversion both come here.
@@ -44,3 +56,7 @@ class AccountAdapter(DefaultAccountAdapter):
                 _("This username looks too much like one already taken: please choose another.")
             )
         return username
+
+
+def _login_of(credentials: dict) -> str:
+    return str(credentials.get("email") or credentials.get("username") or "")

@@ -26,7 +26,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from accounts import friends, tokens
+from accounts import friends, login_limits, tokens
 from accounts import messages as pm
 from accounts.forms import ProfileForm
 from accounts.models import ApiToken, Conversation, Message, User
@@ -236,7 +236,13 @@ class TokenLoginView(ApiView):
         serializer = LoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        # Per account too (accounts.login_limits): LoginThrottle counts per address.
+        wait = login_limits.wait(data["username"])
+        if wait is not None:
+            raise exceptions.Throttled(wait)
         user = authenticate(request._request, username=data["username"], password=data["password"])
+        if user is None:
+            login_limits.failed(data["username"])
         if user is None or not user.is_active:
             raise exceptions.ValidationError(
                 {"non_field_errors": [_("The username (or email) and password do not match.")]}

@@ -492,6 +492,10 @@ CELERY_BEAT_SCHEDULE = {
 # client, so that ten failed logins a minute from anyone would lock everyone out.
 NUM_PROXIES = envint("API_NUM_PROXIES", 0)
 ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES
+# Failed logins per account, whatever the address (accounts.login_limits): the login page
+# and the API's token endpoint alike, then every attempt refused until the window ends.
+LOGIN_FAILURES_PER_ACCOUNT = envint("LOGIN_FAILURES_PER_ACCOUNT", 10)
+LOGIN_FAILURES_WINDOW = envint("LOGIN_FAILURES_WINDOW_SECONDS", 15 * 60)
 
 # --- Accounts -----------------------------------------------------------------------------------
 

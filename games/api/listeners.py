@@ -49,6 +49,16 @@ class RedisAway(Exception):
     """The stream's Redis cannot be reached now."""
 
 
+class Wake(asyncio.Event):
+    """A listener's wake-up: set after each change of its stream; ``closed`` once its user
+    may be told nothing more (a suspension: ``live.user_closed``)."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__()
+        self.user_id = user_id
+        self.closed = False
+
+
 class Hub:
     """The listeners of one process's event loop, by stream key, and their wake-ups."""
 
@@ -68,7 +78,7 @@ class Hub:
         )
         self._subscriber: Any = redis.asyncio.Redis.from_url(url, **options)
         self._channel = live.wake_channel(url)
-        self._listeners: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
+        self._listeners: defaultdict[str, set[Wake]] = defaultdict(set)
         self._pending: dict[tuple[str, str], asyncio.Future[Entries]] = {}
         self._task: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
@@ -79,12 +89,13 @@ class Hub:
     def listeners(self) -> int:
         return sum(len(events) for events in self._listeners.values())
 
-    async def join(self, key: str) -> asyncio.Event:
-        """A new listener of ``key``: its wake-up, set after each change of the stream.
+    async def join(self, key: str, user_id: int) -> Wake:
+        """A new listener of ``key`` for ``user_id``: its wake-up, set after each change of
+        the stream.
 
         Returns once the subscription is up, so that a change made after this returns wakes
         it (RedisAway when it cannot be set up in time)."""
-        wake = asyncio.Event()
+        wake = Wake(user_id)
         self._listeners[key].add(wake)
         if self._task is None or self._task.done():
             self._subscribed.clear()
@@ -96,7 +107,7 @@ class Hub:
             raise RedisAway from None
         return wake
 
-    def leave(self, key: str, wake: asyncio.Event) -> None:
+    def leave(self, key: str, wake: Wake) -> None:
         listeners = self._listeners.get(key)
         if listeners is not None:
             listeners.discard(wake)
@@ -109,8 +120,18 @@ class Hub:
 
     def _wake(self, keys: list[str]) -> None:
         for key in keys:
+            if key.startswith(live.CLOSED_PREFIX):
+                self._close(int(key[len(live.CLOSED_PREFIX) :]))
+                continue
             for wake in self._listeners.get(key, ()):
                 wake.set()
+
+    def _close(self, user_id: int) -> None:
+        for listeners in self._listeners.values():
+            for wake in listeners:
+                if wake.user_id == user_id:
+                    wake.closed = True
+                    wake.set()
 
     def _wake_all(self) -> None:
         self._wake(list(self._listeners))

@@ -63,6 +63,7 @@ class Admitted:
     resumes (None: from now), and its rate-limit headers."""
 
     key: str
+    user_id: int
     chat: bool
     last: str | None
     headers: dict[str, str]
@@ -155,15 +156,17 @@ def _check(request: HttpRequest) -> Admitted | JsonResponse:
         if game_id is None or game is None:
             return error("not_found", _("No such game"), 404)
         key, chat = live.game_stream(game_id), not game["chat_players_only"]
-    return Admitted(key, chat, sent, headers)
+    return Admitted(key, user_id, chat, sent, headers)
 
 
-def _events(entries: Entries, chat: bool) -> Iterator[tuple[str, str]]:
-    """The text of each entry as an event ("" for one this listener is not told), and the
-    entry's id."""
+def _events(entries: Entries, chat: bool) -> Iterator[tuple[str, str | None]]:
+    """The text of each entry as an event ("" for one this listener is not told; None for
+    the end of the stream: its user was suspended), and the entry's id."""
     for entry_id, fields in entries:
         data = json.loads(fields["data"])
-        if data["event"] == "chat" and not chat:
+        if data["event"] == "closed":
+            yield entry_id, None
+        elif data["event"] == "chat" and not chat:
             yield entry_id, ""
         else:
             yield entry_id, f"id: {entry_id}\nevent: {data['event']}\ndata: {json.dumps(data)}\n\n"
@@ -179,7 +182,7 @@ async def _stream(admitted: Admitted, last: str) -> AsyncIterator[str]:
     listeners = hub(str(settings.REDIS_URL))
     yield f"retry: {RETRY_MS}\n\n"
     try:
-        wake = await listeners.join(admitted.key)
+        wake = await listeners.join(admitted.key, admitted.user_id)
     except RedisAway:
         return  # (EventSource comes back in RETRY_MS, and hears 503 while it is away)
     try:
@@ -192,9 +195,13 @@ async def _stream(admitted: Admitted, last: str) -> AsyncIterator[str]:
             except RedisAway:
                 return
             for entry_id, text in _events(entries, admitted.chat):
+                if text is None:
+                    return  # suspended: told nothing more (its token is refused from now)
                 last = entry_id
                 if text:
                     yield text
+            if wake.closed:
+                return
             if len(entries) == READ_COUNT:
                 continue  # more waits already
             left = ends - time.monotonic()
@@ -232,7 +239,11 @@ def _short_stream(admitted: Admitted) -> list[str]:
         out = [f"retry: {POLL_MS}\n\n"]
         if admitted.last:
             found = client.xread({admitted.key: admitted.last}, count=READ_COUNT)
-            out += [t for _id, t in _events(found[0][1] if found else [], admitted.chat) if t]
+            for _id, text in _events(found[0][1] if found else [], admitted.chat):
+                if text is None:
+                    break
+                if text:
+                    out.append(text)
         else:  # where to resume from, next time
             newest = client.xrevrange(admitted.key, count=1)
             out.append(f"id: {newest[0][0] if newest else '0-0'}\n\n")

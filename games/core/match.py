@@ -43,9 +43,10 @@ class Match:
         # {"player": seat, "action": {...}} (and "rules" where they changed), undo included.
         self.record: list[dict[str, Any]] = []
         self.state: State = game.new_state(options, self.names, seed, self.rules)
-        # The states before each step that may still be undone, the latest last; None when
-        # resumed from a snapshot (rebuilt from the record when an undo needs it).
-        self._before: list[State] | None = []
+        # The steps that may still be undone, the latest last: (seat, the state before it,
+        # its action); None when resumed from a snapshot (rebuilt from the record when an
+        # undo needs it). In a simultaneous step several seats may each take back their own.
+        self._before: list[tuple[int, State, dict[str, Any]]] | None = []
         for entry in record:
             self.apply(entry["action"], entry["player"], entry.get("rules"))
 
@@ -98,8 +99,11 @@ class Match:
             game.play_under(self.state, was)
             raise
         if self._before is not None:
-            if game.can_undo(self.state, seat):
-                self._before.append(before)
+            if game.can_undo(self.state, seat) and before is not None:
+                # Another seat's step that may still be undone stays so: its own choice in
+                # the same simultaneous step (taking it back must not depend on others').
+                kept = [e for e in self._before if e[0] == seat or game.can_undo(self.state, e[0])]
+                self._before = [*kept, (seat, before, action)]
             else:
                 self._before = []
         entry: dict[str, Any] = {"player": seat, "action": action}
@@ -122,7 +126,19 @@ class Match:
                 self.game, self.options, self.names, self.seed, self.record, self.rules
             )._before
             assert self._before is not None  # a match built from its record keeps them
-        self.state = self._before.pop()
+        # The seat's last step is taken back; the other seats' steps made after it (their
+        # own choices in the same simultaneous step) are made again on the state before it.
+        own = [i for i, entry in enumerate(self._before) if entry[0] == seat]
+        if not own:  # the game allows it, but the record holds no such step
+            raise IllegalAction("undo_not_allowed", _("There is no step to take back"))
+        last = own[-1]
+        _seat, self.state, _action = self._before[last]
+        later = self._before[last + 1 :]
+        del self._before[last:]
+        for other, action in ((q, a) for q, _state, a in later):
+            before = self.game.clone(self.state)
+            self.game.apply(self.state, other, action)
+            self._before.append((other, before, action))
         self.record.append({"player": seat, "action": {"kind": UNDO}})
         return [{"type": UNDO, "player": seat}]
 

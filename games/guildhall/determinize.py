@@ -66,3 +66,5 @@ def _imagine_setup_choices(s: State, seat: int, rand: random.Random) -> None:
                     picks.append(c)
                     taken.add(IDENT[c])
         s.setup_picks[q] = picks
+        # How many steps the seat took is its secret; whether it may take one back is not.
+        s.setup_steps[q] = min(s.setup_steps[q], 1)

@@ -864,6 +864,7 @@ def resign(st: State, player: int | None) -> list[dict[str, Any]]:
         step.emit("game_over", result=st.result)
     st.undo_steps = 0
     st.last_actor = player
+    st.setup_steps = [0] * len(st.setup_steps)  # public: nobody's pending steps are undone
     return step.events
 
 
@@ -875,6 +876,21 @@ def undo_player(st: State) -> int | None:
     if st.phase == "over" or st.undo_steps <= 0:
         return None
     return st.last_actor
+
+
+def can_undo(st: State, seat: int) -> bool:
+    """Whether ``seat`` may take back its last step: in a simultaneous setup step, any seat
+    that made a step of its pending choice (another seat's steps take nobody's undo away:
+    they would tell that it chose), else the seat of ``undo_player``."""
+    if st.simultaneous:
+        return st.setup_steps[seat] > 0
+    return undo_player(st) == seat
+
+
+def private_record(st: State) -> bool:
+    """The last step changed only its seat's pending setup choice, unrevealed."""
+    last = st.last_actor
+    return st.simultaneous and st.undo_steps > 0 and last is not None and st.setup_steps[last] > 0
 
 
 def _replace_top(st: State, fr: dict[str, Any]) -> None:
@@ -971,6 +987,7 @@ def _open_setup_step(st: State, stage: str) -> None:
     st.stage = stage
     st.setup_picks = [[] for _ in st.players]
     st.setup_chosen = [False] * len(st.players)
+    st.setup_steps = [0] * len(st.players)
 
 
 def _apply_setup_choice(st: State, p: int, action: dict[str, Any], step: Step) -> None:
@@ -995,6 +1012,8 @@ def _apply_setup_choice(st: State, p: int, action: dict[str, Any], step: Step) -
         )
     if all(st.setup_chosen):
         _resolve_setup_step(st, step)
+    else:
+        st.setup_steps[p] += 1
 
 
 def _resolve_setup_step(st: State, step: Step) -> None:
@@ -1019,6 +1038,7 @@ def _resolve_setup_step(st: State, step: Step) -> None:
         return
     st.setup_picks = []
     st.setup_chosen = []
+    st.setup_steps = []
     st.stage = "discard"  # as a sequential setup leaves it
     _finish_setup(st, step)
 

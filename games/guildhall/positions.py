@@ -9,16 +9,33 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.core.formats import Formats
+from games.core.formats import Formats, FormatStep
 
 from .cards import CARD_COUNT, IDENT, PROF, VP_CARD_COUNT, vp_cards_for
 from .errors import PositionError
 from .options import Options
 from .state import PlayerState, State
 
-# The stored formats (games.core.formats): one so far. A change of what is stored adds a
-# step from 1 to 2 here, and _read then reads every format through FORMATS.upgrade.
-FORMATS = Formats(current=1)
+
+def _up_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 to 2: a simultaneous setup step's ``setup_steps`` (each seat's steps of its
+    pending choice, issue 45), from the last actor's undo steps alone."""
+    if "setup_steps" in data:
+        raise PositionError("a format 1 position has no setup_steps")
+    data = {**data, "format": 2}
+    chosen = data.get("setup_chosen")
+    if isinstance(chosen, list) and chosen:
+        last, steps = data.get("last_actor"), data.get("undo_steps", 0)
+        data["setup_steps"] = [steps if q == last else 0 for q in range(len(chosen))]
+    return data
+
+
+def _down_2(data: dict[str, Any]) -> dict[str, Any]:
+    return {**{k: v for k, v in data.items() if k != "setup_steps"}, "format": 1}
+
+
+# The stored formats (games.core.formats). 2: a simultaneous setup step's ``setup_steps``.
+FORMATS = Formats(current=2, steps={1: FormatStep(up=_up_1, down=_down_2)})
 FORMAT = FORMATS.current
 _PLAYER_LISTS = ("hand", "known", "guildhall", "action_area", "action_vp", "vp_cards")
 _FRAME_TYPES = {
@@ -73,6 +90,7 @@ def to_json(st: State) -> dict[str, Any]:
         # other position reads and writes as it did before the option existed).
         data["setup_picks"] = [picks[:] for picks in st.setup_picks]
         data["setup_chosen"] = st.setup_chosen[:]
+        data["setup_steps"] = st.setup_steps[:]
     return data
 
 
@@ -161,6 +179,7 @@ def _read(data: dict[str, Any]) -> State:
             raise PositionError("setup_picks must be a list of lists of card ids")
         st.setup_chosen = chosen[:]
         st.setup_picks = [_ints(x, "setup_picks") for x in picks]
+        st.setup_steps = _ints(data.get("setup_steps"), "setup_steps")
     return st
 
 
@@ -275,8 +294,10 @@ def _check_setup_choices(st: State) -> None:
         raise PositionError("pending setup choices only during the setup")
     if st.stage not in ("discard", "place"):
         raise PositionError("a simultaneous setup's stage is 'discard' or 'place'")
-    if len(st.setup_chosen) != n or len(st.setup_picks) != n:
-        raise PositionError(f"setup_picks and setup_chosen must list the {n} seats")
+    if len(st.setup_chosen) != n or len(st.setup_picks) != n or len(st.setup_steps) != n:
+        raise PositionError(f"setup_picks, setup_chosen and setup_steps must list the {n} seats")
+    if any(x < 0 for x in st.setup_steps):
+        raise PositionError("setup_steps must count steps")
     if st.phase == "setup" and all(st.setup_chosen):
         raise PositionError("every seat has chosen: the setup step should have resolved")
     for q, (picks, ps) in enumerate(zip(st.setup_picks, st.players, strict=True)):

@@ -60,12 +60,13 @@ def apply(state: State, seat: int, action: dict[str, Any]) -> list[dict[str, Any
 
 
 def can_undo(state: State, seat: int) -> bool:
-    return engine.undo_player(state) == seat
+    return engine.can_undo(state, seat)
 
 
 def private_record(state: State) -> bool:
-    # Every Guildhall record is public (a simultaneous setup's choices are whole ones).
-    return False
+    # A step of a pending simultaneous setup choice (a discard picked or put back, "done"):
+    # nobody may count them. Every other Guildhall record is public.
+    return engine.private_record(state)
 
 
 def result(state: State) -> list[ResultRow] | None:

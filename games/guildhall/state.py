@@ -104,6 +104,7 @@ class State:
         "resigned",
         "setup_picks",
         "setup_chosen",
+        "setup_steps",
     )
 
     def __init__(self, options: Options, names: list[str], rng: int) -> None:
@@ -136,6 +137,9 @@ class State:
         # change its choice until the last seat has chosen). Empty outside that setup.
         self.setup_picks: list[list[int]] = []
         self.setup_chosen: list[bool] = []
+        # Each seat's steps of its pending choice (it may take them back, one by one,
+        # whatever the other seats chose meanwhile). Empty outside that setup.
+        self.setup_steps: list[int] = []
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -160,6 +164,7 @@ class State:
         s.resigned = self.resigned[:]
         s.setup_picks = [picks[:] for picks in self.setup_picks]
         s.setup_chosen = self.setup_chosen[:]
+        s.setup_steps = self.setup_steps[:]
         return s
 
     def __eq__(self, other: object) -> bool:

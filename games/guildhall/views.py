@@ -13,11 +13,11 @@ from typing import Any, cast
 from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
 from .engine import (
     acts_now,
+    can_undo,
     decision,
     legal_actions,
     looking_through_pile,
     play_refusals,
-    undo_player,
 )
 from .guildhall_math import professions_in
 from .state import State
@@ -108,7 +108,7 @@ def view(st: State, viewer: int | None) -> View:
         "discard_top": card_json(st.discard[-1], fantasy) if st.discard else None,
         "decision": _decision_view(d, deciding),
         "legal_actions": legal_actions(st, viewer) if deciding else [],
-        "can_undo": viewer is not None and undo_player(st) == viewer,
+        "can_undo": viewer is not None and can_undo(st, viewer),
         "result": _result_view(st),
     }
     if pile_listed:

@@ -31,7 +31,7 @@ from games.moderation.notices import tell
 from games.play.abandon import abandon_all
 from games.play.errors import Invalid, NotFound
 from games.reads import chat as chat_reads
-from games.reads import list_stamps
+from games.reads import list_stamps, live
 from guildhall_site.text import has_control_characters
 
 Action = ModerationLog.Action
@@ -194,6 +194,9 @@ def suspend(
         if reason:
             told += " " + _("The reason: %(reason)s") % {"reason": reason}
         tell(user, told)
+        # Their open event streams end as soon as this is committed.
+        user_id = user.pk
+        transaction.on_commit(lambda: live.user_closed(user_id), robust=True)
     # Each game on its own, as a time-out would: the computer plays the seat from now on.
     abandon_all(user)
     return suspension

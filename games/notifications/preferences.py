@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
+from accounts import reach
 from accounts.models import User
 from games.notifications.models import Notification
 
@@ -88,7 +89,7 @@ def _preference(kind: str) -> tuple[str, object]:
 def wants(user: User, kind: str) -> bool:
     """Does ``user`` want emails of this kind at all (whatever the game's state)?"""
     field, yes = _preference(kind)
-    if not user.can_receive_email or not user.is_active:
+    if not user.can_receive_email or not reach.reachable(user):
         return False
     value = getattr(user, field)
     return value is not None if yes is SET else value == yes
@@ -99,9 +100,9 @@ def wanting(kind: str, prefix: str = "") -> Q:
     ("user__" from a seat)."""
     field, yes = _preference(kind)
     lookup = {f"{prefix}{field}__isnull": False} if yes is SET else {prefix + field: yes}
-    # can_receive_email and is_active, as in wants()
-    able = {f"{prefix}is_guest": False, f"{prefix}is_active": True}
-    return Q(**able, **lookup) & ~Q(**{f"{prefix}email": ""})
+    # can_receive_email and reachable, as in wants()
+    able = Q(**{f"{prefix}is_guest": False}) & reach.reachable_q(prefix)
+    return able & Q(**lookup) & ~Q(**{f"{prefix}email": ""})
 
 
 def unsubscribe(user: User, category: str) -> None:

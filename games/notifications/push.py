@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 import json
 import logging
 import re
@@ -45,7 +46,7 @@ from django.utils.translation import ngettext
 from py_vapid import Vapid, VapidException
 from pywebpush import WebPushException, webpush
 
-from accounts import languages
+from accounts import languages, reach
 from games.core import registry
 from games.models import Game
 from games.notifications import due, emails, push_answers, push_network
@@ -89,9 +90,8 @@ def wanting(kind: str, prefix: str = "") -> Q:
     like ``preferences.wanting``; ``prefix`` reaches them from another model ("user__")."""
     if not enabled() or kind not in KINDS:
         return Q(pk__in=[])
-    return Q(
+    return reach.reachable_q(prefix) & Q(
         **{
-            f"{prefix}is_active": True,
             f"{prefix}{PREFERENCE[kind]}": True,
             f"{prefix}push_subscriptions__isnull": False,
         }
@@ -100,7 +100,7 @@ def wanting(kind: str, prefix: str = "") -> Q:
 
 def wants(user, kind: str) -> bool:
     """Does ``user`` want pushes of ``kind`` (on whatever devices they have)?"""
-    return kind in KINDS and user.is_active and getattr(user, PREFERENCE[kind])
+    return kind in KINDS and reach.reachable(user) and getattr(user, PREFERENCE[kind])
 
 
 # Errors -----------------------------------------------------------------------------------------
@@ -236,8 +236,8 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | PushMessage:
         return Skip("the device now belongs to another player")
     if not enabled():
         return Skip("push notifications are off (no VAPID keys)")
-    if not row.user.is_active:
-        return Skip("the account is not active")
+    if not reach.reachable(row.user):
+        return Skip("the account is not active (suspended)")
     if not wants(row.user, row.kind):
         return Skip("the player turned these pushes off")
     found = CHECKS[row.kind](row, now)
@@ -396,14 +396,15 @@ def subscribe(user, data: object, user_agent: str = "") -> PushSubscription:
     return subscription
 
 
-def renew(old_endpoint: object, data: object) -> PushSubscription | None:
+def renew(old_endpoint: object, old_auth: object, data: object) -> PushSubscription | None:
     """The browser replaced the subscription of ``old_endpoint`` with ``data`` (its push
     service renewed or expired it): the device keeps its player, its name and its pending
     pushes, with the new endpoint and keys. None if nothing was renewed: no device has the
     old endpoint, or another player's device has the new one.
 
-    No login: the service worker asks, and it has no CSRF token. The old endpoint is the proof
-    (an address only that browser, its push service and we know). A renewal moves a device
+    No login: the service worker asks, and it has no CSRF token. The proof is the old
+    subscription's auth secret (``old_auth``), which only that browser and we know (its push
+    service never sees it; an endpoint may be learnt, issue 45). A renewal moves a device
     only to an endpoint that no other player's device holds: knowing someone's endpoint must
     not take their device over. Asking again is harmless: the device is at the new endpoint
     already, and nothing has the old one."""
@@ -412,7 +413,7 @@ def renew(old_endpoint: object, data: object) -> PushSubscription | None:
         return None  # no device can have it (and PostgreSQL could not compare a NUL)
     with transaction.atomic():
         device = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
-        if device is None:
+        if device is None or not _same_secret(device.auth, old_auth):
             return None
         holders = list(
             PushSubscription.objects.select_for_update()
@@ -427,6 +428,14 @@ def renew(old_endpoint: object, data: object) -> PushSubscription | None:
         device.endpoint, device.p256dh, device.auth = endpoint, p256dh, auth
         device.save(update_fields=["endpoint", "p256dh", "auth"])
     return device
+
+
+def _same_secret(stored: str, given: object) -> bool:
+    """Whether ``given`` is the stored auth secret (base64url, padded or not), compared in
+    constant time."""
+    if not isinstance(given, str) or not given.isascii():
+        return False
+    return hmac.compare_digest(stored.rstrip("=").encode(), given.rstrip("=").encode())
 
 
 def unsubscribe(user, pk: int) -> bool:

@@ -9,8 +9,8 @@ player could name any address instead, of this machine or of the private network
   default; ``*.example.com`` names any subdomain), checked when a browser subscribes and again
   when a push is sent;
 - the connection is made by ``session()``, whose connections resolve the host themselves and
-  refuse it if any of its addresses is not public (loopback, private, link-local, shared,
-  reserved, multicast, unspecified, or such an IPv4 address inside an IPv6 one), then connect
+  refuse it if any of its addresses is not public (``guildhall_site.outbound``: every
+  special-purpose range, and the IPv4 address inside a mapped, NAT64 or 6to4 one), then connect
   to the very address checked: a name that resolves inside the network is refused at connect
   time, however it is spelled, and a second lookup cannot give another answer. Addresses in
   ``PUSH_ALLOWED_NETWORKS`` (none by default; the tests' push service on loopback) pass.
@@ -20,10 +20,8 @@ The session follows no redirect and ignores proxy variables: every connection is
 
 from __future__ import annotations
 
-import ipaddress
 import re
 import socket
-from functools import lru_cache
 
 import requests
 from django.conf import settings
@@ -34,14 +32,12 @@ from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConn
 from urllib3.util.connection import _set_socket_options, allowed_gai_family
 from urllib3.util.timeout import _DEFAULT_TIMEOUT
 
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+from guildhall_site import outbound
 
 # A host name as push services have them: letters, digits and hyphens, dot-separated labels,
 # no trailing dot. (An IP address only if a setting names it.)
 _LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 _HOST = re.compile(rf"{_LABEL}(?:\.{_LABEL})+")
-# The IPv6 prefix of NAT64 (RFC 6052): the IPv4 address is in the last 32 bits.
-_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 
 
 class ForbiddenAddress(Exception):
@@ -69,46 +65,10 @@ def host_allowed(host: str) -> bool:
     return False
 
 
-def _judged(address: Address) -> list[Address]:
-    """The addresses that say where a connection to ``address`` goes: the IPv4 address that
-    an IPv4-mapped or NAT64 address stands for; a 6to4 or Teredo one with the IPv4 addresses
-    it carries."""
-    if not isinstance(address, ipaddress.IPv6Address):
-        return [address]
-    if address.ipv4_mapped is not None:
-        return [address.ipv4_mapped]
-    if address in _NAT64:
-        return [ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)]
-    found: list[Address] = [address]
-    if address.sixtofour is not None:
-        found.append(address.sixtofour)
-    if address.teredo is not None:
-        found += list(address.teredo)
-    return found
-
-
-@lru_cache(maxsize=8)
-def _allowed_networks(networks: tuple[str, ...]) -> tuple:
-    return tuple(ipaddress.ip_network(n, strict=False) for n in networks)
-
-
 def address_allowed(address: str) -> bool:
-    """May a push go to ``address`` (an IP address as getaddrinfo gives it)?"""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # no IPv6 zone
-    allowed = _allowed_networks(tuple(settings.PUSH_ALLOWED_NETWORKS))
-    return all(_public(a) or any(a in n for n in allowed) for a in _judged(ip))
-
-
-def _public(ip: Address) -> bool:
-    return ip.is_global and not (
-        ip.is_private
-        or ip.is_loopback
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-        or (isinstance(ip, ipaddress.IPv6Address) and ip.is_site_local)
-    )
+    """May a push go to ``address`` (an IP address as getaddrinfo gives it)? The site's one
+    judge (``guildhall_site.outbound``), with PUSH_ALLOWED_NETWORKS."""
+    return outbound.allowed(address, settings.PUSH_ALLOWED_NETWORKS)
 
 
 class _CheckedConnection(HTTPConnection):

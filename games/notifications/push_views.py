@@ -99,12 +99,13 @@ def _from_worker(request: HttpRequest, not_an_object: str) -> dict:
     return data
 
 
-# No login and no CSRF token: the service worker asks, with neither; the old endpoint, which
-# only the browser, its push service and we know, is the proof (push.renew).
+# No login and no CSRF token: the service worker asks, with neither; the old subscription's
+# auth secret, which only the browser and we know, is the proof (push.renew).
 @csrf_exempt
 @require_POST
 def renew(request: HttpRequest) -> HttpResponse:
-    """Body: ``{"old_endpoint": ..., "subscription": PushSubscription.toJSON()}``. 202 with
+    """Body: ``{"old_endpoint": ..., "old_auth": the old subscription's keys.auth,
+    "subscription": PushSubscription.toJSON()}``. 202 with
     ``{}`` whether or not a device was renewed (the answer tells nothing of which devices
     exist), 429 when this address asked too often, 4xx with ``{"error": message}`` for a
     request that is no renewal."""
@@ -113,7 +114,7 @@ def renew(request: HttpRequest) -> HttpResponse:
     except _Refused as refused:
         return refused.response
     try:
-        push.renew(data.get("old_endpoint"), data.get("subscription"))
+        push.renew(data.get("old_endpoint"), data.get("old_auth"), data.get("subscription"))
     except ValidationError as error:
         return _error(" ".join(error.messages))
     return JsonResponse({}, status=202)

@@ -51,6 +51,8 @@ SAVED = (
     "stamp",
     "updated",
 )
+# What a private record writes that nobody else sees: not ``updated`` nor ``stamp``.
+UNSEEN = ("drafts", "snapshot")
 
 
 def lock_game(game_id: int) -> Game:
@@ -128,9 +130,11 @@ class Change:
         """Apply and record one action; ``marks`` are site events stored before its own."""
         kind = action["kind"]
         events = self.match.apply(action, seat)
-        if kind == UNDO and self.drafts and self.drafts[-1]["player"] == seat and not self.log:
-            # Taking back a private record: it was never public, nor is its undo.
-            self.drafts.pop()
+        own = [i for i, d in enumerate(self.drafts) if d["player"] == seat]
+        if kind == UNDO and own and not self.log:
+            # Taking back the seat's last private record (others' may follow it, in the
+            # same simultaneous step): it was never public, nor is its undo.
+            del self.drafts[own[-1]]
         else:
             self.log.append(
                 {
@@ -210,11 +214,16 @@ class Change:
             game.finished = game.finished or now
         else:
             game.status = Game.Status.SETUP if phase == "setup" else Game.Status.PLAYING
-        if not self.public and any(
+        # What others may see changed: a public record, or a seat submitted or reopened its
+        # choice through a private record. Else nothing may change for them, not even the
+        # time of the last change (``updated``), their lists' stamps or their event streams:
+        # they could count the parts of a pending choice.
+        seen = self.public or any(
             self.waits.seat(q).deciding != s.deciding for q, s in self.seats.items()
-        ):
-            game.stamp += 1  # a seat submitted or reopened its choice: everyone sees it
-        rows.update([(game, SAVED)])
+        )
+        if seen and not self.public:
+            game.stamp += 1
+        rows.update([(game, SAVED if seen else UNSEEN)])
         metrics.moves_applied(game.kind, len(self.log))
         changed = follow_seats(game, self.seats.values(), self.waits, now)
         result = {row["seat"]: row for row in (kind.result(st) or [])} if finished_now else {}
@@ -233,6 +242,15 @@ class Change:
         if finished_now:
             ratings.rate_finished_game(game)  # from the seats' ranks just saved
         game_id = game.pk
+        if game.is_active and any(
+            s.deciding and (s.computer_level or s.stood_in(now)) for s in self.seats.values()
+        ):
+            # (A task nobody sees: a computer seat's choice may have parts, each private.)
+            events.computer_turn(game_id, game.version)
+        if not seen:
+            # Only the acting seat's own board and lists follow its private records.
+            list_stamps.users_changed(s.user_id for s in self.seats.values() if changed[s.number])
+            return game
         list_stamps.users_changed(seat.user_id for seat in self.seats.values())
         # The event stream is told the game and seats as written here (no query after it).
         known = live.changed_as(game, self.seats.values())
@@ -242,10 +260,6 @@ class Change:
             if "wait_version" in changed[s.number] and s.is_person
         ]
         events.turn(game_id, known, waiting)
-        if game.is_active and any(
-            s.deciding and (s.computer_level or s.stood_in(now)) for s in self.seats.values()
-        ):
-            events.computer_turn(game_id, game.version)
         if finished_now:
             events.game_over(game_id, known)
         return game

@@ -280,9 +280,11 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
         if not may_answer(invitation, user):
             raise PermissionDenied(_("This invitation is not addressed to you"))
         _check_apart(invitation, user)
-        InvitationResponse.objects.update_or_create(
-            invitation=invitation, user=user, defaults={"accepted": True}
-        )
+        withdrawn = _make_room(invitation, user)
+        if not withdrawn:
+            InvitationResponse.objects.update_or_create(
+                invitation=invitation, user=user, defaults={"accepted": True}
+            )
         list_stamps.invitations_changed()
         accepted = list(
             User.objects.filter(
@@ -290,22 +292,41 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
                 invitation_responses__accepted=True,
             ).order_by("invitation_responses__created")
         )
-        if len(accepted) >= invitation.players:
+        if not withdrawn and len(accepted) >= invitation.players:
             _start_game(invitation, accepted[: invitation.players])
+    if withdrawn:
+        _check_open(invitation)  # as any invitation its creator withdrew
     return invitation
 
 
 def _check_apart(invitation: Invitation, user: User) -> None:
     """An open invitation seats nobody with a player who blocked them, or whom they blocked
-    (accounts.blocks): the blocked player is answered as if it were not there."""
-    seated = [invitation.creator_id, *_accepted_ids(invitation)]
-    if blocks.blocked_ids(user) & set(seated):
+    (accounts.blocks). The blocker is told (they know whom they blocked), when the blocked
+    player has a seat or is invited; the blocked player never is (``_make_room``)."""
+    named = list(invitation.invitees.values_list("pk", flat=True))
+    if blocks.blocked_ids(user) & {invitation.creator_id, *_accepted_ids(invitation), *named}:
         raise ValidationError(
-            _("You blocked a player who has a seat in this invitation: it cannot seat you both.")
+            _(
+                "You blocked a player who has a seat in this invitation or is invited to it: "
+                "it cannot seat you both."
+            )
         )
-    if blocks.blockers_of(user.pk, seated):
-        # As if it were not there (queries.visible_invitations hides it from them too).
-        raise NotFound(_("No such invitation"))
+
+
+def _make_room(invitation: Invitation, user: User) -> bool:
+    """The blocked ``user`` answers an invitation they can see (addressed to them) in which
+    a player who blocked them since has a seat: nothing may tell them (issue 45: a 404 did).
+    The blocker's acceptance is taken back (their seat is for the blocked player now); a
+    blocker who made the invitation withdraws it, as creators do: True then."""
+    blockers = blocks.blockers_of(user.pk, [invitation.creator_id, *_accepted_ids(invitation)])
+    if not blockers:
+        return False
+    if invitation.creator_id in blockers:
+        invitation.status = Invitation.Status.WITHDRAWN
+        invitation.save(update_fields=["status"])
+        return True
+    invitation.responses.filter(user_id__in=blockers).delete()
+    return False
 
 
 def _accepted_ids(invitation: Invitation) -> list[int]:

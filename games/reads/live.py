@@ -63,7 +63,12 @@ def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=0.5)
 
 
-def _add(entries: list[tuple[str, dict]]) -> None:
+# A word on the wake channel beside the stream keys: the listeners of this user (on any
+# stream) end at once, as a suspension asks (``user_closed``).
+CLOSED_PREFIX = "closed:"
+
+
+def _add(entries: list[tuple[str, dict]], also: tuple[str, ...] = ()) -> None:
     global _down_until
     if not entries or time.monotonic() < _down_until:
         return
@@ -71,7 +76,8 @@ def _add(entries: list[tuple[str, dict]]) -> None:
     pipe = _client(url).pipeline(transaction=False)
     for key, data in entries:
         pipe.xadd(key, {"data": json.dumps(data)}, maxlen=MAXLEN, approximate=True)
-    pipe.publish(wake_channel(url), " ".join(dict.fromkeys(key for key, _data in entries)))
+    words = [*dict.fromkeys(key for key, _data in entries), *also]
+    pipe.publish(wake_channel(url), " ".join(words))
     try:
         pipe.execute()
     except redis.RedisError as failure:
@@ -130,3 +136,15 @@ def chat_written(game_id: int) -> None:
     )
     out += [(user_stream(u), entry) for u in users if u != newest["author_id"]]
     _add(out)
+
+
+def user_closed(user_id: int) -> None:
+    """After the commit that suspended ``user_id``: every stream they listen to ends now (a
+    ``closed`` entry in their own stream, kept for a listener that reconnects before its
+    token is refused, and a word to every events process for their boards' streams)."""
+    if not enabled():
+        return
+    _add(
+        [(user_stream(user_id), {"event": "closed", "user": user_id})],
+        also=(f"{CLOSED_PREFIX}{user_id}",),
+    )

@@ -44,9 +44,9 @@ def determinize(st: State, seat: int, rand: random.Random, chooser: Chooser | No
     _redeal(s, seat, rand)
     s.rng = rand.getrandbits(64) & MASK
     if s.stage in SIMULTANEOUS:
-        last = s.last_seat, s.last_undoable  # who may undo is public: kept as it was
+        last = s.last_seat, s.last_undoable, s.undoable  # who may undo is public: kept
         _imagine_submissions(s, seat, rand, chooser or _any_action)
-        s.last_seat, s.last_undoable = last
+        s.last_seat, s.last_undoable, s.undoable = last
     return s
 
 

@@ -94,7 +94,8 @@ def deciders(st: State) -> frozenset[int]:
 
 
 def can_undo(st: State, seat: int) -> bool:
-    return st.stage != "over" and st.last_seat == seat and st.last_undoable
+    # Each seat's own: another seat's pick in the same simultaneous step takes nobody's away.
+    return st.stage != "over" and seat in st.undoable
 
 
 def private_record(st: State) -> bool:
@@ -132,6 +133,12 @@ def apply(st: State, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         _end(st, events, reason="deck_out")
     st.last_seat = seat
     st.last_undoable = kind in SECRET_KINDS and st.step == step and st.stage != "over"
+    if private_record(st):
+        # A private part of a simultaneous step: the seats that may take back theirs are
+        # those that could before, and this one (nobody else's changes).
+        st.undoable = sorted({*st.undoable, seat})
+    else:
+        st.undoable = [seat] if st.last_undoable else []
     return events
 
 
@@ -744,5 +751,5 @@ def resign(st: State, seat: int) -> list[dict[str, Any]]:
         _end(st, events, reason="resigned")
     elif len(staying) == 1 and not st.solo:
         _end(st, events, reason="resigned", winner=staying[0])
-    st.last_seat, st.last_undoable = seat, False
+    st.last_seat, st.last_undoable, st.undoable = seat, False, []
     return events

@@ -8,6 +8,8 @@
 4. The ``rules`` version the game is played under (games.core.protocol.RulesVersions):
    a snapshot of format 1 was written under rules 1, of formats 2 and 3 under rules 2
    (the rules changed with format 2), so an upgraded one says so.
+5. ``undoable``: the seats that may take back their last step, several in a simultaneous
+   step (issue 45); format 4 read with the last seat's alone.
 """
 
 from __future__ import annotations
@@ -83,11 +85,25 @@ def _down_4(data: Data) -> Data:
     return {**{k: v for k, v in data.items() if k != "rules"}, "format": 3}
 
 
+def _up_4(data: Data) -> Data:
+    """Format 4 to 5: only the last seat may take back its last step."""
+    if "undoable" in data:
+        raise ValueError("a format 4 state has no seats that may undo")
+    last = data.get("last_seat")
+    undoable = [last] if data.get("last_undoable") is True and type(last) is int else []
+    return {**data, "format": 5, "undoable": undoable}
+
+
+def _down_5(data: Data) -> Data:
+    return {**{k: v for k, v in data.items() if k != "undoable"}, "format": 4}
+
+
 FORMATS = Formats(
-    current=4,
+    current=5,
     steps={
         1: FormatStep(up=_up_1, down=_down_2),
         2: FormatStep(up=_up_2, down=_down_3),
         3: FormatStep(up=_up_3, down=_down_4),
+        4: FormatStep(up=_up_4, down=_down_5),
     },
 )

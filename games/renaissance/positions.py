@@ -40,6 +40,7 @@ _STATE_KEYS = {
     "reshuffles",
     "last_seat",
     "last_undoable",
+    "undoable",
     "revealed",
     "resigned",
     "result",
@@ -95,6 +96,7 @@ def to_json(st: State) -> dict[str, Any]:
         "reshuffles": st.reshuffles,
         "last_seat": st.last_seat,
         "last_undoable": st.last_undoable,
+        "undoable": st.undoable[:],
         "revealed": copy_revealed(st.revealed),
         "resigned": st.resigned[:],
         "result": None if st.result is None else [dict(row) for row in st.result],
@@ -152,6 +154,7 @@ def _read(data: object) -> State:
     for key in ("stage", "round", "phase", "step", "area", "reshuffles", "last_seat"):
         setattr(st, key, data[key])
     st.last_undoable = data["last_undoable"]
+    st.undoable = _ints(data["undoable"], "seats that may undo")
     st.revealed = copy_revealed(data["revealed"])
     st.resigned = _ints(data["resigned"], "resigned seats")
     st.result = copy.deepcopy(data["result"])
@@ -224,6 +227,8 @@ def check(st: State) -> None:
         raise ValueError("bad last seat")
     if type(st.last_undoable) is not bool:
         raise ValueError("bad undo flag")
+    if st.undoable != sorted(set(st.undoable)) or not all(0 <= q < n for q in st.undoable):
+        raise ValueError("bad seats that may undo")
     if len(set(st.resigned)) != len(st.resigned) or not all(0 <= q < n for q in st.resigned):
         raise ValueError("bad resigned seats")
     if (st.stage == "over") != (st.result is not None):

@@ -105,6 +105,7 @@ class State:
         "reshuffles",
         "last_seat",
         "last_undoable",
+        "undoable",
         "revealed",
         "resigned",
         "result",
@@ -133,6 +134,8 @@ class State:
         self.reshuffles = 0
         self.last_seat: int | None = None  # who made the last record
         self.last_undoable = False  # it changed only that seat's unrevealed submission
+        # The seats that may take back their last step (several in a simultaneous step).
+        self.undoable: list[int] = []
         self.revealed: dict[str, Any] | None = None  # the latest reveal, public
         self.resigned: list[int] = []  # in the order they resigned
         self.result: list[dict[str, Any]] | None = None
@@ -157,6 +160,7 @@ class State:
         s.reshuffles = self.reshuffles
         s.last_seat = self.last_seat
         s.last_undoable = self.last_undoable
+        s.undoable = self.undoable[:]
         s.revealed = self.revealed  # replaced, never changed in place
         s.resigned = self.resigned[:]
         s.result = self.result  # replaced, never changed in place

@@ -2,8 +2,9 @@
 
 A webhook makes the site send requests on a user's behalf, so the addresses are checked
 (server-side request forgery): https only, no user or password in the address, and a host
-whose every address is a public one (no loopback, private, link-local, multicast or
-reserved network), checked when the hook is registered and again at each delivery, which
+whose every address is a public one (``guildhall_site.outbound``, the site's one judge:
+every special-purpose range, NAT64, 6to4 and mapped addresses judged by the IPv4 address
+they reach), checked when the hook is registered and again at each delivery, which
 then connects to the address it checked (``resolve``), so that a name that resolves
 elsewhere a moment later (DNS rebinding) does not reach the inside.
 
@@ -14,7 +15,6 @@ for a receiver on the developer's own machine.
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+
+from guildhall_site import outbound
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 MAX_LENGTH = 500
@@ -92,10 +94,10 @@ def _addresses(host: str, port: int) -> list[str]:
         ) from None
     ips = list(dict.fromkeys(str(info[4][0]) for info in infos))
     for ip in ips:
-        address = ipaddress.ip_address(ip.split("%")[0])
-        if address.is_global and not address.is_multicast:
+        if outbound.allowed(ip):
             continue
-        if address.is_loopback and _loopback_allowed(host):
+        address = outbound.parse(ip)
+        if address is not None and address.is_loopback and _loopback_allowed(host):
             continue
         raise ValidationError(
             _("The address's host %(host)s is not on the public internet.") % {"host": host}

@@ -32,6 +32,7 @@ from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts import reach
 from games.webhooks import addresses, sending, signing
 from games.webhooks.models import Delivery, Webhook
 
@@ -70,8 +71,14 @@ def deliver(delivery_id: int) -> str:
     )
     if not claimed:
         return "not due"
-    delivery = Delivery.objects.select_related("webhook").get(pk=delivery_id)
+    delivery = Delivery.objects.select_related("webhook__user").get(pk=delivery_id)
     hook = delivery.webhook
+    if not reach.reachable(hook.user):
+        # Recorded before its owner was suspended: never sent (accounts.reach).
+        Delivery.objects.filter(pk=delivery.pk, claim=claim).update(
+            status=Status.FAILED, finished=now, lease_until=None
+        )
+        return "owner not reachable"
     body = body_of(delivery)
     headers = {
         "Content-Type": "application/json",
@@ -83,7 +90,8 @@ def deliver(delivery_id: int) -> str:
     try:
         outcome = sending.post(addresses.resolve(hook.url), body, headers)
     except ValidationError as refused:
-        outcome = sending.Outcome(None, "", " ".join(refused.messages)[:200], 0)
+        sending.logger.info("webhook %s refused: %s", hook.pk, " ".join(refused.messages))
+        outcome = sending.unreachable()
     return _finish(delivery, claim, outcome)
 
 

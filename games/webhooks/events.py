@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import reach
 from games.models import ChatLine, Game, Invitation, Seat
 from games.webhooks.models import Delivery, Event, Webhook
 
@@ -32,7 +33,10 @@ def _url(name: str, **kwargs: int) -> str:
 
 
 def _hooks(user_ids: Iterable[int], event: str) -> list[Webhook]:
-    hooks = Webhook.objects.filter(user_id__in=set(user_ids), active=True)
+    # A suspended owner hears of nothing (accounts.reach).
+    hooks = Webhook.objects.filter(
+        reach.reachable_q("user__"), user_id__in=set(user_ids), active=True
+    )
     return [hook for hook in hooks if event in hook.events]
 
 

@@ -5,6 +5,7 @@ the answer read."""
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 
@@ -15,14 +16,20 @@ from games.webhooks.addresses import Target
 
 # What is kept of an answer's body, for its owner to read in the deliveries.
 KEEP = 500
+# Why no answer came, as a delivery keeps it: one reason for every failure (refused, timed
+# out, TLS, an address not allowed), and no duration, so that the deliveries do not tell an
+# open port from a closed one; the details go to the log.
+UNREACHABLE = "unreachable"
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class Outcome:
     status: int | None  # None: no answer (refused, timed out, TLS failed)
     body: str
-    error: str
-    duration_ms: int
+    error: str  # "" or UNREACHABLE
+    duration_ms: int | None  # None without an answer
 
     @property
     def ok(self) -> bool:
@@ -65,8 +72,13 @@ def post(target: Target, body: bytes, headers: dict[str, str]) -> Outcome:
             answer.release_conn()
             status, error = answer.status, ""
     except urllib3.exceptions.HTTPError as failure:
-        status, text, error = None, "", _reason(failure)
+        logger.info("webhook to %s: no answer: %s", target.host, _reason(failure))
+        return unreachable()
     return Outcome(status, text, error, int((time.monotonic() - start) * 1000))
+
+
+def unreachable() -> Outcome:
+    return Outcome(None, "", UNREACHABLE, None)
 
 
 def _reason(failure: Exception) -> str:

@@ -3,6 +3,7 @@ made it."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from games.webhooks.models import Delivery, Event
@@ -100,8 +101,9 @@ def delivery_data(row: Delivery) -> dict:
         "next_attempt_at": row.next_attempt_at if waiting else None,
         "response_status": row.response_status,
         "response_body": row.response_body,
-        "error": row.error,
-        "duration_ms": row.duration_ms,
+        # One reason for every failure (rows from before kept the raw error: never shown).
+        "error": _("No answer: the receiver could not be reached.") if row.error else "",
+        "duration_ms": row.duration_ms if row.response_status is not None else None,
         "created": row.created,
         "finished": row.finished,
     }

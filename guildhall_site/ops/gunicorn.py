@@ -2,7 +2,10 @@
 
 Every value comes from the environment (docs/deploy.md), as the site's settings do:
 
-- ``PORT`` (8000) and ``WEB_BIND`` (``0.0.0.0:$PORT``): where to listen;
+- ``PORT`` (8000) and ``WEB_BIND`` (``127.0.0.1:$PORT``): where to listen. Loopback by
+  default: the proxy in front (on the same machine) is the only client, so that nobody can
+  reach gunicorn directly and write their own X-Forwarded-For (docs/deploy.md, "Security and
+  the proxy"); where the proxy is elsewhere (another container), name the address;
 - ``WEB_CONCURRENCY`` (4): worker processes, about two per core;
 - ``WEB_TIMEOUT`` (30): seconds before a worker stuck on one request is restarted;
 - ``LOG_FORMAT=json``: gunicorn's own lines as JSON too; the access log carries the request's
@@ -24,7 +27,7 @@ from typing import Any
 from prometheus_client import multiprocess
 
 _port = os.environ.get("PORT") or "8000"
-bind = os.environ.get("WEB_BIND") or f"0.0.0.0:{_port}"
+bind = os.environ.get("WEB_BIND") or f"127.0.0.1:{_port}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 4)
 timeout = int(os.environ.get("WEB_TIMEOUT") or 30)
 graceful_timeout = timeout

@@ -179,7 +179,12 @@ self.addEventListener("pushsubscriptionchange", function (event) {
           method: "POST",
           credentials: "omit",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ old_endpoint: old.endpoint, subscription: subscription.toJSON() }),
+          // The old subscription's auth secret proves that this is its browser.
+          body: JSON.stringify({
+            old_endpoint: old.endpoint,
+            old_auth: (old.toJSON().keys || {}).auth,
+            subscription: subscription.toJSON(),
+          }),
         });
       })
       .catch(function () {

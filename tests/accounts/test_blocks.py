@@ -120,6 +120,47 @@ class TestInvitations:
             invitations.do_accept_invitation(invitation.pk, alice)
         assert not invitation.responses.filter(user=alice).exists()
 
+    def test_an_invitation_naming_the_blocked_tells_them_nothing(self, alice, bob, charlie, dave):
+        """Issue 45: Charlie invites Alice, Bob and Dave by name; Alice accepts, then blocks
+        Bob. Bob's accept answered 404, telling him. Now he takes a seat (Alice's acceptance
+        is taken back: she is never seated with him), as with no block."""
+        invitation = invitations.do_create_invitation(
+            charlie, players=3, invitees=[alice.username, bob.username, dave.username]
+        )
+        invitations.do_accept_invitation(invitation.pk, alice)
+        blocks.do_block(alice, bob)
+
+        answer = client_for(bob).post(reverse("games:accept", args=[invitation.pk]))
+        assert answer.status_code == 302, answer.content
+        assert invitation.responses.filter(user=bob, accepted=True).exists()
+        assert not invitation.responses.filter(user=alice).exists()
+        # Alice, who knows whom she blocked, is told why she cannot sit.
+        with pytest.raises(ValidationError, match="You blocked a player"):
+            invitations.do_accept_invitation(invitation.pk, alice)
+        invitations.do_accept_invitation(invitation.pk, dave)
+        invitation.refresh_from_db()
+        assert invitation.status == Invitation.Status.STARTED
+        seated = set(invitation.game.seats.values_list("user_id", flat=True))
+        assert seated == {charlie.pk, bob.pk, dave.pk}
+
+    def test_a_blocker_who_named_the_blocked_withdraws_as_creators_do(self, alice, bob, charlie):
+        named = invitations.do_create_invitation(
+            alice, players=3, invitees=[bob.username, charlie.username]
+        )
+        withdrawn = invitations.do_create_invitation(
+            charlie, players=3, invitees=[alice.username, bob.username]
+        )
+        invitations.do_withdraw_invitation(withdrawn.pk, charlie)
+        blocks.do_block(alice, bob)
+
+        # Bob reads what he reads of any invitation its creator withdrew.
+        answers = [Api(bob).post(f"/api/v1/invitations/{i.pk}/accept/") for i in (named, withdrawn)]
+        assert [a.status_code for a in answers] == [400, 400]
+        assert answers[0].json() == answers[1].json()
+        named.refresh_from_db()
+        assert named.status == Invitation.Status.WITHDRAWN
+        assert not named.responses.filter(user=bob).exists()
+
     def test_unblocking_opens_them_again(self, alice, bob):
         invitation = open_invitation(alice, players=2)
         blocks.do_block(alice, bob)

@@ -140,9 +140,11 @@ def test_a_page_tells_the_site_when_the_browser_replaced_the_subscription(
         STUB_PUSH_MANAGER
         % {"keys": json.dumps(keys), "endpoint": json.dumps(ENDPOINT), "subscribed": "true"}
     )
+    # What the page remembered when it gave the site OLD: its endpoint and auth secret.
     page.add_init_script(
-        "if (!localStorage.getItem('guildhall-push-endpoint'))"
+        "if (!localStorage.getItem('guildhall-push-endpoint')) {"
         f" localStorage.setItem('guildhall-push-endpoint', {json.dumps(old)});"
+        " localStorage.setItem('guildhall-push-auth', 'y'); }"
     )
 
     log_in(page, live_server.url, "/")
@@ -191,8 +193,10 @@ def test_the_settings_page_subscribes_lists_and_removes_the_device(
     wait_until(page, lambda: item.locator("[data-push-this-device]").is_visible())
     assert "Push notifications are on for this device." in panel.inner_text()
     assert not button.is_visible()
-    # This browser remembers which device it is, so that a page can renew it.
+    # This browser remembers which device it is, so that a page can renew it, and the
+    # secret that proves it.
     assert remembered(page) == ENDPOINT
+    assert page.evaluate("() => localStorage.getItem('guildhall-push-auth')") == keys["auth"]
     page.screenshot(path=str(screenshots / "push-settings.png"), full_page=True)
 
     item.get_by_role("button", name="Remove").click()

@@ -36,15 +36,20 @@ def test_a_move_tells_the_stream_what_it_wrote_without_a_query(
     game = start_game(alice, bob, charlie, kind=kind, move_days=3)
     rand = random.Random(7)
     told = 0
-    for _ in range(40):
-        if not game.is_active:
+    for _ in range(100):  # (private records, told nothing, among them)
+        if not game.is_active or told >= 10:
             break
         seat = rand.choice(deciding(game))
         action = random_action(game, rand, seat)
         user = game.seats.get(number=seat).user
+        seen_before = (game.version, game.stamp)
         with django_capture_on_commit_callbacks() as callbacks:
             game = moves.do_submit_action(game.pk, user, action, game.version)
         publish = [c for c in callbacks if c.__qualname__ == "publish game_changed"]
+        if (game.version, game.stamp) == seen_before and game.drafts:
+            # A private record that changed nothing others see: nothing to tell (issue 45).
+            assert not publish
+            continue
         assert publish, "a move tells the event stream"
         published.clear()
         with django_assert_num_queries(0):

@@ -58,6 +58,7 @@ from games.perf.logs import quiet_logs
 from games.perf.scratch import database_url, empty_redis, percentile, scratch_database
 from games.perf.server import Gunicorn, ProcfileProcess, base_env, collectstatic, free_port
 from games.play import invitations
+from games.play.errors import Limited
 from games.webhooks.models import Delivery, Webhook
 
 METRICS_TOKEN = "bench-lanes-" + "m" * 20
@@ -394,10 +395,13 @@ class Site:
                 )
                 made[0] += status == 201
             active = Game.objects.filter(seats__user=user, status__in=Game.ACTIVE).count()
-            for _ in range(games - active):
-                invitations.do_create_invitation(
-                    user, kind="guildhall", players=2, computers=["strong"], move_days=3
-                )
+            try:
+                for _ in range(games - active):
+                    invitations.do_create_invitation(
+                        user, kind="guildhall", players=2, computers=["strong"], move_days=3
+                    )
+            except Limited:
+                pass  # the site's limit of games against the computer an hour: play on
             stop.wait(0.2)
 
 

@@ -3,15 +3,17 @@
    files only (pages stay fresh from the server) and shows push notifications
    (guildhall_site/webapp.py).
 
-   Push: this browser remembers the endpoint of the subscription it gave the site
-   (site/push.js calls GuildhallPush.remember). Browsers replace subscriptions now and then;
-   if a page finds another one than it gave, it tells the site (data-push-renew), which moves
+   Push: this browser remembers the endpoint of the subscription it gave the site, and its
+   auth secret (site/push.js calls GuildhallPush.remember). Browsers replace subscriptions
+   now and then; if a page finds another one than it gave, it tells the site
+   (data-push-renew), proving with the old secret that it is that browser, and the site moves
    the device to the new address. The worker does the same at once where the browser says so
    (pushsubscriptionchange). */
 (function () {
   "use strict";
 
   var KEY = "guildhall-push-endpoint";
+  var AUTH = "guildhall-push-auth"; // the old subscription's secret: the proof of a renewal
 
   function store(action) {
     try {
@@ -22,14 +24,16 @@
   }
 
   window.GuildhallPush = {
-    remember: function (endpoint) {
+    remember: function (endpoint, auth) {
       store(function (s) {
         s.setItem(KEY, endpoint);
+        s.setItem(AUTH, auth || "");
       });
     },
     forget: function () {
       store(function (s) {
         s.removeItem(KEY);
+        s.removeItem(AUTH);
       });
     },
   };
@@ -43,6 +47,9 @@
     var known = store(function (s) {
       return s.getItem(KEY);
     });
+    var secret = store(function (s) {
+      return s.getItem(AUTH);
+    });
     if (!known || !renewUrl || !registration.pushManager) return;
     return registration.pushManager.getSubscription().then(function (subscription) {
       // None: push was turned off in the browser; the site drops the device when its push
@@ -52,11 +59,17 @@
         method: "POST",
         credentials: "omit",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ old_endpoint: known, subscription: subscription.toJSON() }),
+        body: JSON.stringify({
+          old_endpoint: known,
+          old_auth: secret,
+          subscription: subscription.toJSON(),
+        }),
       }).then(function (response) {
         // Accepted (the site says no more, whether it knew the device or not): this is the
         // address to renew from next time.
-        if (response.ok) window.GuildhallPush.remember(subscription.endpoint);
+        if (response.ok) {
+          window.GuildhallPush.remember(subscription.endpoint, subscription.toJSON().keys.auth);
+        }
         // Push is off on the site: nothing to renew.
         else if (response.status === 404) window.GuildhallPush.forget();
       });

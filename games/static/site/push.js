@@ -80,7 +80,7 @@
       offer.hidden = mine;
       if (mine) {
         // This browser's device: remembered, so that a page can renew it (site/app.js).
-        window.GuildhallPush.remember(subscription.endpoint);
+        window.GuildhallPush.remember(subscription.endpoint, subscription.toJSON().keys.auth);
         say(texts.textOn);
       } else if (Notification.permission === "denied") say(texts.textDenied);
       else if (status.textContent === texts.textOn) say("");

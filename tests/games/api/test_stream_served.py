@@ -214,3 +214,28 @@ def test_my_stream_carries_every_version_of_my_game_across_reconnects(
     assert sorted(set(versions)) == list(range(game.version + 1))
     assert versions == sorted(versions)  # in order, none twice but the end's
     assert len(versions) == game.version + 2  # each version once, and the end told again
+
+
+def test_a_suspension_ends_the_users_open_streams_at_once(alice, bob, streams, loop, tmp_path):
+    """A suspended player hears nothing more by any channel: their streams (their own and a
+    game's) end as soon as the suspension is committed, and a new one is refused."""
+    from games.moderation.actions import suspend
+    from tests.conftest import make_person
+
+    moderator = make_person("mod", is_staff=True)
+    game = start_game(alice, bob)
+    token = do_create_token(alice, "app")[1]
+    auth = {"Authorization": f"Token {token}"}
+    with EventsProcess(production_env(), tmp_path / "events.log") as events:
+        [mine] = loop.open(events.port, "/api/v1/events/", auth)
+        [board] = loop.open(events.port, f"/api/v1/events/?game={game.pk}", auth)
+        wait_for(lambda: mine.status and board.status, 10, "the streams")
+        assert (mine.status, board.status) == (200, 200)
+
+        suspend(moderator, alice, None, "spam")
+
+        wait_for(lambda: mine.ended and board.ended, 5, "alice's streams to end")
+        assert "closed" not in mine.body  # (the end is not told as an event)
+        [again] = loop.open(events.port, "/api/v1/events/", auth)
+        wait_for(lambda: again.ended, 10, "the answer")
+        assert again.status == 401

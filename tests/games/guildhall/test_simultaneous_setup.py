@@ -379,13 +379,16 @@ def test_a_timed_out_seat_gets_a_whole_choice():
 # Undo, positions, resigning ----------------------------------------------------------------
 
 
-def test_undo_only_the_last_step_of_ones_own_and_not_past_the_resolution():
+def test_undo_each_ones_own_steps_and_not_past_the_resolution():
     m = Match(Options(players=3, setup="simultaneous"), NAMES[:3], 9)
     card = m.state.players[0].hand[0]
     m.apply({"kind": "discard", "card": card}, 0)
     assert GUILDHALL.can_undo(m.state, 0)
     m.apply({"kind": "done"}, 1)
-    assert not GUILDHALL.can_undo(m.state, 0) and GUILDHALL.can_undo(m.state, 1)
+    # Bob's step takes nothing from Ann (her undo would tell her that someone chose).
+    assert GUILDHALL.can_undo(m.state, 0) and GUILDHALL.can_undo(m.state, 1)
+    assert not GUILDHALL.can_undo(m.state, 2)
+    assert GUILDHALL.private_record(m.state)
     m.apply({"kind": "undo"}, 1)
     assert deciders(m.state) == (0, 1, 2) and m.state.setup_picks[0] == [card]
     m.apply({"kind": "undo"}, 0)

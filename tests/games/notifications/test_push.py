@@ -653,8 +653,21 @@ class TestRenewal:
     def browser(self, vapid) -> Client:
         return Client(enforce_csrf_checks=True)
 
-    def renew(self, browser: Client, old: str | None, new: dict, status: int = 202, **extra):
-        body = json.dumps({"old_endpoint": old, "subscription": new})
+    def renew(
+        self,
+        browser: Client,
+        old: str | None,
+        new: dict,
+        status: int = 202,
+        auth: str | None = None,
+        **extra,
+    ):
+        """As the browser of ``old`` asks: with its subscription's auth secret, unless
+        ``auth`` names another."""
+        if auth is None:
+            found = PushSubscription.objects.filter(endpoint=old or "").first()
+            auth = found.auth if found else "bm90IGEgc2VjcmV0IGF0IGFsbA"
+        body = json.dumps({"old_endpoint": old, "old_auth": auth, "subscription": new})
         response = browser.post("/push/renew/", body, content_type="application/json", **extra)
         assert response.status_code == status, response.content
         return response
@@ -754,6 +767,38 @@ class TestRenewal:
             (mine.pk, bob.pk, mine.endpoint, "x"),
             (theirs.pk, charlie.pk, theirs.endpoint, "c"),
         }
+
+    def test_knowing_the_endpoint_is_not_enough(self, bob, charlie, browser):
+        """Issue 45: whoever knew a device's endpoint moved it to an address of theirs. Only
+        its browser holds the old subscription's auth secret."""
+        theirs = PushSubscription.objects.create(
+            user=charlie,
+            endpoint="https://fcm.googleapis.com/charlies",
+            p256dh="c",
+            auth="c2VjcmV0",
+        )
+        mine = browser_subscription(Device("x"), "https://fcm.googleapis.com/bobs-new")
+
+        answers = [
+            self.renew(browser, theirs.endpoint, mine, auth=guess).content
+            for guess in ("d3Jvbmc", "", "c2VjcmV0X", None)
+        ]
+        refused = browser.post(
+            "/push/renew/",
+            json.dumps({"old_endpoint": theirs.endpoint, "subscription": mine}),
+            content_type="application/json",
+        )
+
+        assert answers == [b"{}"] * 4 and refused.status_code == 202
+        # Only the last, with the secret (as Charlie's own browser sends it), moved it.
+        assert PushSubscription.objects.get().endpoint == mine["endpoint"]
+        theirs.refresh_from_db()
+        theirs.endpoint = "https://fcm.googleapis.com/charlies"
+        theirs.save()
+        for guess in ("d3Jvbmc", 7, ["c2VjcmV0"]):
+            body = {"old_endpoint": theirs.endpoint, "old_auth": guess, "subscription": mine}
+            browser.post("/push/renew/", json.dumps(body), content_type="application/json")
+        assert PushSubscription.objects.get().endpoint == theirs.endpoint
 
     def test_the_answer_tells_nobody_whether_a_device_exists(self, bob, browser):
         known = "https://fcm.googleapis.com/known"

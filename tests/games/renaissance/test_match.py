@@ -43,16 +43,27 @@ def test_undo_takes_back_an_unrevealed_pick_of_ones_own():
     assert match.replayed() == match.state
 
 
-def test_no_undo_once_another_seat_has_acted():
-    match = new_match(players=2)
+def test_another_seats_pick_takes_nobodys_undo_away():
+    # Whether Ann may take back her pick may not tell her that Bob picked meanwhile.
+    match = new_match(players=3)
     match.apply({"kind": "foundation", "worker": "rm"}, 0)
     match.apply({"kind": "foundation", "worker": "rm"}, 1)
-    assert not GAME.can_undo(match.state, 0)
+    match.apply({"kind": "foundation", "worker": "merchant"}, 1)
+    assert GAME.can_undo(match.state, 0) and GAME.can_undo(match.state, 1)
+    assert not GAME.can_undo(match.state, 2)
+    match.apply({"kind": "undo"}, 0)  # Ann's pick, made before Bob's two
+    assert match.state.players[0].picks == [] and match.state.players[1].picks == [4, 0]
+    assert not GAME.can_undo(match.state, 0) and GAME.can_undo(match.state, 1)
+    assert match.replayed() == match.state
+    match.apply({"kind": "undo"}, 1)
+    assert match.state.players[1].picks == [4]
+    assert match.replayed() == match.state
+    resumed = Match.resume(GAME, match.options, match.names, match.seed, match.state, match.record)
+    resumed.apply({"kind": "undo"}, 1)  # rebuilt from the record, with the undos in it
+    assert resumed.state.players[1].picks == []
     with pytest.raises(IllegalAction) as caught:
-        match.apply({"kind": "undo"}, 0)
+        resumed.apply({"kind": "undo"}, 0)
     assert caught.value.rule == "undo_not_allowed"
-    match.apply({"kind": "undo"}, 1)  # Bob's own pick is the last record
-    assert match.state.players[1].picks == [] and match.state.players[0].picks == [4]
 
 
 def test_no_undo_of_a_submission_that_revealed_everything():

@@ -1,7 +1,8 @@
 """Stored states: the format of today, and games stored before pending removals had a list
 of their own (format 1 kept an action phase's removals in ``picks``), before the hand
 cards every seat saw taken were kept (format 2), or before the rules version was (format
-3). The old formats are made by the projections beside the upgraders (``formats``)."""
+3), or before several seats could each take back their own step (format 4). The old formats
+are made by the projections beside the upgraders (``formats``)."""
 
 import pytest
 
@@ -10,6 +11,10 @@ from games.renaissance.formats import FORMATS
 from games.renaissance.positions import FORMAT, from_json, to_json
 
 from .helpers import act
+
+
+def _as_format_4(data: dict) -> dict:
+    return FORMATS.project(data, 4)
 
 
 def _as_format_2(data: dict) -> dict:
@@ -54,6 +59,21 @@ def test_a_game_stored_in_format_2_knows_no_hand_card():
     assert to_json(loaded) == to_json(st)
 
 
+def test_a_game_stored_in_format_4_lets_its_last_seat_undo():
+    st = build(players=[{"hand": [5, 6]}, {"hand": [7]}, {}], phase=2)
+    act(st, 1, "pass")
+    act(st, 0, "pass")
+    assert st.undoable == [0, 1]
+    stored = _as_format_4(to_json(st))
+    assert "undoable" not in stored
+
+    loaded = from_json(stored)
+
+    assert loaded.undoable == [0]
+    with pytest.raises(ValueError):
+        from_json({**stored, "undoable": [0]})  # a field format 4 did not have
+
+
 @pytest.mark.parametrize("known", [[7], [5, 5]])
 def test_a_known_card_is_a_card_of_the_hand_once(known):
     st = build(players=[{"hand": [5, 6]}, {}], phase=2)
@@ -87,7 +107,7 @@ def test_each_old_format_comes_back_through_its_upgraders(fmt):
 def test_an_unknown_format_or_rules_version_is_refused():
     data = to_json(build(players=[{}, {}], phase=2))
     with pytest.raises(ValueError, match="unknown state format"):
-        from_json({**data, "format": 5})
+        from_json({**data, "format": 6})
     with pytest.raises(ValueError, match="no rules version"):
         from_json({**data, "rules": 3})
     with pytest.raises(ValueError, match="has no rules version"):

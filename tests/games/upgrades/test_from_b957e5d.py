@@ -59,7 +59,7 @@ def test_upgrade_games_mends_the_games_the_new_rules_played_on(old_site, capsys)
     switch = Move.objects.get(game=game, rules__isnull=False)
     assert (game.rules, switch.rules) == (1, 2)
     assert f"rules 2 from record {switch.number};" in said
-    assert {g.snapshot["format"] for g in Game.objects.filter(kind="renaissance")} == {4}
+    assert {g.snapshot["format"] for g in Game.objects.filter(kind="renaissance")} == {5}
 
 
 def test_mended_games_replay_and_play_to_their_end(old_site):

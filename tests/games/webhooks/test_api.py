@@ -45,6 +45,16 @@ def test_only_a_token_registers_one(alice, receiver):
         "https://127.0.0.1/hook",
         "https://localhost/hook",  # a name for loopback
         "https://[::ffff:10.0.0.1]/hook",  # a private address written as IPv6
+        "https://[64:ff9b::7f00:1]/hook",  # NAT64 of 127.0.0.1 (issue 45)
+        "https://[64:ff9b::a9fe:a9fe]/hook",  # NAT64 of the metadata service
+        "https://[64:ff9b:1::a9fe:a9fe]/hook",  # local-use NAT64
+        "https://[2002:a9fe:a9fe::1]/hook",  # 6to4 of the metadata service
+        "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",  # Teredo
+        "https://[::7f00:1]/hook",  # IPv4-compatible 127.0.0.1
+        "https://[fd00::1]/hook",  # unique local
+        "https://100.64.0.1/hook",  # shared (carrier-grade NAT)
+        "https://192.0.0.170/hook",  # NAT64 discovery
+        "https://198.18.0.1/hook",  # benchmarking
         "http://127.0.0.1:8000/hook",  # loopback, where it is not allowed
         "https://no-such-host.invalid/hook",
         "not a url",
