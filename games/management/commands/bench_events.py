@@ -131,13 +131,20 @@ class Command(BenchCommand):
 
         delays: list[float] = []
         for i in range(o["moves"]):
-            game = Game.objects.get(pk=game.pk)
-            step = bench_data.next_move(game, rand)
+            # A public move: a private one (a choice of a simultaneous step) tells no one.
+            before = Game.objects.get(pk=game.pk).version
+            while True:
+                game = Game.objects.get(pk=game.pk)
+                step = bench_data.next_move(game, rand)
+                if step is None:
+                    break
+                seat, action = step
+                committed = time.monotonic()
+                game = do_submit_action(game.pk, seat.user, action, game.version)
+                if game.version != before:
+                    break
             if step is None:
                 break
-            seat, action = step
-            committed = time.monotonic()
-            game = do_submit_action(game.pk, seat.user, action, game.version)
             version = game.version
             _wait(
                 lambda v=version: all(x.seen(None, version=v) for x in listeners),
