@@ -392,6 +392,9 @@ CELERY_IMPORTS = (
     "games.notifications.events",
     "games.tournaments.tasks",
     "games.notifications.message_events",
+    # (an app's tasks.py, found by the worker by itself; named here for the processes that
+    # queue its tasks by name without ever loading the app's views: games.play.events)
+    "games.webhooks.tasks",
 )
 # Lanes: each kind of task has a queue of its own, served by workers of their own (docs/Procfile,
 # compose.yaml and rundemo start one per lane), so that a flood of one kind (a crowd of games
