@@ -11,6 +11,8 @@ from typing import Any
 
 from django.core.asgi import get_asgi_application
 
+from guildhall_site.ops.heartbeat import EventsLifespan
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guildhall_site.settings")
 
 Scope = dict[str, Any]
@@ -59,4 +61,5 @@ class AdmitFew:
                 gate.release()
 
 
-application = AdmitFew(get_asgi_application(), ADMITTING)
+# The events process's heartbeat (ASGI lifespan: guildhall_site/ops/heartbeat.py).
+application = EventsLifespan(AdmitFew(get_asgi_application(), ADMITTING))

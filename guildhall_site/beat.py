@@ -27,6 +27,8 @@ from celery import signals
 from celery.beat import PersistentScheduler
 from django.conf import settings
 
+from guildhall_site.ops import heartbeat
+
 log = logging.getLogger(__name__)
 
 # How long the Redis lock outlives its holder's last tick, and how often a beat ticks at
@@ -120,6 +122,8 @@ class Scheduler(PersistentScheduler):
             log.warning("beat: the worker that started it is gone: stopping")
             raise SystemExit(0)
         holding = self.lock.hold()
+        # Alive (the standby too), and ticking the schedule (the holder): ops/heartbeat.py.
+        heartbeat.beat("beat", *(["beat_tick"] if holding else []))
         if holding != self.holding:
             log.info("beat: %s", "sending the schedule" if holding else "another beat sends it")
             self.holding = holding

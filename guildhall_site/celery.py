@@ -10,7 +10,7 @@ import os
 
 from celery import Celery
 
-from guildhall_site.ops import metrics
+from guildhall_site.ops import heartbeat, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guildhall_site.settings")
 
@@ -21,3 +21,5 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Each task's outcome counted, and a worker's /metrics (METRICS_PORT): guildhall_site/ops.
 metrics.connect_celery()
+# Each worker's heartbeat for its lanes (guildhall_site/ops/heartbeat.py).
+heartbeat.connect_celery()

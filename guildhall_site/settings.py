@@ -852,6 +852,16 @@ if METRICS_ENABLED and not (METRICS_TOKEN or METRICS_ALLOWED_NETWORKS):
 METRICS_PORT = envint("METRICS_PORT", None)
 METRICS_ADDRESS = envstr("METRICS_ADDRESS", "0.0.0.0")
 
+# --- Watching the processes (guildhall_site/ops/heartbeat.py, docs/deploy.md "Health") -------
+
+# Each worker lane, beat and the events process write a heartbeat to Redis every
+# HEARTBEAT_SECONDS; one none of whose processes beat for HEARTBEAT_STALE_SECONDS is named by
+# /readyz?deep=1, /metrics and compose's healthchecks.
+HEARTBEAT_SECONDS = envint("HEARTBEAT_SECONDS", 10)
+HEARTBEAT_STALE_SECONDS = envint("HEARTBEAT_STALE_SECONDS", 60)
+if not 0 < HEARTBEAT_SECONDS < HEARTBEAT_STALE_SECONDS:
+    raise ImproperlyConfigured("HEARTBEAT_SECONDS must be above 0, below HEARTBEAT_STALE_SECONDS")
+
 # Error reports to Sentry (or a server speaking its protocol) when SENTRY_DSN is set, scrubbed
 # of personal data and game secrets (guildhall_site/ops/sentry.py).
 SENTRY_DSN = envstr("SENTRY_DSN", "")

@@ -6,6 +6,9 @@
   of the code is applied, the cache's Redis and the Celery broker answer. 200 when all are
   up, else 503 naming each part and whether it is ``ok`` or ``down`` (or ``unapplied``); never
   an address, a password or an error text (they go to the log).
+- ``/readyz?deep=1``: the same, and each kind of background process (each Celery lane's
+  worker, beat and its tick, the events process) by its heartbeat: ``ok``, ``stale`` or
+  ``missing`` (``guildhall_site.ops.heartbeat``). For a monitor, not the load balancer.
 
 Both are cheap and quick: each check has a timeout of ``READY_TIMEOUT`` seconds (a part that
 does not answer in time is down), and they are answered with ``Cache-Control: no-store``.
@@ -41,7 +44,7 @@ log = logging.getLogger(__name__)
 # Seconds each check may take.
 READY_TIMEOUT = 2.0
 
-State = Literal["ok", "down", "unapplied"]
+State = Literal["ok", "down", "unapplied", "stale", "missing"]
 
 
 @never_cache
@@ -54,6 +57,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_safe
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = run_checks()
+    if request.GET.get("deep") in ("1", "true"):
+        # The deep check (a monitor's, not the load balancer's: a dead worker must not take
+        # the web out of service): every kind of process beat lately (ops/heartbeat.py).
+        checks.update(heartbeats())
     ready = all(state == "ok" for state in checks.values())
     response = JsonResponse(
         {"status": "ready" if ready else "unavailable", "checks": checks},
@@ -153,6 +160,25 @@ def migrations_applied() -> bool:
     not ready before ``migrate`` has run (docs/deploy.md, upgrades)."""
     applied = MigrationRecorder(connection).applied_migrations()
     return _expected_migrations() <= applied.keys()
+
+
+def heartbeats() -> dict[str, State]:
+    """Each kind of background process: ``ok``, ``stale`` or ``missing`` (all ``down`` when
+    their Redis does not answer). None without Redis (nothing runs apart then)."""
+    from guildhall_site.ops import heartbeat
+
+    if not heartbeat.enabled():
+        return {}
+    try:
+        seen = heartbeat.ages()
+    except redis.RedisError as error:
+        log.warning("readyz: cannot read the heartbeats: %s: %s", type(error).__name__, error)
+        return dict.fromkeys(heartbeat.expected(), "down")
+    found = heartbeat.states(seen)
+    for kind, state in found.items():
+        if state != "ok":
+            log.warning("readyz: %s is %s", kind, state)
+    return dict(found)
 
 
 # The door ----------------------------------------------------------------------------------

@@ -10,7 +10,10 @@ What is counted, and who counts it (each a single call from where it happens):
   (``games.play.computer_moves``), page-cache hits and misses (``games.web.page_cache``);
 - notifications delivered, by channel (email, push) and outcome (sent, retry, failed...)
   (``games.notifications.delivery``), and every Celery task's outcome (Celery's signals);
-- the Celery queues' lengths, read from the broker's Redis when scraped.
+- the Celery queues' lengths and the age of each one's oldest message, read from the
+  broker's Redis when scraped;
+- each kind of background process's heartbeat and the age of beat's last tick
+  (``guildhall_site.ops.heartbeat``), read from Redis when scraped.
 
 Under gunicorn (several processes) and in Celery's prefork pool, prometheus-client's
 multiprocess mode adds up what every process counted: set ``PROMETHEUS_MULTIPROC_DIR`` to a
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import json
 import logging
 import os
 import shutil
@@ -204,6 +208,13 @@ def connect_celery() -> None:
         if pid and _multiprocess_dir():
             multiprocess.mark_process_dead(pid)
 
+    def on_publish(headers: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        # When it was queued, for the age of the oldest waiting task (QueueCollector):
+        # Celery's messages carry no time of their own.
+        if headers is not None:
+            headers.setdefault(QUEUED_AT, time.time())
+
+    signals.before_task_publish.connect(on_publish, weak=False)
     signals.task_success.connect(on_success, weak=False)
     signals.task_retry.connect(on_retry, weak=False)
     signals.task_failure.connect(on_failure, weak=False)
@@ -231,6 +242,11 @@ class QueueCollector(Collector):
         up = GaugeMetricFamily(
             f"{PREFIX}_celery_broker_up", "1 if the broker answered this scrape, else 0."
         )
+        oldest = GaugeMetricFamily(
+            f"{PREFIX}_celery_queue_oldest_age_seconds",
+            "Seconds the oldest message of each queue has waited (0 when it is empty).",
+            labels=["queue"],
+        )
         try:
             client = _broker(url)
             pipe = client.pipeline(transaction=False)
@@ -239,18 +255,77 @@ class QueueCollector(Collector):
                 for name in _priority_lists(queue):
                     pipe.llen(name)
             pipe.hlen("unacked")
-            counts = pipe.execute()
+            for queue in queues:
+                for name in _priority_lists(queue):
+                    # kombu pushes on the left and takes from the right: the oldest is last.
+                    pipe.lindex(name, -1)
+            replies = pipe.execute()
         except redis.RedisError as error:
             log.warning("metrics: cannot read the queues from the broker: %s", error)
             up.add_metric([], 0)
             yield up
             return
         steps = len(_PRIORITY_STEPS)
+        lists = len(queues) * steps
+        counts, lasts = replies[: lists + 1], replies[lists + 1 :]
+        now = time.time()
         for i, queue in enumerate(queues):
             lengths.add_metric([queue], sum(counts[i * steps : (i + 1) * steps]))
+            times = [_queued_at(m) for m in lasts[i * steps : (i + 1) * steps] if m]
+            known = [t for t in times if t is not None]
+            oldest.add_metric([queue], max(0.0, now - min(known)) if known else 0.0)
         unacked.add_metric([], counts[-1])
         up.add_metric([], 1)
-        yield from (lengths, unacked, up)
+        yield from (lengths, unacked, oldest, up)
+
+
+QUEUED_AT = "guildhall_queued_at"
+
+
+def _queued_at(message: bytes) -> float | None:
+    """The time a kombu message of the Redis transport was queued (our header), if any."""
+    try:
+        value = json.loads(message)["headers"][QUEUED_AT]
+        return float(value)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class HeartbeatCollector(Collector):
+    """Each kind of background process's last heartbeat (guildhall_site.ops.heartbeat)."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from guildhall_site.ops import heartbeat
+
+        if not heartbeat.enabled():
+            return
+        try:
+            seen = heartbeat.ages()
+        except redis.RedisError as error:
+            log.warning("metrics: cannot read the heartbeats: %s", error)
+            return
+        alive = GaugeMetricFamily(
+            f"{PREFIX}_process_up",
+            "1 if a process of this kind beat within HEARTBEAT_STALE_SECONDS, else 0 "
+            "(worker:<lane>, beat, beat_tick: the beat that sends the schedule, events).",
+            labels=["process"],
+        )
+        ages = GaugeMetricFamily(
+            f"{PREFIX}_process_heartbeat_age_seconds",
+            "Seconds since a process of this kind last beat (kinds ever seen).",
+            labels=["process"],
+        )
+        for kind, state in heartbeat.states(seen).items():
+            alive.add_metric([kind], 1 if state == "ok" else 0)
+            if kind in seen:
+                ages.add_metric([kind], seen[kind])
+        tick = GaugeMetricFamily(
+            f"{PREFIX}_beat_tick_age_seconds",
+            "Seconds since the beat holding the lock last ticked (sent what was due).",
+        )
+        if "beat_tick" in seen:
+            tick.add_metric([], seen["beat_tick"])
+        yield from (alive, ages, tick)
 
 
 # kombu's Redis transport keeps each priority of a queue in a list of its own: "celery",
@@ -328,6 +403,7 @@ def registry() -> CollectorRegistry:
         reg = CollectorRegistry()
         reg.register(_Process())
     reg.register(QueueCollector())
+    reg.register(HeartbeatCollector())
     return reg
 
 

@@ -57,6 +57,27 @@ class TestCompose:
             depends = services[name]["depends_on"]
             assert depends["release"]["condition"] == "service_completed_successfully", name
 
+    def test_each_background_process_is_checked_by_its_own_heartbeat(self):
+        services = compose()["services"]
+        kinds = {
+            "worker": "worker:celery",
+            "notices": "worker:notices",
+            "webhooks": "worker:webhooks",
+            "computer": "worker:computer",
+            "beat": "beat",
+            "events": "events",
+        }
+
+        for name, kind in kinds.items():
+            test = services[name]["healthcheck"]["test"]
+            assert test == ["CMD", "python", "-m", "guildhall_site.ops.heartbeat", kind], name
+        # Every lane's worker is watched.
+        from guildhall_site.ops import heartbeat
+
+        assert {k for k in heartbeat.expected() if k.startswith("worker:")} == {
+            k for k in kinds.values() if k.startswith("worker:")
+        }
+
     def test_the_pages_live_in_a_redis_that_evicts_apart_from_the_broker(self):
         services = compose()["services"]
         environment = services["web"]["environment"]
