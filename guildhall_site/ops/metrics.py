@@ -13,7 +13,9 @@ What is counted, and who counts it (each a single call from where it happens):
 - the Celery queues' lengths and the age of each one's oldest message, read from the
   broker's Redis when scraped;
 - each kind of background process's heartbeat and the age of beat's last tick
-  (``guildhall_site.ops.heartbeat``), read from Redis when scraped.
+  (``guildhall_site.ops.heartbeat``), read from Redis when scraped;
+- games by kind and state, and players active within 15 minutes and a day, counted in the
+  database when the web is scraped (``SiteCollector``).
 
 Under gunicorn (several processes) and in Celery's prefork pool, prometheus-client's
 multiprocess mode adds up what every process counted: set ``PROMETHEUS_MULTIPROC_DIR`` to a
@@ -393,9 +395,57 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def registry() -> CollectorRegistry:
+class SiteCollector(Collector):
+    """What a game site's dashboard shows, counted in the database at each scrape: games by
+    kind and state, and the players active lately. Read through Django's app registry by
+    model name: ops stays below the apps (it imports none of them)."""
+
+    # Players who had a game of theirs open within each span (Seat.last_seen_at).
+    ACTIVE_WITHIN = {"15m": 15 * 60, "24h": 24 * 3600}
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from datetime import timedelta
+
+        from django.apps import apps
+        from django.db import DatabaseError
+        from django.db.models import Count
+        from django.utils import timezone
+
+        games = GaugeMetricFamily(
+            f"{PREFIX}_games",
+            "Games by game kind and state (setup, playing, finished, cancelled).",
+            labels=["game", "status"],
+        )
+        players = GaugeMetricFamily(
+            f"{PREFIX}_players_active",
+            "Players who had a game of theirs open within the span (15m, 24h).",
+            labels=["within"],
+        )
+        try:
+            game_model = apps.get_model("games", "Game")
+            seat_model = apps.get_model("games", "Seat")
+            rows = game_model.objects.values_list("kind", "status").annotate(n=Count("id"))
+            for kind, status, count in rows.order_by():
+                games.add_metric([kind, status], count)
+            now = timezone.now()
+            for span, seconds in self.ACTIVE_WITHIN.items():
+                since = now - timedelta(seconds=seconds)
+                active = (
+                    seat_model.objects.filter(last_seen_at__gte=since)
+                    .values("user_id")
+                    .distinct()
+                    .count()
+                )
+                players.add_metric([span], active)
+        except (LookupError, DatabaseError) as error:
+            log.warning("metrics: cannot count the games: %s", error)
+            return
+        yield from (games, players)
+
+
+def registry(site: bool = True) -> CollectorRegistry:
     """What a scrape reads: the process group's files in multiprocess mode, else this
-    process's metrics; and the queues."""
+    process's metrics; the queues, the heartbeats, and (``site``) the games and players."""
     if _multiprocess_dir():
         reg = CollectorRegistry()
         multiprocess.MultiProcessCollector(reg)
@@ -404,6 +454,8 @@ def registry() -> CollectorRegistry:
         reg.register(_Process())
     reg.register(QueueCollector())
     reg.register(HeartbeatCollector())
+    if site:
+        reg.register(SiteCollector())
     return reg
 
 
@@ -468,7 +520,8 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
 def serve_worker_metrics(address: str, port: int) -> threading.Thread:
     """A Celery worker's /metrics on ``address:port`` (a thread of its main process), with
     the same access rules as the web's."""
-    exposition = make_wsgi_app(registry())
+    # The site's counts of games and players are the web's to serve (its database).
+    exposition = make_wsgi_app(registry(site=False))
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         headers = {
