@@ -11,12 +11,18 @@ request whose change has just been committed; the sweeps find what was never que
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from collections.abc import Callable, Collection
 
 from celery import current_app
 from django.db import transaction
 
 from games.reads import live
+from guildhall_site.ops import metrics
+
+log = logging.getLogger(__name__)
 
 # The tasks' names: stable, for messages already queued and beat schedules.
 TURN = "games.tasks.notify_turn"
@@ -55,6 +61,70 @@ def register_audience(name: str, anyone: Audience) -> None:
     _audiences[name] = anyone
 
 
+# Publishing retries once at once (a connection the broker dropped is made again), never
+# waits between tries: a move does not wait for a broker that is away.
+PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0}
+
+
+class BrokerOutage:
+    """The broker as this process last found it. A failure to queue is logged once (an
+    ERROR: one Sentry event per outage, not two per move); for ``RETRY_AFTER`` seconds after
+    a failure nothing is queued (no move waits for a broker that is away), then the next
+    commit tries again. What was not queued is counted, and the count logged when the
+    broker is back; the sweeps find the notifications never queued (docs/notifications.md).
+    """
+
+    RETRY_AFTER = 5.0
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.down_until = 0.0
+        self.unqueued = 0
+
+    def reset(self) -> None:
+        with self._lock:
+            self.down_until, self.unqueued = 0.0, 0
+
+    def publish(self, name: str, send: Callable[[], object]) -> None:
+        with self._lock:
+            skip = time.monotonic() < self.down_until
+            if skip:
+                self.unqueued += 1
+        if skip:
+            metrics.task_unqueued(name)
+            return
+        try:
+            send()
+        except Exception as error:  # any failure to publish: the change stands regardless
+            self._failed(name, error)
+            return
+        with self._lock:
+            unqueued, self.unqueued = self.unqueued, 0
+        if unqueued:
+            log.warning(
+                "the Celery broker is back: %d tasks were not queued while it was away", unqueued
+            )
+
+    def _failed(self, name: str, error: Exception) -> None:
+        metrics.task_unqueued(name)
+        with self._lock:
+            first = self.unqueued == 0
+            self.unqueued += 1
+            self.down_until = time.monotonic() + self.RETRY_AFTER
+        if first:
+            log.error(
+                "the Celery broker failed (%s: %s): %s not queued; nothing is queued for %ss "
+                "at a time until it is back, and what is not is counted",
+                type(error).__name__,
+                error,
+                name,
+                self.RETRY_AFTER,
+            )
+
+
+broker = BrokerOutage()
+
+
 def queue_on_commit(name: str, *args: object, users: Collection[int] | None = None) -> None:
     """Queue the task ``name`` with ``args`` once the current transaction commits
     (``delay``: inline where tasks run eagerly, as in tests and the embedded default);
@@ -64,7 +134,11 @@ def queue_on_commit(name: str, *args: object, users: Collection[int] | None = No
         anyone = _audiences.get(name)
         if users is not None and (not users or (anyone is not None and not anyone(users))):
             return
-        _task(name).delay(*args)
+        task = _task(name)
+        if task.app.conf.task_always_eager:
+            task.delay(*args)
+            return
+        broker.publish(name, lambda: task.apply_async(args, retry_policy=PUBLISH_RETRY))
 
     queue_task.__qualname__ = f"queue {name}"
     transaction.on_commit(queue_task, robust=True)

@@ -118,6 +118,11 @@ TASKS = Counter(
     "Celery tasks run, by task name and outcome (success, retry, failure).",
     ["task", "outcome"],
 )
+UNQUEUED = Counter(
+    f"{PREFIX}_celery_tasks_unqueued",
+    "Tasks not queued at a commit because the broker was away, by task name.",
+    ["task"],
+)
 
 
 # What the site calls ------------------------------------------------------------------------
@@ -139,6 +144,10 @@ def computer_move(game_kind: str, level: str, seconds: float) -> None:
 
 def page_cache(result: str) -> None:
     PAGE_CACHE.labels(result).inc()
+
+
+def task_unqueued(task: str) -> None:
+    UNQUEUED.labels(task).inc()
 
 
 def notification(channel: str, outcome: str) -> None:
