@@ -31,6 +31,11 @@ bind = os.environ.get("WEB_BIND") or f"127.0.0.1:{_port}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 4)
 timeout = int(os.environ.get("WEB_TIMEOUT") or 30)
 graceful_timeout = timeout
+# Each worker is replaced after about this many requests (0: never), so that what a process
+# leaks or fragments does not grow without end; the jitter (a random 0..jitter more for each
+# worker) keeps the workers from being replaced all at once.
+max_requests = int(os.environ.get("WEB_MAX_REQUESTS") or 2000)
+max_requests_jitter = int(os.environ.get("WEB_MAX_REQUESTS_JITTER") or max(0, max_requests // 10))
 # gunicorn's control socket (gunicornc) is left off: one path per user for every server, which
 # two servers of one machine would fight over, in a home the image's user may not write.
 control_socket_disable = True
