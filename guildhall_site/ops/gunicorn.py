@@ -40,6 +40,8 @@ max_requests_jitter = int(os.environ.get("WEB_MAX_REQUESTS_JITTER") or max(0, ma
 # two servers of one machine would fight over, in a home the image's user may not write.
 control_socket_disable = True
 accesslog = "-"
+# The access log's request line without query values (tokens, emails): ops/logging.py.
+logger_class = "guildhall_site.ops.logging.ScrubbedGunicornLogger"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" request_id=%({x-request-id}o)s'
 
 if (os.environ.get("LOG_FORMAT") or "").strip() == "json":

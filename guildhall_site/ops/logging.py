@@ -8,11 +8,16 @@ record as ``request_id``; the JSON formatter (python-json-logger) writes it as a
 
 With ``LOG_FORMAT=json`` (settings.py) every line is one JSON object: ``time``, ``level``,
 ``logger``, ``message``, ``request_id`` and whatever a logger passes in ``extra``.
+
+Every line is stripped of query strings' values (``QueryValuesFilter``; gunicorn's access
+log by ``ScrubbedGunicornLogger``): ``?email=...&token=...`` is logged as
+``?email=[Filtered]&token=[Filtered]``.
 """
 
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 import re
 import uuid
@@ -67,6 +72,38 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+# A query string's parameter (after "?" or "&") and its value, in any logged text: the value
+# may be a token, an email address or a search for a name.
+_QUERY_VALUE = re.compile(r"(?<=[?&])([\w.\-\[\]%+]+)=([^&\s#\"']*)")
+FILTERED = "[Filtered]"
+
+
+def strip_query_values(text: str) -> str:
+    """``text`` with the value of every query parameter of a URL in it replaced (the names
+    stay: what was asked for, not with what)."""
+    if "=" not in text:
+        return text
+    return _QUERY_VALUE.sub(lambda m: f"{m[1]}={FILTERED}" if m[2] else m[0], text)
+
+
+def _stripped(value: Any) -> Any:
+    return strip_query_values(value) if isinstance(value, str) else value
+
+
+class QueryValuesFilter(logging.Filter):
+    """Strips query values from a record's message and its arguments (a request line, a
+    URL), before any handler formats it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = strip_query_values(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_stripped(a) for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: _stripped(v) for k, v in record.args.items()}
+        return True
+
+
 def logging_config(log_format: str, level: str) -> dict[str, Any]:
     """settings.LOGGING for ``LOG_FORMAT`` plain (the default) or json."""
     if log_format == "json":
@@ -85,11 +122,14 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
                 "style": "{",
             },
         }
-    filters = ["request_id"]
+    filters = ["request_id", "query_values"]
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"request_id": {"()": "guildhall_site.ops.logging.RequestIdFilter"}},
+        "filters": {
+            "request_id": {"()": "guildhall_site.ops.logging.RequestIdFilter"},
+            "query_values": {"()": "guildhall_site.ops.logging.QueryValuesFilter"},
+        },
         "formatters": formatters,
         "handlers": {
             "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": filters},
@@ -107,3 +147,30 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
             "django.server": {"handlers": ["request"], "level": "INFO", "propagate": False},
         },
     }
+
+
+@functools.cache
+def _gunicorn_logger() -> type:
+    from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+
+    class ScrubbedGunicornLogger(Logger):
+        """gunicorn's logger, with the request line, query and raw URI of its access log
+        stripped of query values (gunicorn.py's ``logger_class``)."""
+
+        def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+            atoms = super().atoms(resp, req, environ, request_time)
+            for key in ("r", "{raw_uri}"):
+                if isinstance(atoms.get(key), str):
+                    atoms[key] = strip_query_values(atoms[key])
+            if atoms.get("q"):
+                atoms["q"] = strip_query_values("?" + str(atoms["q"]))[1:]
+            return atoms
+
+    return ScrubbedGunicornLogger
+
+
+def __getattr__(name: str) -> Any:
+    # gunicorn is imported only by gunicorn's configuration, never by the site's processes.
+    if name == "ScrubbedGunicornLogger":
+        return _gunicorn_logger()
+    raise AttributeError(name)

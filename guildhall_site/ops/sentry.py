@@ -23,6 +23,8 @@ from sentry_sdk.integrations.celery import CeleryIntegration
 from sentry_sdk.integrations.django import DjangoIntegration
 from sentry_sdk.integrations.redis import RedisIntegration
 
+from guildhall_site.ops.logging import strip_query_values
+
 FILTERED = "[Filtered]"
 
 # Headers that tell nothing of a person or a secret.
@@ -83,6 +85,7 @@ def init(
 
 def redact(text: str) -> str:
     """A text with email addresses, tokens and addresses replaced."""
+    text = strip_query_values(text)
     text = _EMAIL.sub(FILTERED, text)
     text = _TOKEN.sub(FILTERED, text)
     text = _IPV4.sub(FILTERED, text)
