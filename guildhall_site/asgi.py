@@ -9,9 +9,11 @@ import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 from guildhall_site.ops.heartbeat import EventsLifespan
+from guildhall_site.ops.logging import adopt_uvicorn_loggers
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guildhall_site.settings")
 
@@ -61,5 +63,9 @@ class AdmitFew:
                 gate.release()
 
 
+django_application = get_asgi_application()
+# uvicorn's lines as the site's (JSON when LOG_FORMAT=json): guildhall_site/ops/logging.py.
+adopt_uvicorn_loggers(settings.LOG_FORMAT)
+
 # The events process's heartbeat (ASGI lifespan: guildhall_site/ops/heartbeat.py).
-application = EventsLifespan(AdmitFew(get_asgi_application(), ADMITTING))
+application = EventsLifespan(AdmitFew(django_application, ADMITTING))

@@ -149,6 +149,22 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
     }
 
 
+UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
+
+
+def adopt_uvicorn_loggers(log_format: str) -> None:
+    """uvicorn's loggers write through the site's handlers (JSON with ``LOG_FORMAT=json``,
+    query values stripped) instead of the ones uvicorn set up before loading the site.
+    Called as the events process loads its application (guildhall_site/asgi.py), which
+    uvicorn does before its first line."""
+    if log_format != "json":
+        return
+    for name in UVICORN_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.handlers.clear()
+        logger.propagate = True
+
+
 @functools.cache
 def _gunicorn_logger() -> type:
     from gunicorn.glogging import Logger  # type: ignore[import-untyped]

@@ -5,6 +5,7 @@ parameters, not their values."""
 from __future__ import annotations
 
 import io
+import json
 import logging
 import os
 import subprocess
@@ -13,7 +14,13 @@ import urllib.request
 
 from guildhall_site.ops import sentry
 from guildhall_site.ops.logging import QueryValuesFilter, logging_config, strip_query_values
-from tests.guildhall_site.ops.site_processes import REPOSITORY, free_port, wait_until
+from tests.guildhall_site.ops.site_processes import (
+    REPOSITORY,
+    Site,
+    free_port,
+    production_env,
+    wait_until,
+)
 
 SECRET_QUERY = "/accounts/x/?email=ann%40example.org&token=t0k3n-s3cret&page=2&flag"
 
@@ -85,3 +92,22 @@ def test_gunicorns_access_log_keeps_no_value(tmp_path):
     text = (tmp_path / "gunicorn.log").read_text()
     assert "t0k3n" not in text and "example.org" not in text, text
     assert "GET /accounts/x/?email=[Filtered]&token=[Filtered]" in text
+
+
+def test_uvicorn_writes_json_lines_with_log_format_json(tmp_path):
+    """The events process (the Procfile's uvicorn command) with LOG_FORMAT=json: every line
+    it writes, its own included, is one JSON object."""
+    port = free_port()
+    env = production_env(tmp_path, "http://127.0.0.1:1", free_port(), 0)
+    env |= {"EVENTS_PORT": str(port), "LOG_FORMAT": "json", "REDIS_URL": ""}
+    (tmp_path / "static").mkdir()  # collected, as the release step does
+    site = Site(tmp_path, REPOSITORY / ".venv", env)
+    site.start("events", "events")
+    try:
+        wait_until(lambda: "Uvicorn running" in site.log("events"), 60, "uvicorn to start")
+    finally:
+        site.stop_all()
+    lines = [line for line in site.log("events").splitlines() if line.strip()]
+    assert len(lines) >= 3, lines
+    records = [json.loads(line) for line in lines]
+    assert any(r["logger"].startswith("uvicorn") for r in records)
