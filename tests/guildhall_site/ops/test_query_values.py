@@ -18,7 +18,6 @@ from tests.guildhall_site.ops.site_processes import (
     REPOSITORY,
     Site,
     free_port,
-    production_env,
     wait_until,
 )
 
@@ -98,8 +97,17 @@ def test_uvicorn_writes_json_lines_with_log_format_json(tmp_path):
     """The events process (the Procfile's uvicorn command) with LOG_FORMAT=json: every line
     it writes, its own included, is one JSON object."""
     port = free_port()
-    env = production_env(tmp_path, "http://127.0.0.1:1", free_port(), 0)
-    env |= {"EVENTS_PORT": str(port), "LOG_FORMAT": "json", "REDIS_URL": ""}
+    env = {
+        "DEBUG": "false",
+        "SECRET_KEY": "uvicorn-json-" + "k" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SITE_URL": "http://127.0.0.1:1",
+        # Starting touches no database: any will do.
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "EVENTS_PORT": str(port),
+        "LOG_FORMAT": "json",
+    }
     (tmp_path / "static").mkdir()  # collected, as the release step does
     site = Site(tmp_path, REPOSITORY / ".venv", env)
     site.start("events", "events")
