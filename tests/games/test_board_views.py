@@ -616,6 +616,10 @@ class TestQueries:
             waiting = not Seat.objects.get(game=g, user=alice).deciding
             sql = _queries(client, board_url(g))
             assert len(sql) == 5 + waiting, "\n".join(sql)
+            # Asked for again: rendered as dearly, and stored (page_cache: a page is kept
+            # once it is asked for a second time).
+            sql = _queries(client, board_url(g))
+            assert len(sql) == 5 + waiting, "\n".join(sql)
             # The same board again comes from the cache: session, user, the seats.
             sql = _queries(client, board_url(g))
             assert len(sql) == 3, "\n".join(sql)
