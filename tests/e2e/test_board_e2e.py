@@ -7,6 +7,7 @@ follow by its poll, without a reload.
 """
 
 import re
+import time
 
 from django.core import mail
 
@@ -42,6 +43,18 @@ def sign_up(page, base_url: str, username: str) -> str:
 
 def version(page) -> int:
     return int(page.get_attribute("#board", "data-version"))
+
+
+def tap(page, button) -> None:
+    """Tap ``button`` and wait for the board it answers with (its token changes). Polled
+    from here: the site's CSP forbids wait_for_function's string evaluation."""
+    before = page.get_attribute("#board", "data-token")
+    button.click()
+    deadline = time.monotonic() + 10
+    while page.get_attribute("#board", "data-token") == before:
+        assert time.monotonic() < deadline, "the board did not answer the tap"
+        page.wait_for_timeout(50)
+    assert page.locator(".board-error").count() == 0, page.inner_text(".board-error")
 
 
 def my_turn(page) -> bool:
@@ -93,31 +106,25 @@ def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots,
     # one who has chosen follows the other's choices by its poll, without a reload.
     assert my_turn(dora) and my_turn(emil), "nobody waits during the setup"
     dora.screenshot(path=str(screenshots / "board-setup.png"))
-    v = 0
+    # Each choice is private until both have chosen (the game's version does not move): a
+    # tap's answer is the chooser's own board, whose token changes.
     # Discards: Dora discards one card, Emil none; the last "Done" carries both out.
     for page, discards in ((dora, 1), (emil, 0)):
-        page.wait_for_selector(f'#board[data-version="{v}"]', timeout=10_000)
         for _ in range(discards):
-            page.locator(".hand .tap").first.click()
-            v += 1
-            page.wait_for_selector(f'#board[data-version="{v}"]')
+            tap(page, page.locator(".hand .tap").first)
         assert "Setup" in page.inner_text(".prompt")
-        page.locator(".panel button.primary").first.click()
-        v += 1
-        page.wait_for_selector(f'#board[data-version="{v}"]')
+        tap(page, page.locator(".panel button.primary").first)
     # Each draws back to 9, then places three cards, the third completing the choice.
     for page in (dora, emil):
-        page.wait_for_selector(f'#board[data-version="{v}"]', timeout=10_000)
+        # (Dora's board follows Emil's "Done", which carried out the discards, by its poll.)
+        page.wait_for_selector(".prompt:has-text('of your hand to place')", timeout=10_000)
         assert "Your hand (9)" in page.inner_text(".hand h2")
         for _ in range(3):
             assert "of your hand to place" in page.inner_text(".prompt")
-            page.locator(".hand .tap:not(.picked)").first.click()  # a picked one: take back
-            v += 1
-            page.wait_for_selector(f'#board[data-version="{v}"]')
+            tap(page, page.locator(".hand .tap:not(.picked)").first)  # a picked one: take back
     for page in (dora, emil):
-        page.wait_for_selector(f'#board[data-version="{v}"]', timeout=10_000)
+        page.wait_for_selector(".hand h2:has-text('Your hand (6)')", timeout=10_000)
         assert page.locator(".me .chapter .chip:not(.empty)").count() == 3
-        assert "Your hand (6)" in page.inner_text(".hand h2")
     first, second = (dora, emil) if my_turn(dora) else (emil, dora)
     assert my_turn(first) and not my_turn(second)
 

@@ -354,8 +354,14 @@ def test_everyone_sets_up_at_once(screen, live_server, alice, bob, charlie, scre
     done = {"kind": "done"}
     game = moves.do_submit_action(game.pk, bob, done, game.version)
     page.reload()
-    text = page.inner_text("#board")
-    assert "Bob has chosen" in text
+    # Who is still choosing is public (a seat's section is marked while it decides); what
+    # Bob chose, and how many steps it took him, are not.
+    classes = {
+        s.user.username: page.get_attribute(f"#player-{s.number}", "class") or ""
+        for s in Seat.objects.filter(game=game).select_related("user")
+    }
+    assert "deciding" not in classes["bob"].split()
+    assert all("deciding" in c.split() for name, c in classes.items() if name != "bob")
     # Alice taps a card to discard and Done, without waiting for anyone.
     page.locator(".hand .tap").first.click()
     wait_until(page, lambda: page.locator(".hand .picked").count() == 1)

@@ -12,28 +12,30 @@ import time
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.reads.viewing import game_state
+from games.web.board import poll_token_of
 from tests.e2e.conftest import log_in
 
 MOST_DECISIONS = 800
 
 
-def wait_for_answer(page, game: Game, me: int, version: int, timeout_s: float = 60) -> None:
-    """Until the computer has answered the person's move made on ``version`` (the game waits
-    for the person again, or is over) and the board shows the game as it is then. The
-    board's poll may show a version between the two while the computer still thinks, on a
-    busy machine. Polled from here: the site's CSP forbids the string evaluation of
-    wait_for_function."""
+def wait_for_answer(page, game: Game, me: int, before: str, timeout_s: float = 60) -> None:
+    """Until the computer has answered the person's move (the game waits for the person
+    again, or is over) and the board shows the game as it is then: its token, which was
+    ``before`` the move, is the seat's token now (a private choice of the setup changes the
+    seat's token, not the game's version). The board's poll may show a state between the
+    two while the computer still thinks, on a busy machine. Polled from here: the site's
+    CSP forbids the string evaluation of wait_for_function."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         game.refresh_from_db()
-        answered = game.version > version and (
-            game.status == Game.Status.FINISHED or Seat.objects.get(game=game, number=me).deciding
+        answered = game.status == Game.Status.FINISHED or (
+            Seat.objects.get(game=game, number=me).deciding
         )
-        shown = page.get_attribute("#board", "data-version")
-        if answered and shown is not None and int(shown) == game.version:
+        shown = page.get_attribute("#board", "data-token")
+        if answered and shown not in (None, before) and shown == poll_token_of(game, me):
             return
         page.wait_for_timeout(50)
-    raise AssertionError(f"no answer to the move made on version {version}")
+    raise AssertionError(f"no answer to the move made at {before}")
 
 
 def test_a_game_against_the_strong_computer_from_the_lobby_to_its_end(
@@ -68,8 +70,9 @@ def test_a_game_against_the_strong_computer_from_the_lobby_to_its_end(
         value = json.dumps(action, separators=(",", ":"), sort_keys=True)
         button = page.locator(f"#board-form button[name=action][value='{value}']")
         assert button.count() == 1, f"the board does not offer {value}"
+        before = page.get_attribute("#board", "data-token")
         button.click()
-        wait_for_answer(page, game, me, game.version)
+        wait_for_answer(page, game, me, before)
         assert page.locator(".board-error").count() == 0, page.inner_text(".board-error")
     else:
         raise AssertionError("the game did not end")
