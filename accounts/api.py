@@ -328,7 +328,7 @@ def _person(username: str) -> User:
     )
 )
 class FriendListView(ApiView):
-    """My friends (``accounts.friends``), by name: added in one direction, nothing to accept,
+    """My friends, by name: added in one direction, nothing to accept,
     and the friend is not told."""
 
     serializer_class = FriendSerializer
@@ -371,8 +371,15 @@ class FriendView(ApiView):
         return Response(FriendSerializer({"username": other.username, "name": other.name}).data)
 
     def delete(self, request, username: str):
-        if not friends.do_remove_friend(request.user, _person(username)):
-            raise exceptions.NotFound(_("That player is not your friend"))
+        try:
+            if not friends.do_remove_friend(request.user, _person(username)):
+                raise exceptions.NotFound(_("That player is not your friend"))
+        except exceptions.NotFound:
+            # Nothing was changed: a removal that failed does not count against the limit.
+            for throttle in getattr(self, "counted_throttles", ()):
+                if isinstance(throttle, FriendThrottle | FriendAddressThrottle):
+                    throttle.refund()
+            raise
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -364,6 +364,26 @@ RETRY_AFTER = {
 }
 
 
+SERVER_ERROR = (
+    "A fault of ours (`server_error`; we hear of it): try again later. A move is applied "
+    "once or not at all: read the game to see which."
+)
+
+
+def add_server_errors(result, generator, request, public):
+    """drf-spectacular postprocessing hook: 500 (``server_error``) on every operation, those
+    of views and the hand-written ones alike: any request may meet a fault of ours, and a
+    generated client decodes the answer only if the operation lists it."""
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                responses = operation["responses"]
+                responses.setdefault("500", {"description": SERVER_ERROR, "content": error})
+                operation["responses"] = dict(sorted(responses.items()))
+    return result
+
+
 class AutoSchema(SpectacularAutoSchema):
     """Lists the error responses every operation may give, besides those it declares."""
 

@@ -184,7 +184,7 @@ class Bot:
     def invite(self, kind: str, username: str) -> int:
         models = self.package.models
         body = models.InvitationCreateRequest(
-            game=models.GameEnum(kind), players=2, invitees=[username]
+            game=models.GameId(kind), players=2, invitees=[username]
         )
         made = self.endpoint("invitations.invitation_create").sync_detailed(
             client=self.client, body=body
