@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from accounts import friends
+from accounts import blocks, friends
 from tests.games.api_helpers import Api
 from tests.games.api_validation import check_answer
 from tests.games.helpers import start_game
@@ -182,3 +182,44 @@ class TestEveryErrorDocumented:
         assert answer.status_code == 500
         assert answer.json()["code"] == "server_error"
         check_answer(answer)  # openapi-core finds it among the operation's answers
+
+
+class TestBlocks:
+    def test_block_list_and_unblock(self, alice, bob, charlie):
+        api = Api(alice)
+        friends.do_add_friend(alice, bob)
+
+        assert api.get("/api/v1/me/blocks/").json() == []
+        blocked = api.put("/api/v1/me/blocks/bob/")
+        assert blocked.status_code == 200
+        assert blocked.json() == {"username": "bob", "name": "Bob"}
+        assert api.put("/api/v1/me/blocks/bob/").status_code == 200  # already: the same
+        assert api.get("/api/v1/me/blocks/").json() == [{"username": "bob", "name": "Bob"}]
+        assert blocks.is_blocked(alice, bob) and not friends.is_friend(alice, bob)
+        assert Api(bob).get("/api/v1/me/blocks/").json() == []  # nothing tells them
+
+        assert api.delete("/api/v1/me/blocks/bob/").status_code == 204
+        assert api.delete("/api/v1/me/blocks/bob/").status_code == 404
+        assert not blocks.is_blocked(alice, bob)
+
+    def test_refusals_change_nothing(self, alice):
+        api = Api(alice)
+
+        assert api.put("/api/v1/me/blocks/nobody/").status_code == 404
+        itself = api.put("/api/v1/me/blocks/alice/")
+
+        assert (itself.status_code, itself.json()["code"]) == (400, "invalid")
+        assert "username" in itself.json()["fields"]
+        assert blocks.blocked_ids(alice) == set()
+        assert APIClient().get("/api/v1/me/blocks/").status_code == 401
+
+    def test_one_limit_with_the_friends(self, alice, bob, charlie, settings):
+        settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "friends": "1/hour"}
+        api = Api(alice)
+
+        assert api.delete("/api/v1/me/blocks/bob/").status_code == 404  # costs nothing
+        assert api.put("/api/v1/me/blocks/bob/").status_code == 200
+        refused = api.put("/api/v1/me/friends/charlie/")
+
+        assert refused.status_code == 429
+        assert not friends.is_friend(alice, charlie)
