@@ -26,7 +26,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from accounts import friends, login_limits, tokens
+from accounts import blocks, friends, login_limits, tokens
 from accounts import messages as pm
 from accounts.forms import ProfileForm
 from accounts.models import ApiToken, Conversation, Message, User
@@ -328,7 +328,7 @@ def _person(username: str) -> User:
     )
 )
 class FriendListView(ApiView):
-    """My friends (``accounts.friends``), by name: added in one direction, nothing to accept,
+    """My friends, by name: added in one direction, nothing to accept,
     and the friend is not told."""
 
     serializer_class = FriendSerializer
@@ -371,8 +371,77 @@ class FriendView(ApiView):
         return Response(FriendSerializer({"username": other.username, "name": other.name}).data)
 
     def delete(self, request, username: str):
-        if not friends.do_remove_friend(request.user, _person(username)):
-            raise exceptions.NotFound(_("That player is not your friend"))
+        try:
+            if not friends.do_remove_friend(request.user, _person(username)):
+                raise exceptions.NotFound(_("That player is not your friend"))
+        except exceptions.NotFound:
+            # Nothing was changed: a removal that failed does not count against the limit.
+            for throttle in getattr(self, "counted_throttles", ()):
+                if isinstance(throttle, FriendThrottle | FriendAddressThrottle):
+                    throttle.refund()
+            raise
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# Blocks ------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["account"], operation_id="blocks_list", responses=FriendSerializer(many=True)
+    )
+)
+class BlockListView(ApiView):
+    """The players I blocked, by name: they cannot invite, message or sit with me, and their
+    chat lines are left out of what I read. They are not told."""
+
+    serializer_class = FriendSerializer
+
+    def get(self, request):
+        rows = [
+            {"username": u.username, "name": u.name} for u in blocks.blocked_users(request.user)
+        ]
+        return Response(FriendSerializer(rows, many=True).data)
+
+
+@extend_schema_view(
+    put=extend_schema(
+        tags=["account"],
+        operation_id="block_add",
+        parameters=[FRIEND],
+        request=None,
+        responses={200: FriendSerializer},
+    ),
+    delete=extend_schema(
+        tags=["account"], operation_id="block_remove", parameters=[FRIEND], responses={204: None}
+    ),
+)
+class BlockView(ApiView):
+    """Block a player (PUT: done, or blocked already; a friend is a friend no more) or
+    unblock them (DELETE: 404 if they were not blocked); limited like the friends' changes,
+    one limit for both, as on the profile page."""
+
+    serializer_class = FriendSerializer
+    throttle_classes = [ApiThrottle, FriendThrottle, FriendAddressThrottle]
+
+    def put(self, request, username: str):
+        other = _person(username)
+        try:
+            blocks.do_block(request.user, other)
+        except DjangoValidationError as error:
+            raise exceptions.ValidationError({"username": error.messages}) from None
+        return Response(FriendSerializer({"username": other.username, "name": other.name}).data)
+
+    def delete(self, request, username: str):
+        try:
+            if not blocks.do_unblock(request.user, _person(username)):
+                raise exceptions.NotFound(_("That player is not blocked"))
+        except exceptions.NotFound:
+            # Nothing was changed: it does not count against the limit.
+            for throttle in getattr(self, "counted_throttles", ()):
+                if isinstance(throttle, FriendThrottle | FriendAddressThrottle):
+                    throttle.refund()
+            raise
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

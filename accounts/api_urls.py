@@ -1,5 +1,5 @@
 """/api/v1/: the accounts' endpoints of the JSON API (you, your preferences, your tokens,
-friends and messages);
+friends, blocks and messages);
 guildhall_site.urls mounts them with the games' ones (``games.api.urls``)."""
 
 from django.urls import path
@@ -15,6 +15,8 @@ urlpatterns = [
     path("auth/tokens/<str:key>/", api.TokenRevokeView.as_view(), name="token"),
     path("me/friends/", api.FriendListView.as_view(), name="friends"),
     path("me/friends/<str:username>/", api.FriendView.as_view(), name="friend"),
+    path("me/blocks/", api.BlockListView.as_view(), name="blocks"),
+    path("me/blocks/<str:username>/", api.BlockView.as_view(), name="block"),
     path("me/conversations/", api.ConversationListView.as_view(), name="conversations"),
     path(
         "me/conversations/<id:conversation_id>/",

@@ -52,6 +52,7 @@ class ApiThrottle(SimpleRateThrottle):
     """
 
     scope = "api"
+    duration: int  # (the window's seconds: SimpleRateThrottle sets it from the rate)
 
     def get_rate(self) -> str | None:
         # A scope missing from an overridden setting counts nothing rather than failing.
@@ -64,6 +65,19 @@ class ApiThrottle(SimpleRateThrottle):
         else:
             ident = f"ip-{self.get_ident(request)}"
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def refund(self) -> None:
+        """Take back the request this throttle just counted (one that did nothing, such as
+        removing a friend who was not one): it no longer counts against the limit."""
+        history = getattr(self, "history", None)
+        if not history or getattr(self, "key", None) is None:
+            return  # it let the request through without counting it
+        stored = list(self.cache.get(self.key, []))
+        if self.now in stored:
+            stored.remove(self.now)
+            self.cache.set(self.key, stored, self.duration)
+        if self.now in history:
+            history.remove(self.now)
 
 
 class ActionThrottle(ApiThrottle):
@@ -222,7 +236,7 @@ def rate_limit_headers(result, generator, request, public):
     schema (components/headers, referred to by each response)."""
     descriptions = {
         "X-RateLimit-Limit": "Requests allowed in the window of the limit nearest to its end "
-        "(API_THROTTLE_RATES: every request, and moves, chat, notes... each their own).",
+        "(every request has one, and moves, chat, notes... each their own as well).",
         "X-RateLimit-Remaining": "Requests left in that window.",
         "X-RateLimit-Reset": "Seconds until one more request is allowed (0 while some are left).",
     }

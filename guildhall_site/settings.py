@@ -735,6 +735,8 @@ SPECTACULAR_SETTINGS = {
         "games.api.schema.add_components",
         # The event stream, a plain async view (games/api/stream.py).
         "games.api.stream.add_schema",
+        # 500 (server_error) on every operation, the stream's too.
+        "games.api.schema.add_server_errors",
         # X-RateLimit-* on every answer (guildhall_site.rest.ApiView; the stream's too).
         "guildhall_site.rest.rate_limit_headers",
     ],

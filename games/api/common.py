@@ -22,7 +22,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.api.schema import ERROR_CODES
 from games.core import IllegalAction
-from games.play.errors import Limited, NotFound, NotYourTurn, StaleVersion
+from games.play.errors import Limited, NotAPlayer, NotFound, NotYourTurn, StaleVersion
 from guildhall_site.rest import retry_after
 
 # Errors ------------------------------------------------------------------------------------
@@ -90,6 +90,8 @@ def exception_handler(exc, context):
             return _response("invalid", " ".join(exc.messages), 400, fields=fields)
         fields = {"non_field_errors": exc.messages}
         return _response("invalid", " ".join(exc.messages), 400, fields=fields)
+    if isinstance(exc, NotAPlayer):  # (chat, notes: no turn would change it)
+        return _response("permission_denied", str(exc), 403)
     if isinstance(exc, NotYourTurn):
         return _response("not_your_turn", str(exc) or _("You cannot move in this game now"), 403)
     if isinstance(exc, Http404 | NotFound):

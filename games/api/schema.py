@@ -171,8 +171,8 @@ def add_actions(schemas: dict[str, dict]) -> None:
     one thing. A kind only one game has is that game's; a kind several games share is one
     schema, ``Action<Kind>``, which the games' own choices name too (a legal action read
     is then one to send): their fields merged where the same fields mean the same (wider
-    bounds), or the choice among the games' where no object fits two (Renaissance Man's
-    ``place`` takes a place, Guildhall's a card)."""
+    bounds), or, where no object fits two (Renaissance Man's ``place`` takes a place,
+    Guildhall's a card), one object with every game's fields, none but ``kind`` required."""
     games = registry.all_games()
     by_kind: dict[str, list[tuple[GameKind, str]]] = {}
     for game in games:
@@ -189,10 +189,16 @@ def add_actions(schemas: dict[str, dict]) -> None:
             raise ValueError(f"{shared} is already a component")
         variants = [schemas[name] for _, name in found]
         if _disjoint(variants):
-            schemas[shared] = {
-                "description": _words([(g, schemas[n]) for g, n in found]),
-                "oneOf": [ref(name) for _, name in found],
-            }
+            # One object, not a choice: a discriminator's target that is a oneOf is one
+            # generators refuse (openapi-typescript warns). It takes every game's fields,
+            # only ``kind`` required; each game's own choice keeps its exact schema, and the
+            # engine names the field a kind of its lacks.
+            schemas[shared] = merged = _merged([(game, schemas[name]) for game, name in found])
+            takes = [
+                f"{game.name} `{'`, `'.join(sorted(set(schemas[n]['required']) - {'kind'}))}`"
+                for game, n in found
+            ]
+            merged["description"] += f" Fields: {'; '.join(takes)}."
         else:
             schemas[shared] = _merged([(game, schemas[name]) for game, name in found])
             for game, name in found:
@@ -362,6 +368,26 @@ RETRY_AFTER = {
     "required": True,
     "schema": {"type": "integer", "minimum": 1},
 }
+
+
+SERVER_ERROR = (
+    "A fault of ours (`server_error`; we hear of it): try again later. A move is applied "
+    "once or not at all: read the game to see which."
+)
+
+
+def add_server_errors(result, generator, request, public):
+    """drf-spectacular postprocessing hook: 500 (``server_error``) on every operation, those
+    of views and the hand-written ones alike: any request may meet a fault of ours, and a
+    generated client decodes the answer only if the operation lists it."""
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                responses = operation["responses"]
+                responses.setdefault("500", {"description": SERVER_ERROR, "content": error})
+                operation["responses"] = dict(sorted(responses.items()))
+    return result
 
 
 class AutoSchema(SpectacularAutoSchema):

@@ -33,6 +33,12 @@ class GameIdField(serializers.CharField):
     """A game of the registry, by its id (an enum of them in the schema)."""
 
 
+@extend_schema_field(ref(GAME_ID))
+class GameChoiceField(StrictChoiceField):
+    """A game of the registry to choose, by its id: the same ``GameId`` enum in the schema as
+    the answers give (not a second enum of the same ids)."""
+
+
 @extend_schema_field(ref("Action"))
 class ActionField(serializers.JSONField):
     """Any JSON value: the engine checks the action and names what is wrong with it."""
@@ -206,7 +212,13 @@ class ChatWriteSerializer(serializers.Serializer):
 
 
 class MoveSerializer(serializers.Serializer):
-    number = serializers.IntegerField(help_text="The game's version after this move.")
+    version = serializers.IntegerField(
+        source="number",
+        help_text="The game's version after this move: what `?after=` takes.",
+    )
+    number = serializers.IntegerField(
+        help_text="Deprecated: the same as `version` (its name before), kept for old clients."
+    )
     seat = serializers.IntegerField()
     automatic = serializers.BooleanField(help_text="Played by the computer for a seat.")
     created = serializers.DateTimeField()
@@ -246,7 +258,7 @@ class InvitationSerializer(serializers.Serializer):
 
 
 class InvitationCreateSerializer(serializers.Serializer):
-    game = StrictChoiceField(
+    game = GameChoiceField(
         choices=[],  # the registered games, filled in when the serializer is made
         default=DEFAULT_KIND,
         help_text="Which game: an `id` from the catalog.",

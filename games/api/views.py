@@ -26,6 +26,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from accounts.models import User
@@ -360,14 +361,20 @@ class ActionsView(ApiView):
 
 @private
 class ChatView(ApiView):
-    """The game's chat: its players write, and anyone may read it unless it is for the
-    players only (403). Lines a moderator hid, and those of players you blocked, are left
-    out. Writing is limited per user and per address (``API_THROTTLE_RATES["chat"]``,
-    ``["chat_address"]``)."""
+    """The game's chat: its players write, and anyone may read it, with a token or without,
+    unless it is for the players only (403). Lines a moderator hid, and those of players you
+    blocked, are left out. Writing is limited per user and per address (20 lines a minute
+    and 60 by default: the 429 says how long to wait)."""
 
     serializer_class = ChatLineSerializer
     pagination_class = Pagination
     throttle_classes = [ApiThrottle, ChatThrottle, ChatAddressThrottle]
+
+    def get_permissions(self):
+        # Reading is open like the board's chat (docs/api.md); writing needs a player.
+        if self.request is not None and self.request.method in ("GET", "HEAD"):
+            return [AllowAny()]
+        return super().get_permissions()
 
     @extend_schema(
         tags=["games"],
@@ -417,7 +424,7 @@ class ChatView(ApiView):
 @private
 class NoteView(ApiView):
     """My private note on a game I play in: nobody else ever reads it (403 for anyone
-    without a seat). Saving it is limited like a page's (``API_THROTTLE_RATES["notes"]``)."""
+    without a seat). Saving it is limited like a page's (the 429 says how long to wait)."""
 
     serializer_class = NoteSerializer
     throttle_classes = [ApiThrottle, NoteThrottle]
@@ -450,7 +457,8 @@ class NoteView(ApiView):
             OpenApiParameter(
                 "after",
                 int,
-                description="Only the moves after this version (what happened since I looked).",
+                description="Only the moves after this version (what happened since I looked): "
+                "the `version` of the last move you have.",
             ),
         ],
     )

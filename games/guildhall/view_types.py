@@ -213,7 +213,7 @@ class ResultRow(TypedDict):
 
 
 class View(TypedDict):
-    """The game as the caller may know it (`games.guildhall.views.view`): never another
+    """The game as the caller may know it: never another
     player's hand, the deck order or the seed."""
 
     options: Options

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from games.models import ChatLine, Game, Seat
 from games.play import events
-from games.play.errors import Invalid, NotFound, NotYourTurn
+from games.play.errors import Invalid, NotAPlayer, NotFound
 from guildhall_site.text import has_control_characters
 
 
@@ -40,7 +40,7 @@ def check_text(text: str) -> str:
 
 def do_write(game_id: int, user, text: str) -> ChatLine:
     """``user`` writes ``text`` in the game's chat: the line as kept. ``Invalid`` for a text
-    that may not be a line, ``NotFound`` for no such game, ``NotYourTurn`` for someone who is
+    that may not be a line, ``NotFound`` for no such game, ``NotAPlayer`` for someone who is
     not one of its players."""
     text = check_text(text)
     with transaction.atomic():
@@ -48,7 +48,7 @@ def do_write(game_id: int, user, text: str) -> ChatLine:
         if game is None:
             raise NotFound(_("No such game"))
         if not (user.is_authenticated and Seat.objects.filter(game_id=game_id, user=user).exists()):
-            raise NotYourTurn(_("Only the players of a game write in its chat."))
+            raise NotAPlayer(_("Only the players of a game write in its chat."))
         line = ChatLine.objects.create(game=game, author=user, text=text, version=game.version)
         events.chat(game_id)
     return line

@@ -9,7 +9,15 @@ from django.utils.translation import gettext as _
 from games.core import IllegalAction
 from games.reads.errors import NotFound
 
-__all__ = ["GameNotActive", "Invalid", "Limited", "NotFound", "NotYourTurn", "StaleVersion"]
+__all__ = [
+    "GameNotActive",
+    "Invalid",
+    "Limited",
+    "NotAPlayer",
+    "NotFound",
+    "NotYourTurn",
+    "StaleVersion",
+]
 
 
 class StaleVersion(Exception):
@@ -26,6 +34,12 @@ class StaleVersion(Exception):
 
 class NotYourTurn(PermissionDenied):
     """The user has no seat in the game."""
+
+
+class NotAPlayer(NotYourTurn):
+    """Something only the game's players do (its chat, their notes), asked by someone
+    without a seat: the API says ``permission_denied``, not ``not_your_turn``, since no turn
+    would change it."""
 
 
 class GameNotActive(IllegalAction):

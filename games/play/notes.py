@@ -3,7 +3,7 @@
 A note is plain text, up to ``Note.MAX_LENGTH`` characters, with line breaks and tabs but no
 other control character; a note of white space only is no note (it is deleted). Only a
 player of the game (a seat, whatever its state) has one; anyone else is refused as for a
-move (``NotYourTurn``), and a game that does not exist is ``NotFound``. Nobody else reads
+move (``NotAPlayer``), and a game that does not exist is ``NotFound``. Nobody else reads
 it: the board, the replay and the API ask ``note_text`` for the viewer's own note only.
 """
 
@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import Game, Note, Seat
-from games.play.errors import Invalid, NotFound, NotYourTurn
+from games.play.errors import Invalid, NotAPlayer, NotFound
 from guildhall_site.text import has_control_characters
 
 
@@ -34,7 +34,7 @@ def _player(game_id: int, user) -> None:
     if not Game.objects.filter(pk=game_id).exists():
         raise NotFound(_("No such game"))
     if not user.is_authenticated or not Seat.objects.filter(game_id=game_id, user=user).exists():
-        raise NotYourTurn(_("Only the players of a game have notes on it"))
+        raise NotAPlayer(_("Only the players of a game have notes on it"))
 
 
 def note_text(game_id: int, user) -> str:

@@ -293,7 +293,7 @@ class Options(TypedDict):
 
 
 class View(TypedDict):
-    """A Renaissance Man game as the caller may know it (`games.renaissance.views.view`):
+    """A Renaissance Man game as the caller may know it:
     never another hand, another seat's unrevealed submission, the deck's order, the discard
     pile's contents, a face-down card's face or the seed."""
 

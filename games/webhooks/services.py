@@ -58,12 +58,21 @@ def _check_url(url: str) -> str:
 
 def do_create(
     user: User, token: ApiToken, url: str, events: list[str], secret: str | None
-) -> Webhook:
+) -> tuple[Webhook, bool]:
+    """The token's hook to ``url``, and whether it is new. Registering again (a bot that
+    restarts) is no error: the same hook, with the events asked for, on again (its failures
+    forgotten), and a new secret, the one sent or one made (the old was shown once)."""
     events = check_events(events)
     secret = new_secret() if secret is None else check_secret(secret)
     _check_url(url)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
+        hook = Webhook.objects.select_for_update().filter(token=token, url=url).first()
+        if hook is not None:
+            hook.events, hook.secret = events, secret
+            hook.active, hook.disabled_at, hook.failing_since = True, None, None
+            hook.save()
+            return hook, False
         if Webhook.objects.filter(user=user).count() >= MAX_PER_USER:
             raise ValidationError(
                 ngettext(
@@ -73,9 +82,8 @@ def do_create(
                 )
                 % {"count": MAX_PER_USER}
             )
-        if Webhook.objects.filter(token=token, url=url).exists():
-            raise ValidationError({"url": _("This token already has a webhook to this address.")})
-        return Webhook.objects.create(user=user, token=token, url=url, events=events, secret=secret)
+        hook = Webhook.objects.create(user=user, token=token, url=url, events=events, secret=secret)
+        return hook, True
 
 
 def do_update(hook: Webhook, changes: dict) -> Webhook:

@@ -42,7 +42,8 @@ def _hook(request, webhook_id: int) -> Webhook:
 
 @private
 class WebhookListView(ApiView):
-    """My webhooks (of all my tokens), and registering one for the token of this request."""
+    """My webhooks (of all my tokens), and registering one for the token of this request
+    (again: the same hook, with a new secret)."""
 
     pagination_class = Pagination
     serializer_class = WebhookSerializer
@@ -65,6 +66,12 @@ class WebhookListView(ApiView):
             201: OpenApiResponse(
                 NewWebhookSerializer, description="Registered: its secret is shown this once."
             ),
+            200: OpenApiResponse(
+                NewWebhookSerializer,
+                description="This token had a hook to this address already (a bot that "
+                "restarts): the same hook, with these events, on again, and a new secret "
+                "(yours if you sent one), shown this once.",
+            ),
         },
     )
     def post(self, request):
@@ -75,7 +82,7 @@ class WebhookListView(ApiView):
         body = WebhookCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        hook = services.do_create(
+        hook, created = services.do_create(
             request.user,
             request.auth,
             data["url"],
@@ -84,7 +91,7 @@ class WebhookListView(ApiView):
         )
         return Response(
             NewWebhookSerializer(hook_data(hook, secret=True)).data,
-            status=status.HTTP_201_CREATED,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
 

@@ -106,3 +106,26 @@ def test_the_admin_lists_hooks_without_their_secret(admin_client, alice, receive
         answer = admin_client.get(page)
         assert answer.status_code == 200 and made["secret"] not in answer.content.decode()
     assert admin_client.get("/admin/webhooks/delivery/").status_code == 200
+
+
+def test_registering_again_is_the_same_hook_with_a_new_secret(alice, receiver, monkeypatch):
+    """A bot that restarts registers again: 200, the same hook, the events it asks for now,
+    on again after failures, and a new secret (its own when it sends one); no new hook,
+    even at the most a user may have. Another token's registration is its own hook."""
+    monkeypatch.setattr("games.webhooks.services.MAX_PER_USER", 1)
+    api = Api(alice)
+    first = api.post(HOOKS, {"url": receiver.url("/hook"), "events": ["turn"]}).json()
+    Webhook.objects.filter(pk=first["id"]).update(active=False)
+
+    again = api.post(HOOKS, {"url": receiver.url("/hook"), "events": ["turn", "chat"]})
+    mine = api.post(HOOKS, {"url": receiver.url("/hook"), "secret": "m" * 24})
+
+    assert again.status_code == 200, again.json()
+    data = again.json()
+    assert data["id"] == first["id"] and data["secret"] != first["secret"]
+    assert data["events"] == ["turn", "chat"] and data["active"] is True
+    assert mine.status_code == 200 and mine.json()["secret"] == "m" * 24
+    hook = Webhook.objects.get()
+    assert hook.secret == "m" * 24 and hook.failing_since is None
+    other = Api(alice).post(HOOKS, {"url": receiver.url("/hook")})
+    assert other.status_code == 400  # a second token's hook: over the limit of one

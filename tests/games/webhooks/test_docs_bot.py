@@ -107,3 +107,33 @@ def test_two_documented_webhook_bots_play_a_game_to_its_end(
         for server in servers:
             server.shutdown()
             server.server_close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_documented_bot_restarts_with_the_same_hook(
+    live_server,
+    bots_allowed,  # noqa: F811 (the fixture imported above)
+    alice,
+):
+    """Stopped and started again with the same token and address, the bot gets the same
+    hook (200) with a new secret, and its new receiver takes the deliveries signed with it."""
+    from games.webhooks.models import Webhook
+
+    base = f"{live_server.url}/api/v1"
+    first = make_bot(base, alice, "guildhall")
+    hook, server = first["start"]()
+    server.shutdown()
+    server.server_close()
+    again = {"__name__": "bot"}
+    exec(bot_code(), again)  # our own documentation, run as written: a new process
+    again.update({k: first[k] for k in ("BASE", "TOKEN", "PUBLIC_URL", "HOST", "PORT")})
+    try:
+        rehook, server = again["start"]()
+        assert rehook["id"] == hook["id"] and rehook["secret"] != hook["secret"]
+        assert Webhook.objects.filter(user=alice).count() == 1
+        status, _delivery = again["call"]("POST", f"/webhooks/{hook['id']}/ping/")
+        assert status == 202
+        assert again["events"].get(timeout=30)["event"] == "ping"  # signed with the new one
+    finally:
+        server.shutdown()
+        server.server_close()
