@@ -8,6 +8,7 @@ and password (for a phone app's login screen); they are listed and revoked here 
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -15,6 +16,7 @@ from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -44,6 +46,9 @@ from guildhall_site.rest import (
     StrictIntegerField,
     TokenThrottle,
 )
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # Serializers -------------------------------------------------------------------------------
 
@@ -355,32 +360,52 @@ FRIEND = OpenApiParameter(
         tags=["account"], operation_id="friend_remove", parameters=[FRIEND], responses={204: None}
     ),
 )
-class FriendView(ApiView):
-    """Add a player to my friends (PUT: done, or already one) or remove them (DELETE: 404 if
-    they were not one); limited like the profile page's buttons."""
+class _PlayerList(ApiView):
+    """A list of mine that a player is put on (PUT) or taken off (DELETE: 404 if they were
+    not on it), limited like the profile page's buttons; a removal that changed nothing does
+    not count against the limit."""
 
     serializer_class = FriendSerializer
     throttle_classes = [ApiThrottle, FriendThrottle, FriendAddressThrottle]
+    not_on_it: StrOrPromise = ""  # the 404's message
+
+    def add(self, user, other) -> None:
+        raise NotImplementedError
+
+    def remove(self, user, other) -> bool:
+        raise NotImplementedError
 
     def put(self, request, username: str):
         other = _person(username)
         try:
-            friends.do_add_friend(request.user, other)
+            self.add(request.user, other)
         except DjangoValidationError as error:
             raise exceptions.ValidationError({"username": error.messages}) from None
         return Response(FriendSerializer({"username": other.username, "name": other.name}).data)
 
     def delete(self, request, username: str):
         try:
-            if not friends.do_remove_friend(request.user, _person(username)):
-                raise exceptions.NotFound(_("That player is not your friend"))
+            if not self.remove(request.user, _person(username)):
+                raise exceptions.NotFound(self.not_on_it)
         except exceptions.NotFound:
-            # Nothing was changed: a removal that failed does not count against the limit.
             for throttle in getattr(self, "counted_throttles", ()):
                 if isinstance(throttle, FriendThrottle | FriendAddressThrottle):
                     throttle.refund()
             raise
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FriendView(_PlayerList):
+    """Add a player to my friends (PUT: done, or already one) or remove them (DELETE: 404 if
+    they were not one); limited like the profile page's buttons."""
+
+    not_on_it = gettext_lazy("That player is not your friend")
+
+    def add(self, user, other) -> None:
+        friends.do_add_friend(user, other)
+
+    def remove(self, user, other) -> bool:
+        return bool(friends.do_remove_friend(user, other))
 
 
 # Blocks ------------------------------------------------------------------------------------
@@ -416,33 +441,18 @@ class BlockListView(ApiView):
         tags=["account"], operation_id="block_remove", parameters=[FRIEND], responses={204: None}
     ),
 )
-class BlockView(ApiView):
+class BlockView(_PlayerList):
     """Block a player (PUT: done, or blocked already; a friend is a friend no more) or
     unblock them (DELETE: 404 if they were not blocked); limited like the friends' changes,
     one limit for both, as on the profile page."""
 
-    serializer_class = FriendSerializer
-    throttle_classes = [ApiThrottle, FriendThrottle, FriendAddressThrottle]
+    not_on_it = gettext_lazy("That player is not blocked")
 
-    def put(self, request, username: str):
-        other = _person(username)
-        try:
-            blocks.do_block(request.user, other)
-        except DjangoValidationError as error:
-            raise exceptions.ValidationError({"username": error.messages}) from None
-        return Response(FriendSerializer({"username": other.username, "name": other.name}).data)
+    def add(self, user, other) -> None:
+        blocks.do_block(user, other)
 
-    def delete(self, request, username: str):
-        try:
-            if not blocks.do_unblock(request.user, _person(username)):
-                raise exceptions.NotFound(_("That player is not blocked"))
-        except exceptions.NotFound:
-            # Nothing was changed: it does not count against the limit.
-            for throttle in getattr(self, "counted_throttles", ()):
-                if isinstance(throttle, FriendThrottle | FriendAddressThrottle):
-                    throttle.refund()
-            raise
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def remove(self, user, other) -> bool:
+        return bool(blocks.do_unblock(user, other))
 
 
 # Messages ----------------------------------------------------------------------------------
