@@ -99,6 +99,18 @@ def _empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def _broker_not_taken_for_away():
+    """A test that made the broker fail leaves the process's outage pause behind
+    (games.play.events.broker: nothing is queued for a few seconds): the next test starts
+    with a broker that is there."""
+    from games.play import events
+
+    events.broker.reset()
+    yield
+    events.broker.reset()
+
+
+@pytest.fixture(autouse=True)
 def _api_answers_fit_the_schema(request, monkeypatch):
     """Every answer of the API to a test client (Django's, and so DRF's APIClient) is
     checked against the OpenAPI schema by a strict validator (tests/games/api_validation.py)."""

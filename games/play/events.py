@@ -135,7 +135,7 @@ def queue_on_commit(name: str, *args: object, users: Collection[int] | None = No
         if users is not None and (not users or (anyone is not None and not anyone(users))):
             return
         task = _task(name)
-        if task.app.conf.task_always_eager:
+        if current_app.conf.task_always_eager:
             task.delay(*args)
             return
         broker.publish(name, lambda: task.apply_async(args, retry_policy=PUBLISH_RETRY))

@@ -29,6 +29,9 @@ def queued(monkeypatch, django_capture_on_commit_callbacks):
         def delay(self, *args: object) -> None:
             sent.append((self.name, args))
 
+        def apply_async(self, args: tuple, **options: object) -> None:  # (with a broker)
+            self.delay(*args)
+
     monkeypatch.setattr(events, "_task", Recorder)
 
     class Queued(list):
