@@ -58,6 +58,11 @@ def test_sixteen_entrants_to_the_end_on_the_worker(settings, alice, format, fiel
         wait_until(lambda: Round.objects.filter(tournament=t).exists())
         for _ in range(40):
             played = Round.objects.filter(tournament=t).count()
+            if not corrected and format == "knockout":
+                # A knockout's result is final once its round closed, and the worker closes
+                # it the moment the last game ends: enter a table's result while it plays.
+                correct_one(t, alice)
+                corrected = True
             play_round(t, committed, rand)
             if not corrected:
                 correct_one(t, alice)
