@@ -78,13 +78,15 @@ def load_release(targets, fixture: str) -> int:
     return len(rows)
 
 
-def play_to_the_end(game: Game, rand: random.Random, most: int = 5000) -> Game:
-    """Every seat played by the computer until the game ends: a person's seat through the
-    move service, as the person would (the normal computer chooses), a computer's by its
-    own task."""
-    for _ in range(most):
+def play_to_the_end(
+    game: Game, rand: random.Random, most: int = 5000, *, stop_after: int | None = None
+) -> Game:
+    """Every seat played by the computer until the game ends (or ``stop_after`` moves were
+    made): a person's seat through the move service, as the person would (the normal
+    computer chooses), a computer's by its own task."""
+    for made in range(most):
         game.refresh_from_db()
-        if not game.is_active:
+        if not game.is_active or made == stop_after:
             return game
         seats = list(Seat.objects.filter(game=game, deciding=True).select_related("user"))
         person = next((s for s in seats if not s.computer_level), None)
