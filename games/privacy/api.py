@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from accounts import deletion
 from games.privacy import export
-from games.privacy.serializers import DeletionSerializer, PlayerDataSerializer
+from games.privacy.serializers import AccountDeletionSerializer, PlayerDataSerializer
 from games.privacy.throttles import DataExportThrottle, DeletionThrottle, attachment
 from guildhall_site.rest import ApiThrottle, ApiView, StrictChoiceField
 
@@ -62,19 +62,19 @@ class DeletionView(ApiView):
     """My account's deletion: asked for, it happens once the grace period is over, unless
     I cancel it first (or log in on the site)."""
 
-    serializer_class = DeletionSerializer
+    serializer_class = AccountDeletionSerializer
     throttle_classes = [ApiThrottle, DeletionThrottle]
 
     @extend_schema(tags=["account"], operation_id="me_deletion_get")
     def get(self, request):
         """Whether a deletion is asked for, and when it will happen."""
-        return Response(DeletionSerializer(_status(request.user)).data)
+        return Response(AccountDeletionSerializer(_status(request.user)).data)
 
     @extend_schema(
         tags=["account"],
         operation_id="me_deletion_request",
         request=DeletionRequestSerializer,
-        responses={200: DeletionSerializer},
+        responses={200: AccountDeletionSerializer},
         examples=[
             OpenApiExample(
                 "Concede my running games", value={"running_games": "concede"}, request_only=True
@@ -90,12 +90,14 @@ class DeletionView(ApiView):
             deletion.do_request_deletion(request.user, serializer.validated_data["running_games"])
         except DjangoValidationError as error:
             raise exceptions.ValidationError({"running_games": error.messages}) from None
-        return Response(DeletionSerializer(_status(request.user)).data)
+        return Response(AccountDeletionSerializer(_status(request.user)).data)
 
     @extend_schema(
-        tags=["account"], operation_id="me_deletion_cancel", responses={200: DeletionSerializer}
+        tags=["account"],
+        operation_id="me_deletion_cancel",
+        responses={200: AccountDeletionSerializer},
     )
     def delete(self, request):
         """Keep my account: the deletion asked for is cancelled (nothing if none was)."""
         deletion.do_cancel_deletion(request.user)
-        return Response(DeletionSerializer(_status(request.user)).data)
+        return Response(AccountDeletionSerializer(_status(request.user)).data)

@@ -11,13 +11,13 @@ from __future__ import annotations
 from rest_framework import serializers
 
 
-class EmailAddressSerializer(serializers.Serializer):
+class DataEmailAddressSerializer(serializers.Serializer):
     email = serializers.CharField()
     verified = serializers.BooleanField()
     primary = serializers.BooleanField()
 
 
-class DeletionSerializer(serializers.Serializer):
+class AccountDeletionSerializer(serializers.Serializer):
     requested_at = serializers.DateTimeField(allow_null=True)
     due_at = serializers.DateTimeField(
         allow_null=True, help_text="When the account will be deleted; null: nobody asked."
@@ -27,7 +27,7 @@ class DeletionSerializer(serializers.Serializer):
     )
 
 
-class AccountSerializer(serializers.Serializer):
+class DataAccountSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField(allow_blank=True)
@@ -35,25 +35,25 @@ class AccountSerializer(serializers.Serializer):
     first_name = serializers.CharField(allow_blank=True)
     last_name = serializers.CharField(allow_blank=True)
     email = serializers.CharField(allow_blank=True)
-    email_addresses = EmailAddressSerializer(many=True)
+    email_addresses = DataEmailAddressSerializer(many=True)
     is_guest = serializers.BooleanField()
     date_joined = serializers.DateTimeField()
     last_login = serializers.DateTimeField(allow_null=True)
-    deletion = DeletionSerializer()
+    deletion = AccountDeletionSerializer()
 
 
-class QuietHoursSerializer(serializers.Serializer):
+class DataQuietHoursSerializer(serializers.Serializer):
     start = serializers.IntegerField(allow_null=True, help_text="Hour of the night's start.")
     end = serializers.IntegerField(allow_null=True, help_text="Hour of its end.")
     changed_at = serializers.DateTimeField(allow_null=True)
 
 
-class StandInSerializer(serializers.Serializer):
+class DataStandInSerializer(serializers.Serializer):
     level = serializers.CharField(allow_blank=True)
     until = serializers.DateTimeField(allow_null=True)
 
 
-class PreferencesSerializer(serializers.Serializer):
+class DataPreferencesSerializer(serializers.Serializer):
     time_zone = serializers.CharField()
     language = serializers.CharField(allow_blank=True, help_text="Blank: the browser's.")
     browser_language = serializers.CharField(allow_blank=True)
@@ -70,23 +70,23 @@ class PreferencesSerializer(serializers.Serializer):
     push_invitation = serializers.BooleanField()
     push_chat = serializers.BooleanField()
     push_message = serializers.BooleanField()
-    quiet_hours = QuietHoursSerializer()
-    stand_in_everywhere = StandInSerializer()
+    quiet_hours = DataQuietHoursSerializer()
+    stand_in_everywhere = DataStandInSerializer()
 
 
-class VacationSerializer(serializers.Serializer):
+class DataVacationSerializer(serializers.Serializer):
     start = serializers.DateTimeField()
     end = serializers.DateTimeField()
     created = serializers.DateTimeField()
 
 
-class MoveSerializer(serializers.Serializer):
+class DataMoveSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The game's version after it.")
     created = serializers.DateTimeField()
     action = serializers.JSONField(help_text="The action as the player sent it.")
 
 
-class GameSerializer(serializers.Serializer):
+class DataGameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField(help_text="Which game of the catalog.")
     status = serializers.CharField()
@@ -99,18 +99,18 @@ class GameSerializer(serializers.Serializer):
     score = serializers.IntegerField(allow_null=True)
     resigned = serializers.BooleanField()
     abandoned = serializers.BooleanField()
-    moves = MoveSerializer(
+    moves = DataMoveSerializer(
         many=True, help_text="The moves the player made (not the computer's for them)."
     )
 
 
-class RatingSerializer(serializers.Serializer):
+class DataRatingSerializer(serializers.Serializer):
     game = serializers.CharField()
     rating = serializers.IntegerField()
     games = serializers.IntegerField()
 
 
-class RatingChangeSerializer(serializers.Serializer):
+class DataRatingChangeSerializer(serializers.Serializer):
     game_id = serializers.IntegerField()
     game = serializers.CharField()
     rank = serializers.IntegerField()
@@ -119,14 +119,14 @@ class RatingChangeSerializer(serializers.Serializer):
     rating_after = serializers.IntegerField()
 
 
-class ChatLineSerializer(serializers.Serializer):
+class DataChatLineSerializer(serializers.Serializer):
     game_id = serializers.IntegerField()
     text = serializers.CharField()
     created = serializers.DateTimeField()
     hidden = serializers.BooleanField(help_text="Hidden by a moderator.")
 
 
-class MessageSerializer(serializers.Serializer):
+class DataMessageSerializer(serializers.Serializer):
     conversation_id = serializers.IntegerField()
     to = serializers.CharField(help_text="The recipient's username.")
     text = serializers.CharField()
@@ -134,18 +134,18 @@ class MessageSerializer(serializers.Serializer):
     hidden = serializers.BooleanField(help_text="Hidden by a moderator.")
 
 
-class NoteSerializer(serializers.Serializer):
+class DataNoteSerializer(serializers.Serializer):
     game_id = serializers.IntegerField()
     text = serializers.CharField(allow_blank=True)
     updated = serializers.DateTimeField()
 
 
-class PersonSerializer(serializers.Serializer):
+class DataPersonSerializer(serializers.Serializer):
     username = serializers.CharField()
     since = serializers.DateTimeField()
 
 
-class TokenSerializer(serializers.Serializer):
+class DataTokenSerializer(serializers.Serializer):
     key = serializers.CharField(help_text="The token's first characters (never the token).")
     name = serializers.CharField()
     created = serializers.DateTimeField()
@@ -153,7 +153,7 @@ class TokenSerializer(serializers.Serializer):
     last_used = serializers.DateTimeField(allow_null=True)
 
 
-class WebhookSerializer(serializers.Serializer):
+class DataWebhookSerializer(serializers.Serializer):
     url = serializers.CharField()
     token = serializers.CharField(help_text="The name of the token it belongs to.")
     events = serializers.ListField(child=serializers.CharField())
@@ -161,7 +161,7 @@ class WebhookSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
-class DeviceSerializer(serializers.Serializer):
+class DataDeviceSerializer(serializers.Serializer):
     # (Named like Field.label: DRF's metaclass takes a declared field out of the class.)
     label = serializers.CharField(  # type: ignore[assignment]
         allow_blank=True, help_text="Browser and system."
@@ -170,21 +170,21 @@ class DeviceSerializer(serializers.Serializer):
     last_success = serializers.DateTimeField(allow_null=True)
 
 
-class InvitationSerializer(serializers.Serializer):
+class DataInvitationSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
     status = serializers.CharField()
     created = serializers.DateTimeField()
 
 
-class EntrySerializer(serializers.Serializer):
+class DataEntrySerializer(serializers.Serializer):
     tournament_id = serializers.IntegerField()
     tournament = serializers.CharField(help_text="Its name.")
     status = serializers.CharField()
     joined = serializers.DateTimeField()
 
 
-class ReportSerializer(serializers.Serializer):
+class DataReportSerializer(serializers.Serializer):
     kind = serializers.CharField()
     reason = serializers.CharField()
     comment = serializers.CharField(allow_blank=True)
@@ -192,12 +192,12 @@ class ReportSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
-class ModerationNoticeSerializer(serializers.Serializer):
+class DataModerationNoticeSerializer(serializers.Serializer):
     text = serializers.CharField()
     created = serializers.DateTimeField()
 
 
-class SuspensionSerializer(serializers.Serializer):
+class DataSuspensionSerializer(serializers.Serializer):
     until = serializers.DateTimeField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
     created = serializers.DateTimeField()
@@ -208,22 +208,22 @@ class PlayerDataSerializer(serializers.Serializer):
     """Everything the site holds about the player, as of ``created``."""
 
     created = serializers.DateTimeField(help_text="When this download was made.")
-    account = AccountSerializer()
-    preferences = PreferencesSerializer()
-    vacations = VacationSerializer(many=True)
-    games = GameSerializer(many=True)
-    ratings = RatingSerializer(many=True)
-    rating_changes = RatingChangeSerializer(many=True)
-    chat_lines = ChatLineSerializer(many=True)
-    messages = MessageSerializer(many=True, help_text="The messages the player wrote.")
-    notes = NoteSerializer(many=True)
-    friends = PersonSerializer(many=True)
-    blocks = PersonSerializer(many=True)
-    tokens = TokenSerializer(many=True)
-    webhooks = WebhookSerializer(many=True)
-    push_devices = DeviceSerializer(many=True)
-    invitations = InvitationSerializer(many=True, help_text="The invitations the player made.")
-    tournament_entries = EntrySerializer(many=True)
-    reports = ReportSerializer(many=True, help_text="The reports the player made.")
-    moderation_notices = ModerationNoticeSerializer(many=True)
-    suspensions = SuspensionSerializer(many=True)
+    account = DataAccountSerializer()
+    preferences = DataPreferencesSerializer()
+    vacations = DataVacationSerializer(many=True)
+    games = DataGameSerializer(many=True)
+    ratings = DataRatingSerializer(many=True)
+    rating_changes = DataRatingChangeSerializer(many=True)
+    chat_lines = DataChatLineSerializer(many=True)
+    messages = DataMessageSerializer(many=True, help_text="The messages the player wrote.")
+    notes = DataNoteSerializer(many=True)
+    friends = DataPersonSerializer(many=True)
+    blocks = DataPersonSerializer(many=True)
+    tokens = DataTokenSerializer(many=True)
+    webhooks = DataWebhookSerializer(many=True)
+    push_devices = DataDeviceSerializer(many=True)
+    invitations = DataInvitationSerializer(many=True, help_text="The invitations the player made.")
+    tournament_entries = DataEntrySerializer(many=True)
+    reports = DataReportSerializer(many=True, help_text="The reports the player made.")
+    moderation_notices = DataModerationNoticeSerializer(many=True)
+    suspensions = DataSuspensionSerializer(many=True)

@@ -19,10 +19,11 @@ from games.moderation import actions as moderation
 from games.moderation.models import ModerationNotice, Suspension
 from games.notifications.models import Notification, PushSubscription
 from games.play import chat, invitations, moves, notes, quiet_hours, vacations
+from games.reads.viewing import game_state
 from games.tournaments import services as tournaments
 from games.webhooks.models import Webhook
 from tests.conftest import make_person
-from tests.games.helpers import play_one, start_game
+from tests.games.helpers import play_one, play_until, start_game
 
 
 @dataclass
@@ -52,7 +53,9 @@ def rich_player(bob: User, charlie: User) -> Player:
     }
     finished = start_game(user, bob)
     rand = random.Random(5)
-    for _ in range(6):
+    # Past the setup (a game ended in its setup counts for no rating), and a move or two.
+    finished = play_until(finished, rand, lambda g: game_state(g).phase == "play")
+    for _ in range(3):
         finished = play_one(finished, rand)
     chat.do_write(finished.pk, user, "chatline-xylophone")
     chat.do_write(finished.pk, bob, "bob says hello")
