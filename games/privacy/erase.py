@@ -54,6 +54,10 @@ def do_erase_due(now: datetime | None = None) -> int:
             erased += do_erase(user_id, now)
         except errors.Limited:
             log.info("account %s: deletion put off (a tournament is busy)", user_id)
+        except Exception:
+            # One account's fault must not hold up the others' deletions: the next sweep
+            # tries it again (each step may run twice), and the error is reported.
+            log.exception("account %s: deletion failed", user_id)
     return erased
 
 

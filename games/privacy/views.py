@@ -71,11 +71,12 @@ def request_deletion(request: AuthenticatedHttpRequest) -> HttpResponse:
         return _answer(request, error=" ".join(error.messages), status=400)
     except PermissionDenied as error:
         return _answer(request, error=str(error), status=403)
-    messages.success(
-        request,
-        _("Your account will be deleted on %(due)s, unless you change your mind before.")
-        % {"due": formats.date_format(timezone.localtime(due), "DATETIME_FORMAT")},
-    )
+    if not request.htmx:  # (htmx: the panel says it)
+        messages.success(
+            request,
+            _("Your account will be deleted on %(due)s, unless you change your mind before.")
+            % {"due": formats.date_format(timezone.localtime(due), "DATETIME_FORMAT")},
+        )
     return _answer(request, chosen=chosen)
 
 
@@ -84,6 +85,6 @@ def request_deletion(request: AuthenticatedHttpRequest) -> HttpResponse:
 def cancel_deletion(request: AuthenticatedHttpRequest) -> HttpResponse:
     if wait := page_limit(request, DeletionThrottle()):
         return _answer(request, error=wait[1], status=429)
-    if deletion.do_cancel_deletion(request.user):
+    if deletion.do_cancel_deletion(request.user) and not request.htmx:
         messages.success(request, _("Your account will not be deleted."))
     return _answer(request)

@@ -152,3 +152,25 @@ class TestErase:
 
         assert erase.do_erase_due() == 0
         assert User.objects.filter(pk__in=[alice.pk, bob.pk], is_active=True).count() == 2
+
+    def test_a_deletion_stopped_halfway_is_finished_by_the_next_sweep(
+        self, alice, bob, monkeypatch
+    ):
+        game = start_game(alice, bob)
+        request_deletion_long_ago(alice, deletion.RunningGames.CONCEDE)
+        remove = erase._remove_rows
+
+        def broken(user):
+            raise RuntimeError("the worker died")
+
+        monkeypatch.setattr(erase, "_remove_rows", broken)
+        assert erase.do_erase_due() == 0
+        stopped = User.objects.get(pk=alice.pk)
+        assert not stopped.is_active and stopped.deleted_at is None  # no login meanwhile
+        monkeypatch.setattr(erase, "_remove_rows", remove)
+
+        assert erase.do_erase_due() == 1
+
+        assert User.objects.get(pk=alice.pk).username == f"deleted-{alice.pk}"
+        assert check_game(Game.objects.get(pk=game.pk)) is None
+        assert erase.do_erase_due() == 0
