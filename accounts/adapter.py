@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from accounts import login_limits
 from accounts.models import User
-from accounts.services import COMPUTER_PREFIX, GUEST_PREFIX
+from accounts.services import COMPUTER_PREFIX, DELETED_PREFIX, GUEST_PREFIX
 from accounts.usernames import normalise, skeleton
 
 
@@ -37,8 +37,8 @@ class AccountAdapter(DefaultAccountAdapter):
         # Stored as NFKC: "ｂｏｂ" is "bob". Sign-up and a guest's conversion both come here.
         username = normalise(username)
         # Names starting with "guest-" mark guest accounts, "computer-" computer players
-        # (games.play.computer_players); nobody may choose one.
-        for prefix in (GUEST_PREFIX, COMPUTER_PREFIX):
+        # (games.play.computer_players), "deleted-" deleted accounts; nobody may choose one.
+        for prefix in (GUEST_PREFIX, COMPUTER_PREFIX, DELETED_PREFIX):
             if skeleton(username).startswith(skeleton(prefix)):
                 raise forms.ValidationError(
                     _("Usernames starting with “%(prefix)s” are reserved.") % {"prefix": prefix}

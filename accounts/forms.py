@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import time_zones, usernames
 from accounts.models import User
-from accounts.services import COMPUTER_PREFIX, GUEST_PREFIX
+from accounts.services import COMPUTER_PREFIX, DELETED_NAME, DELETED_PREFIX, GUEST_PREFIX
 
 
 class TimeZoneSelect(forms.Select):
@@ -96,7 +96,8 @@ class ProfileForm(forms.ModelForm):
             )
         look = usernames.skeleton(name)
         reserved = {usernames.skeleton(word) for word in app_settings.USERNAME_BLACKLIST}
-        prefixes = [usernames.skeleton(p) for p in (GUEST_PREFIX, COMPUTER_PREFIX)]
+        starts = (GUEST_PREFIX, COMPUTER_PREFIX, DELETED_PREFIX, DELETED_NAME)
+        prefixes = [usernames.skeleton(p) for p in starts]
         if look in reserved or look.startswith(tuple(prefixes)):
             raise forms.ValidationError(_("This name is reserved: please choose another."))
         others = User.objects.exclude(pk=self.instance.pk)

@@ -129,6 +129,29 @@ class User(AbstractUser):
     # messages under the user's row lock; a save without update_fields leaves it alone (see
     # save), so that a form saving a user read a moment ago never writes back an old count.
     unread_messages = models.PositiveIntegerField(default=0, editable=False)
+    # The player asked for their account to be deleted (accounts.deletion): it is, by the
+    # beat's sweep (games.privacy), once ACCOUNT_DELETION_GRACE_DAYS have passed, unless
+    # they cancel first. Their running games are then conceded or handed to the computer,
+    # as they chose (``deletion_games``).
+    deletion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # (A default in the database too: the release before creates users without it.)
+    deletion_games = models.CharField(
+        max_length=8, blank=True, default="", db_default="", editable=False
+    )
+    # Deleted (games.privacy.erase): the row stays, under a neutral name and with nothing
+    # personal left, because the seats of its games name it.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        indexes = [
+            # The sweep of deletions due (few rows: only those asked for).
+            models.Index(
+                fields=["deletion_requested_at"],
+                name="user_deletion_due",
+                condition=models.Q(deletion_requested_at__isnull=False),
+            )
+        ]
 
     # The fields only their own service writes, never a save() of the whole row.
     _WRITTEN_APART = frozenset({"unread_messages"})

@@ -1,6 +1,7 @@
 """Changes to accounts that are more than a form's save(): guests and the demo users."""
 
 import secrets
+from collections.abc import Collection
 from datetime import datetime, timedelta
 
 from allauth.account.models import EmailAddress
@@ -15,6 +16,10 @@ from accounts.models import User
 
 GUEST_PREFIX = "guest-"
 COMPUTER_PREFIX = "computer-"  # games.play.computer_players' accounts
+# A deleted account's username and name (games.privacy.erase): "deleted-12", "Deleted player
+# 12". Nobody may choose a name that starts like them.
+DELETED_PREFIX = "deleted-"
+DELETED_NAME = "Deleted player"
 # A guest who has not sat down to a game this long after arriving is removed.
 IDLE_GUEST_AGE = timedelta(days=1)
 
@@ -63,11 +68,17 @@ def do_remove_idle_guests(now: datetime | None = None) -> int:
         if not ids:
             return 0
         _, deleted = User.objects.filter(pk__in=ids).delete()
-        # A session names its user only inside its encoded data.
-        sessions = Session.objects.filter(expire_date__gt=timezone.now()).iterator()
-        stale = [s.pk for s in sessions if s.get_decoded().get("_auth_user_id") in ids]
-        Session.objects.filter(pk__in=stale).delete()
+        delete_sessions_of(ids)
     return deleted.get(User._meta.label, 0)
+
+
+def delete_sessions_of(user_ids: Collection[int | str]) -> int:
+    """Every session logged in as one of these users, deleted; how many."""
+    ids = {str(pk) for pk in user_ids}
+    # A session names its user only inside its encoded data.
+    sessions = Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+    stale = [s.pk for s in sessions if s.get_decoded().get("_auth_user_id") in ids]
+    return Session.objects.filter(pk__in=stale).delete()[0]
 
 
 def do_convert_guest(

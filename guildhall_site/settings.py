@@ -126,6 +126,8 @@ INSTALLED_APPS = [
     "games.moderation",
     # Webhooks of API tokens (games/webhooks; docs/api.md, "Webhooks").
     "games.webhooks",
+    # A player's data: its download, and the account's deletion (games/privacy, docs/privacy.md).
+    "games.privacy",
     # manage.py backup (guildhall_site/ops: health, metrics, error reports, logs; docs/deploy.md)
     "guildhall_site.ops",
 ]
@@ -461,6 +463,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3500},
     },
+    # Accounts whose deletion is due (games.privacy, after ACCOUNT_DELETION_GRACE_DAYS).
+    "account-deletions": {
+        "task": "games.privacy.erase_due",
+        "schedule": 3600.0,
+        "options": {"expires": 3500},
+    },
     # Suspensions that have run out (games.moderation.actions).
     "lift-expired-suspensions": {
         "task": "games.moderation.lift_expired",
@@ -543,6 +551,10 @@ ACCOUNT_USERNAME_BLACKLIST = [
     "system",
 ]
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# A player who asks for their account to be deleted may change their mind for this many
+# days (accounts.deletion; logging in again cancels it); then the beat's sweep deletes it
+# (games.privacy, docs/privacy.md).
+ACCOUNT_DELETION_GRACE_DAYS = envint("ACCOUNT_DELETION_GRACE_DAYS", 14)
 # allauth's rate limits, and ours: new guest accounts per client address (accounts.views).
 ACCOUNT_RATE_LIMITS = {"guest": envstr("GUEST_RATE_LIMIT", "10/h/ip")}
 ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
@@ -686,6 +698,11 @@ API_THROTTLE_RATES = {
     # Renewals of a push subscription (/push/renew/, no login), per client address: a browser
     # asks when its push service replaced the subscription, a few times a year.
     "push_renew": _envrate("PUSH_RENEW_THROTTLE", "30/hour"),
+    # Downloads of everything the site holds about a player (games.privacy), per user, from
+    # the API or the settings page: each reads all their games.
+    "data_export": _envrate("API_THROTTLE_DATA_EXPORT", "5/hour"),
+    # Deletions asked for and cancelled, per user, from the API or the settings page.
+    "deletion": _envrate("API_THROTTLE_DELETION", "10/hour"),
 }
 
 # Webhooks (games/webhooks): seconds to connect, and to wait for each part of the answer.

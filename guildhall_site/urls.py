@@ -8,6 +8,7 @@ from accounts import api_urls as accounts_api_urls
 from games.api import urls as games_api_urls
 from games.api.common import not_found as api_not_found
 from games.notifications.urls import push_urlpatterns
+from games.privacy import api_urls as privacy_api_urls
 from games.tournaments import api_urls as tournaments_api_urls
 from games.web import lobby as games_views
 from games.webhooks import urls as webhooks_urls
@@ -31,6 +32,8 @@ urlpatterns = [
     path("", include("games.urls")),
     # Our own account pages first: they share the accounts/ prefix with allauth's.
     path("", include("accounts.urls")),
+    # The settings page's panel of the player's data (games/privacy, docs/privacy.md).
+    path("", include("games.privacy.urls")),
     path("accounts/", include("allauth.urls")),
     # Tournaments and leagues (games/tournaments, docs/tournaments.md).
     path("tournaments/", include("games.tournaments.urls")),
@@ -53,6 +56,7 @@ urlpatterns = [
             (
                 [
                     *accounts_api_urls.urlpatterns,
+                    *privacy_api_urls.urlpatterns,
                     *games_api_urls.urlpatterns,
                     *tournaments_api_urls.urlpatterns,
                     *webhooks_urls.urlpatterns,

@@ -220,7 +220,8 @@ def store(computed: dict[tuple[int, str], Skill], changes: Iterable[RatingChange
 def leaderboard(kind: str) -> QuerySet[Rating]:
     """The ratings at game ``kind``: established ones first, best first, then provisional."""
     return (
-        Rating.objects.filter(kind=kind)
+        # (A deleted account's ratings stay, for the others' were computed with them.)
+        Rating.objects.filter(kind=kind, user__deleted_at__isnull=True)
         .select_related("user")
         .alias(
             provisional=Case(

@@ -1,0 +1,16 @@
+"""The settings page's panel of the player's data: its download, the account's deletion."""
+
+from django import template
+
+from games.privacy.panel import panel_context
+
+register = template.Library()
+
+
+@register.inclusion_tag("privacy/panel.html", takes_context=True)
+def privacy_panel(context) -> dict:
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"show": False}
+    return {**panel_context(user), "csrf_token": context.get("csrf_token")}
