@@ -11,6 +11,7 @@ request whose change has just been committed; the sweeps find what was never que
 
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 import time
@@ -44,7 +45,12 @@ WEBHOOK_INVITATION = "games.webhooks.invitation_event"
 def _task(name: str):
     """The registered task called ``name``, importing the task modules the first time."""
     if name not in current_app.tasks:
-        current_app.loader.import_default_modules()
+        # Imported here, not by Celery's loader.import_default_modules(): in a web process that
+        # runs Celery's Django fixup too, django.setup() again (which replaces the logging
+        # handlers) and every system check, on the first move of each process.
+        for module in (*current_app.conf.imports, *current_app.conf.include):
+            importlib.import_module(module)
+        current_app.autodiscover_tasks(force=True)
     return current_app.tasks[name]
 
 
