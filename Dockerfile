@@ -36,7 +36,7 @@ RUN SECRET_KEY=collectstatic-at-build-only python manage.py collectstatic --noin
 
 # Not root: the code and static files are root's, read-only to the site's user.
 RUN useradd --system --uid 10001 --user-group --home-dir /var/lib/guildhall guildhall \
-    && mkdir -p /var/lib/guildhall /run/guildhall/metrics \
+    && mkdir -p /var/lib/guildhall/backups /run/guildhall/metrics \
     && chown -R guildhall:guildhall /var/lib/guildhall /run/guildhall
 USER guildhall
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 
+from guildhall_site.ops.access_log import AccessLog
 from guildhall_site.ops.heartbeat import EventsLifespan
 from guildhall_site.ops.logging import adopt_uvicorn_loggers
 
@@ -67,5 +68,6 @@ django_application = get_asgi_application()
 # uvicorn's lines as the site's (JSON when LOG_FORMAT=json): guildhall_site/ops/logging.py.
 adopt_uvicorn_loggers(settings.LOG_FORMAT)
 
-# The events process's heartbeat (ASGI lifespan: guildhall_site/ops/heartbeat.py).
-application = EventsLifespan(AdmitFew(django_application, ADMITTING))
+# The events process's heartbeat (ASGI lifespan: guildhall_site/ops/heartbeat.py), and one
+# access-log line per request, with its fields (guildhall_site/ops/access_log.py).
+application = EventsLifespan(AccessLog(AdmitFew(django_application, ADMITTING)))

@@ -127,9 +127,11 @@ class Scheduler(PersistentScheduler):
         if holding != self.holding:
             log.info("beat: %s", "sending the schedule" if holding else "another beat sends it")
             self.holding = holding
+        # Often enough to beat every HEARTBEAT_SECONDS too.
+        most = min(TICK_SECONDS, settings.HEARTBEAT_SECONDS)
         if not holding:
-            return TICK_SECONDS
-        return min(super().tick(*args, **kwargs), TICK_SECONDS)
+            return most
+        return min(super().tick(*args, **kwargs), most)
 
     def close(self) -> None:
         super().close()

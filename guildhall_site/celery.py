@@ -10,7 +10,7 @@ import os
 
 from celery import Celery
 
-from guildhall_site.ops import heartbeat, metrics
+from guildhall_site.ops import celery_logging, heartbeat, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guildhall_site.settings")
 
@@ -23,3 +23,5 @@ app.autodiscover_tasks()
 metrics.connect_celery()
 # Each worker's heartbeat for its lanes (guildhall_site/ops/heartbeat.py).
 heartbeat.connect_celery()
+# Its lines as the site's (JSON with LOG_FORMAT=json), and one line per task.
+celery_logging.connect(app)

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from guildhall_site.ops import client_address as ops_client_address
 from guildhall_site.ops import logging as ops_logging
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -848,6 +849,16 @@ LOGGING = ops_logging.logging_config(LOG_FORMAT, envstr("LOG_LEVEL", "INFO"))
 # A Celery worker logs through the settings above (with the task's id as request_id) rather
 # than its own format, when the logs are JSON.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+# The proxies whose X-Forwarded-For names the client in the access logs of gunicorn and uvicorn
+# (guildhall_site/ops/access_log.py): networks, comma-separated; loopback by default. A request
+# from anyone else is logged with the address that connected, whatever header it sent.
+TRUSTED_PROXIES = envlist("TRUSTED_PROXIES", ops_client_address.DEFAULT.split(","))
+try:
+    ops_client_address.networks(",".join(TRUSTED_PROXIES))
+except ValueError:
+    raise ImproperlyConfigured(
+        f"TRUSTED_PROXIES={TRUSTED_PROXIES!r}: networks such as 127.0.0.1/32 or 10.0.0.0/8"
+    ) from None
 
 # /metrics for Prometheus (guildhall_site/ops/metrics.py): off unless METRICS_ENABLED, and then
 # answered only to a bearer METRICS_TOKEN or to a client in METRICS_ALLOWED_NETWORKS (CIDR,

@@ -298,14 +298,12 @@ def _discard_pick(
         if card not in p.hand or card in p.picks:
             raise IllegalAction(
                 "card_not_in_hand",
-                _("Card {card} is not in your hand to discard").format(card=card),
+                _("That card is not in your hand to discard"),
             )
         p.picks.append(card)
     else:
         if card not in p.picks:
-            raise IllegalAction(
-                "not_picked", _("Card {card} is not among your discards").format(card=card)
-            )
+            raise IllegalAction("not_picked", _("That card is not among your discards"))
         p.picks.remove(card)
     was = p.done
     p.done = False  # a changed selection is submitted again

@@ -235,9 +235,7 @@ def check_act(st: State, seat: int, action: dict[str, Any]) -> None:
     kind = action["kind"]
     card = action["card"]
     if card not in p.hand:
-        raise IllegalAction(
-            "card_not_in_hand", _("Card {card} is not in your hand").format(card=card)
-        )
+        raise IllegalAction("card_not_in_hand", _("That card is not in your hand"))
     cells = virtual_cells(p)
     t = ACTION_OF[kind]
     src = action["source"]

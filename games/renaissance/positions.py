@@ -127,7 +127,8 @@ def from_json(data: object) -> State:
     except ValueError:
         raise
     except (KeyError, TypeError, AttributeError, IndexError) as error:
-        raise ValueError(f"malformed Renaissance Man state: {error!r}") from None
+        # The error's type only: its text may name a card (a KeyError's key).
+        raise ValueError(f"malformed Renaissance Man state: {type(error).__name__}") from None
     return st
 
 
@@ -250,9 +251,9 @@ def _check_cards(st: State) -> None:
 
     def put(card: int, where: str) -> None:
         if card < 0 or card >= DECK_SIZE:
-            raise ValueError(f"card {card} in the {where} is not a deck card")
+            raise ValueError(f"the {where} holds something that is not a deck card")
         if card in place:
-            raise ValueError(f"card {card} is both in the {place[card]} and in the {where}")
+            raise ValueError(f"a card is both in the {place[card]} and in the {where}")
         place[card] = where
 
     card: int | None
@@ -274,7 +275,7 @@ def _check_cards(st: State) -> None:
                 put(card, f"new Renaissance Man of player {q}")
     missing = sorted(set(range(DECK_SIZE)) - set(place))
     if missing:
-        raise ValueError(f"cards {missing[:8]} are nowhere")
+        raise ValueError(f"{len(missing)} cards are nowhere")
 
 
 def _check_board(st: State) -> None:
@@ -315,7 +316,7 @@ def _check_structure(st: State, q: int, p: PlayerState) -> None:
         if card is None:
             continue
         if is_foundation(card):
-            raise ValueError(f"foundation card {card} is above level 1")
+            raise ValueError(f"player {q} has a foundation card above level 1")
         below = BELOW[i]
         assert below is not None  # level 2 or higher
         left, right = below
@@ -327,7 +328,9 @@ def _check_structure(st: State, q: int, p: PlayerState) -> None:
         have_l = pyramid.offers(on_left, down)[1]
         have_r = pyramid.offers(on_right, down)[0]
         if (have_l not in (4, NEED_L[card])) or (have_r not in (4, NEED_R[card])):
-            raise ValueError(f"player {q}'s card {card} does not match the cards below it")
+            raise ValueError(
+                f"player {q}'s card at level {LEVEL[i]}, {POS[i]} does not match the cards below it"
+            )
 
 
 def _check_known(q: int, p: PlayerState) -> None:

@@ -8,8 +8,9 @@ Every value comes from the environment (docs/deploy.md), as the site's settings 
   the proxy"); where the proxy is elsewhere (another container), name the address;
 - ``WEB_CONCURRENCY`` (4): worker processes, about two per core;
 - ``WEB_TIMEOUT`` (30): seconds before a worker stuck on one request is restarted;
-- ``LOG_FORMAT=json``: gunicorn's own lines as JSON too; the access log carries the request's
-  id (the ``X-Request-ID`` the site answers with, guildhall_site/ops/logging.py);
+- ``LOG_FORMAT=json``: gunicorn's own lines as JSON too; the access log is one line a request
+  with its fields (guildhall_site/ops/access_log.py), the client's address taken from
+  ``X-Forwarded-For`` only when the request came from ``TRUSTED_PROXIES``;
 - ``PROMETHEUS_MULTIPROC_DIR``: the server takes a new folder of its own in it as it starts,
   and each worker that ends is marked dead there, so that /metrics adds up this server's
   workers, live and ended (guildhall_site/ops/metrics.py).
@@ -40,9 +41,9 @@ max_requests_jitter = int(os.environ.get("WEB_MAX_REQUESTS_JITTER") or max(0, ma
 # two servers of one machine would fight over, in a home the image's user may not write.
 control_socket_disable = True
 accesslog = "-"
-# The access log's request line without query values (tokens, emails): ops/logging.py.
-logger_class = "guildhall_site.ops.logging.ScrubbedGunicornLogger"
-access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" request_id=%({x-request-id}o)s'
+# One line a request with its fields (method, path without query values, status,
+# duration_ms, client, request_id), JSON with LOG_FORMAT=json: ops/access_log.py.
+logger_class = "guildhall_site.ops.access_log.AccessLogger"
 
 if (os.environ.get("LOG_FORMAT") or "").strip() == "json":
     _json = {

@@ -4,9 +4,12 @@ health check (``/readyz?deep=1``), ``/metrics`` and compose's healthchecks read 
 The kinds: ``worker:<queue>`` for each Celery lane (a thread of the worker's main process,
 every ``HEARTBEAT_SECONDS``), ``beat`` (each beat's tick, the standby's too) and ``beat_tick``
 (the tick of the beat that holds the lock and sends the schedule), and ``events`` (a task of
-the events process's event loop: a loop that hangs stops beating). Each is a field of one
-Redis hash, the time of its last beat; a kind none of whose processes beat for
-``HEARTBEAT_STALE_SECONDS`` is ``stale`` (never seen: ``missing``).
+the events process's event loop: a loop that hangs stops beating). Each process has a field
+of its own in one Redis hash, ``<kind>|<host>:<pid>``, the time of its last beat: two workers of
+one lane do not hide each other's death in one shared field, and a kind is ``ok`` while any
+of its processes beat within ``HEARTBEAT_STALE_SECONDS``, ``stale`` when none did (never
+seen: ``missing``). The fields of processes long gone are removed as the beats are read,
+the newest of each kind kept (it tells how long ago the kind last beat).
 
 Without ``REDIS_URL`` (development, the demo) there are no heartbeats and nothing expects them.
 """
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 import sys
 import threading
 import time
@@ -65,15 +70,33 @@ def _client() -> redis.Redis:
 
 _failing = threading.Event()
 
+SEPARATOR = "|"
+
+
+def this_process() -> str:
+    """The process a field stands for: ``<host>:<pid>`` (the host a container's id)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def field(kind: str) -> str:
+    """This process's field for ``kind``."""
+    return f"{kind}{SEPARATOR}{this_process()}"
+
+
+def split(name: str) -> tuple[str, str]:
+    """A field's kind and process (``""`` for a field of before processes had their own)."""
+    kind, _, process = name.partition(SEPARATOR)
+    return kind, process
+
 
 def beat(*kinds: str) -> None:
-    """Now is the last beat of each of ``kinds``. A Redis outage is logged once, not at each
-    beat (the broker's check names it)."""
+    """Now is this process's last beat for each of ``kinds``. A Redis outage is logged once,
+    not at each beat (the broker's check names it)."""
     if not enabled() or not kinds:
         return
     now = time.time()
     try:
-        _client().hset(KEY, mapping=dict.fromkeys(kinds, now))
+        _client().hset(KEY, mapping={field(kind): now for kind in kinds})
     except redis.RedisError as error:
         if not _failing.is_set():
             _failing.set()
@@ -82,14 +105,57 @@ def beat(*kinds: str) -> None:
     _failing.clear()
 
 
-def ages() -> dict[str, float]:
-    """Seconds since each kind's last beat (the kinds seen; raises RedisError)."""
+# A process silent this many times HEARTBEAT_STALE_SECONDS is gone for good: its field is
+# removed (unless it is its kind's newest).
+FORGET_AFTER_STALE = 10
+
+
+def process_ages() -> dict[str, dict[str, float]]:
+    """Seconds since each process's last beat, by kind and process (raises RedisError).
+    Removes the fields of processes long gone, keeping each kind's newest."""
     now = time.time()
     raw: dict[bytes, bytes] = _client().hgetall(KEY)  # type: ignore[assignment]
-    return {k.decode(): max(0.0, now - float(v)) for k, v in raw.items()}
+    found: dict[str, dict[str, float]] = {}
+    names: dict[tuple[str, str], bytes] = {}
+    for name, value in raw.items():
+        kind, process = split(name.decode())
+        try:
+            found.setdefault(kind, {})[process] = max(0.0, now - float(value))
+        except ValueError:
+            continue
+        names[kind, process] = name
+    forget = settings.HEARTBEAT_STALE_SECONDS * FORGET_AFTER_STALE
+    gone = [
+        (kind, process)
+        for kind, processes in found.items()
+        for process, age in processes.items()
+        if age > forget and age > min(processes.values())
+    ]
+    if gone:
+        _client().hdel(KEY, *(names[key] for key in gone))
+        for kind, process in gone:
+            del found[kind][process]
+    return found
+
+
+def ages(by_process: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, float]:
+    """Seconds since each kind's last beat, by any of its processes (the kinds seen; raises
+    RedisError)."""
+    found = process_ages() if by_process is None else by_process
+    return {kind: min(processes.values()) for kind, processes in found.items() if processes}
+
+
+def alive(by_process: Mapping[str, Mapping[str, float]]) -> dict[str, int]:
+    """How many processes of each expected kind beat within HEARTBEAT_STALE_SECONDS."""
+    stale = settings.HEARTBEAT_STALE_SECONDS
+    return {
+        kind: sum(1 for age in by_process.get(kind, {}).values() if age <= stale)
+        for kind in expected()
+    }
 
 
 def states(seen: Mapping[str, float]) -> dict[str, Beat]:
+    """Each expected kind's state from ``ages()``: ok while any of its processes beats."""
     stale = settings.HEARTBEAT_STALE_SECONDS
     result: dict[str, Beat] = {}
     for kind in expected():

@@ -9,15 +9,14 @@ record as ``request_id``; the JSON formatter (python-json-logger) writes it as a
 With ``LOG_FORMAT=json`` (settings.py) every line is one JSON object: ``time``, ``level``,
 ``logger``, ``message``, ``request_id`` and whatever a logger passes in ``extra``.
 
-Every line is stripped of query strings' values (``QueryValuesFilter``; gunicorn's access
-log by ``ScrubbedGunicornLogger``): ``?email=...&token=...`` is logged as
+Every line is stripped of query strings' values (``QueryValuesFilter``; the access logs of
+gunicorn and uvicorn by ``access_log``): ``?email=...&token=...`` is logged as
 ``?email=[Filtered]&token=[Filtered]``.
 """
 
 from __future__ import annotations
 
 import contextvars
-import functools
 import logging
 import re
 import uuid
@@ -72,6 +71,15 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class NoColoursFilter(logging.Filter):
+    """Drops uvicorn's ``color_message`` (the message again, with a terminal's colour codes)
+    from a record, which JSON would otherwise write as a field of its own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.__dict__.pop("color_message", None)
+        return True
+
+
 # A query string's parameter (after "?" or "&") and its value, in any logged text: the value
 # may be a token, an email address or a search for a name.
 _QUERY_VALUE = re.compile(r"(?<=[?&])([\w.\-\[\]%+]+)=([^&\s#\"']*)")
@@ -122,13 +130,14 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
                 "style": "{",
             },
         }
-    filters = ["request_id", "query_values"]
+    filters = ["request_id", "query_values", *(["no_colours"] if log_format == "json" else [])]
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {
             "request_id": {"()": "guildhall_site.ops.logging.RequestIdFilter"},
             "query_values": {"()": "guildhall_site.ops.logging.QueryValuesFilter"},
+            "no_colours": {"()": "guildhall_site.ops.logging.NoColoursFilter"},
         },
         "formatters": formatters,
         "handlers": {
@@ -145,11 +154,23 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
         "loggers": {
             "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
             "django.server": {"handlers": ["request"], "level": "INFO", "propagate": False},
+            # Celery's "Task ... received" (with its arguments) and "succeeded in ...: <return
+            # value>": a task's own line says it in JSON (ops/celery_logging.py).
+            **(
+                {
+                    name: {"level": "WARNING"}
+                    for name in ("celery.app.trace", "celery.worker.strategy")
+                }
+                if log_format == "json"
+                else {}
+            ),
         },
     }
 
 
-UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
+# uvicorn.access is not among them: the events process's access log is the site's own line
+# (guildhall_site/ops/access_log.py), uvicorn's left off (docs/Procfile: --no-access-log).
+UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.asgi")
 
 
 def adopt_uvicorn_loggers(log_format: str) -> None:
@@ -163,30 +184,3 @@ def adopt_uvicorn_loggers(log_format: str) -> None:
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
-
-
-@functools.cache
-def _gunicorn_logger() -> type:
-    from gunicorn.glogging import Logger  # type: ignore[import-untyped]
-
-    class ScrubbedGunicornLogger(Logger):
-        """gunicorn's logger, with the request line, query and raw URI of its access log
-        stripped of query values (gunicorn.py's ``logger_class``)."""
-
-        def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-            atoms = super().atoms(resp, req, environ, request_time)
-            for key in ("r", "{raw_uri}"):
-                if isinstance(atoms.get(key), str):
-                    atoms[key] = strip_query_values(atoms[key])
-            if atoms.get("q"):
-                atoms["q"] = strip_query_values("?" + str(atoms["q"]))[1:]
-            return atoms
-
-    return ScrubbedGunicornLogger
-
-
-def __getattr__(name: str) -> Any:
-    # gunicorn is imported only by gunicorn's configuration, never by the site's processes.
-    if name == "ScrubbedGunicornLogger":
-        return _gunicorn_logger()
-    raise AttributeError(name)

@@ -311,10 +311,11 @@ class HeartbeatCollector(Collector):
         if not heartbeat.enabled():
             return
         try:
-            seen = heartbeat.ages()
+            by_process = heartbeat.process_ages()
         except redis.RedisError as error:
             log.warning("metrics: cannot read the heartbeats: %s", error)
             return
+        seen = heartbeat.ages(by_process)
         alive = GaugeMetricFamily(
             f"{PREFIX}_process_up",
             "1 if a process of this kind beat within HEARTBEAT_STALE_SECONDS, else 0 "
@@ -326,17 +327,25 @@ class HeartbeatCollector(Collector):
             "Seconds since a process of this kind last beat (kinds ever seen).",
             labels=["process"],
         )
+        processes = GaugeMetricFamily(
+            f"{PREFIX}_processes_alive",
+            "Processes of this kind that beat within HEARTBEAT_STALE_SECONDS (one of two "
+            "workers of a lane gone shows here while process_up stays 1).",
+            labels=["process"],
+        )
         for kind, state in heartbeat.states(seen).items():
             alive.add_metric([kind], 1 if state == "ok" else 0)
             if kind in seen:
                 ages.add_metric([kind], seen[kind])
+        for kind, count in heartbeat.alive(by_process).items():
+            processes.add_metric([kind], count)
         tick = GaugeMetricFamily(
             f"{PREFIX}_beat_tick_age_seconds",
             "Seconds since the beat holding the lock last ticked (sent what was due).",
         )
         if "beat_tick" in seen:
             tick.add_metric([], seen["beat_tick"])
-        yield from (alive, ages, tick)
+        yield from (alive, processes, ages, tick)
 
 
 # kombu's Redis transport keeps each priority of a queue in a list of its own: "celery",

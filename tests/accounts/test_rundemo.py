@@ -110,6 +110,19 @@ class TestRundemo:
         assert EmailAddress.objects.filter(user__username="bob").exists()
         assert runserver_calls[0][1] == {"use_reloader": False}
 
+    def test_a_restart_with_nothing_to_migrate_skips_migrate(self, db, monkeypatch):
+        # The tests' database has every migration: migrate (seconds) is not run again.
+        called = []
+        monkeypatch.setattr(rundemo, "call_command", lambda name, *a, **o: called.append(name))
+
+        call_command("rundemo", "--no-worker", verbosity=0)
+        assert rundemo.unapplied_migrations() == 0
+        assert called == ["runserver"]
+
+        monkeypatch.setattr(rundemo, "unapplied_migrations", lambda: 2)
+        call_command("rundemo", "--no-worker", verbosity=0)
+        assert called == ["runserver", "migrate", "runserver"]
+
     def test_it_refuses_to_run_in_production(self, db, runserver_calls, settings):
         settings.DEBUG = False
 

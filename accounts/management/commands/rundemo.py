@@ -28,7 +28,25 @@ def site_url(addrport: str) -> str:
     return f"http://{_WILDCARDS.get(addr, addr)}:{match['port']}"
 
 
+def unapplied_migrations() -> int:
+    """How many migrations ``migrate`` would apply: reading the plan takes a fraction of a
+    second, a ``migrate`` with nothing to do a second or more (its post-migrate handlers)."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    return len(executor.migration_plan(executor.loader.graph.leaf_nodes()))
+
+
+def _in_the_background() -> None:
+    # The workers' start-up yields the cores to the web server's: the demo answers first.
+    os.nice(10)
+
+
 class Command(BaseCommand):
+    # No system checks here: the server's process runs them as it starts (runserver), and
+    # once is enough for a quick restart (docs/performance.md, "Restarting the demo").
+    requires_system_checks: list[str] = []
     help = (
         "Set up a local database with two demo players (alice and bob) and start the "
         "development server, with a Celery worker and beat beside it. Needs nothing but "
@@ -78,7 +96,11 @@ class Command(BaseCommand):
                 worker.wait(20)
 
     def set_up(self, addrport: str, verbosity: int) -> None:
-        call_command("migrate", interactive=False, verbosity=verbosity)
+        # Only what has changed: a restart with nothing to migrate skips migrate.
+        if unapplied_migrations():
+            call_command("migrate", interactive=False, verbosity=verbosity)
+        elif verbosity:
+            self.stdout.write("Database up to date: no migration to apply")
         for username in DEMO_USERS:
             _user, created = do_ensure_demo_user(username, DEMO_PASSWORD)
             state = "created" if created else "already there (password unchanged)"
@@ -127,5 +149,12 @@ class Command(BaseCommand):
         workers = []
         for command in commands:
             self.stdout.write("Starting a Celery worker: " + " ".join(command[2:]))
-            workers.append(subprocess.Popen(command, env=os.environ.copy(), cwd=settings.BASE_DIR))
+            workers.append(
+                subprocess.Popen(
+                    command,
+                    env=os.environ.copy(),
+                    cwd=settings.BASE_DIR,
+                    preexec_fn=_in_the_background,  # noqa: PLW1509 (no threads yet)
+                )
+            )
         return workers

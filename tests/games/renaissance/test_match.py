@@ -113,7 +113,7 @@ def test_a_broken_position_is_refused_naming_the_problem():
             from_json(data)
         return str(caught.value)
 
-    assert "card 3 is both" in broken(lambda d: d["deck"].append(3))
+    assert "a card is both in the deck" in broken(lambda d: d["deck"].append(3))
     assert "nowhere" in broken(lambda d: d["deck"].pop())
     assert "foundation" in broken(lambda d: d["players"][0]["cells"].__setitem__(0, 101))
     assert "Knights" in broken(lambda d: d["players"][1].__setitem__("supply", 3))

@@ -78,6 +78,39 @@ class TestCompose:
             k for k in kinds.values() if k.startswith("worker:")
         }
 
+    def test_every_service_stops_in_its_time_and_rotates_its_log(self):
+        for name, service in compose()["services"].items():
+            assert re.fullmatch(r"\d+[sm]", service["stop_grace_period"]), name
+            logging = service["logging"]
+            assert logging["driver"] == "json-file", name
+            assert logging["options"]["max-size"].endswith("m"), name
+        # A worker's running tasks may take longer than compose's default 10 s.
+        assert compose()["services"]["worker"]["stop_grace_period"] == "2m"
+
+    def test_the_backups_have_a_volume_where_the_guide_writes_them(self):
+        compose_file = compose()
+        assert "backups:/var/lib/guildhall/backups" in compose_file["services"]["web"]["volumes"]
+        assert "backups" in compose_file["volumes"]
+        guide = (ROOT / "docs" / "deploy.md").read_text()
+        assert "backup dump /var/lib/guildhall/backups/" in guide
+
+    def test_prometheus_scrapes_the_web_and_every_lanes_worker(self):
+        services = compose()["services"]
+        config = yaml.safe_load((ROOT / "docs" / "ops" / "prometheus.yml").read_text())
+        targets = {
+            target
+            for job in config["scrape_configs"]
+            for group in job["static_configs"]
+            for target in group["targets"]
+        }
+        exporting = {
+            f"{name}:{service['environment']['METRICS_PORT']}"
+            for name, service in services.items()
+            if "METRICS_PORT" in (service.get("environment") or {})
+        }
+        assert exporting == {"worker:9100", "notices:9100", "webhooks:9100", "computer:9100"}
+        assert targets == exporting | {"web:8000"}
+
     def test_the_pages_live_in_a_redis_that_evicts_apart_from_the_broker(self):
         services = compose()["services"]
         environment = services["web"]["environment"]

@@ -73,15 +73,22 @@ def up(kind: str) -> float | None:
     return scrape().get(("guildhall_process_up", frozenset({("process", kind)})))
 
 
-# Each process of the Procfile and the kinds it beats for.
-KINDS = {
-    "worker": ["worker:celery"],
-    "notices": ["worker:notices"],
-    "webhooks": ["worker:webhooks"],
-    "computer": ["worker:computer"],
-    "beat": ["beat", "beat_tick"],
-    "events": ["events"],
+def alive(kind: str) -> float | None:
+    return scrape().get(("guildhall_processes_alive", frozenset({("process", kind)})))
+
+
+# Each process started (a label, docs/Procfile's name) and the kinds it beats for: two
+# workers of the default lane, each beating in a field of its own.
+PROCESSES = {
+    "worker": ("worker", ["worker:celery"]),
+    "worker2": ("worker", ["worker:celery"]),
+    "notices": ("notices", ["worker:notices"]),
+    "webhooks": ("webhooks", ["worker:webhooks"]),
+    "computer": ("computer", ["worker:computer"]),
+    "beat": ("beat", ["beat", "beat_tick"]),
+    "events": ("events", ["events"]),
 }
+KINDS = sorted({k for _, kinds in PROCESSES.values() for k in kinds})
 
 
 def test_each_kind_of_process_killed_in_turn_is_named_by_the_deep_check_and_metrics(
@@ -100,40 +107,83 @@ def test_each_kind_of_process_killed_in_turn_is_named_by_the_deep_check_and_metr
     # Never started: every kind is missing, and the deep check is not ready.
     response = Client().get("/readyz?deep=1")
     assert response.status_code == 503
-    assert all(response.json()["checks"][k] == "missing" for ks in KINDS.values() for k in ks)
+    assert all(response.json()["checks"][k] == "missing" for k in KINDS)
     assert Client().get("/readyz").json()["checks"].keys().isdisjoint({"beat", "events"})
     try:
-        for name, kinds in KINDS.items():
-            site.start(name, name)
-            wait_until(
-                lambda kinds=kinds: all(deep()[k] == "ok" for k in kinds),
-                120,
-                f"{name} to beat\n{site.logs()}",
-                step=0.5,
-            )
-            assert all(up(k) == 1 for k in kinds)
-            site.kill(name, signal.SIGKILL)
+        for label, (name, _) in PROCESSES.items():
+            site.start(label, name)
+        wait_until(
+            lambda: all(state == "ok" for state in deep().values()) and alive("worker:celery") == 2,
+            60,
+            f"every process to beat\n{site.logs()}",
+            step=0.5,
+        )
+        assert Client().get("/readyz?deep=1").status_code == 200
+        assert all(up(k) == 1 for k in KINDS)
+
+        # One of the lane's two workers gone: the lane lives on, one process fewer.
+        site.kill("worker", signal.SIGKILL)
+        wait_until(lambda: alive("worker:celery") == 1, 120, "worker's field to go stale")
+        assert deep()["worker:celery"] == "ok"
+        assert up("worker:celery") == 1
+
+        killed: list[str] = []
+        for label in ["worker2", "notices", "webhooks", "computer", "beat", "events"]:
+            kinds = PROCESSES[label][1]
+            site.kill(label, signal.SIGKILL)
+            killed += kinds
             started = time.monotonic()
             wait_until(
                 lambda kinds=kinds: all(deep()[k] == "stale" for k in kinds),
                 120,
-                f"{name} to be named stale",
+                f"{label} to be named stale",
                 step=0.5,
             )
-            assert all(up(k) == 0 for k in kinds), name
             assert time.monotonic() - started < 120
-            ages = scrape()
+            checks, samples = deep(), scrape()
+            for kind in KINDS:
+                # What was killed is down; what still runs is up.
+                assert checks[kind] == ("stale" if kind in killed else "ok"), (label, kind)
+                up_ = samples[("guildhall_process_up", frozenset({("process", kind)}))]
+                assert up_ == (0 if kind in killed else 1), (label, kind)
             for kind in kinds:
-                age = ages[
+                age = samples[
                     ("guildhall_process_heartbeat_age_seconds", frozenset({("process", kind)}))
                 ]
                 assert age > 3, (kind, age)
-        # Heartbeats about no process: the site's processes beat only for what they are.
-        assert set(watched.hkeys(heartbeat.KEY)) == {
-            k.encode() for ks in KINDS.values() for k in ks
-        }
+        # Heartbeats about no process: the site's processes beat only for what they are,
+        # each in a field of its own (the two workers of the default lane: two fields).
+        fields = [heartbeat.split(f.decode()) for f in watched.hkeys(heartbeat.KEY)]
+        assert sorted(kind for kind, _ in fields) == sorted(
+            k for _, kinds in PROCESSES.values() for k in kinds
+        )
+        assert all(process for _, process in fields)
     finally:
         site.stop_all()
+
+
+def test_a_process_long_gone_is_forgotten_but_its_kinds_newest_beat_is_kept(watched):
+    now = time.time()
+    forget = django_settings.HEARTBEAT_STALE_SECONDS * heartbeat.FORGET_AFTER_STALE
+    watched.hset(
+        heartbeat.KEY,
+        mapping={
+            "worker:computer|old-host:7": now - forget - 5,
+            "worker:computer|old-host:8": now - forget - 50,
+            "worker:notices|host:9": now - forget - 5,
+        },
+    )
+    heartbeat.beat("worker:notices")
+
+    found = heartbeat.process_ages()
+
+    assert set(found["worker:computer"]) == {"old-host:7"}  # the newest, though long gone
+    assert set(found["worker:notices"]) == {heartbeat.this_process()}
+    assert set(watched.hkeys(heartbeat.KEY)) == {
+        b"worker:computer|old-host:7",
+        heartbeat.field("worker:notices").encode(),
+    }
+    assert heartbeat.states(heartbeat.ages(found))["worker:computer"] == "stale"
 
 
 # send_task ignores the tests' inline tasks, as it should: here it must reach the broker.
@@ -163,6 +213,6 @@ def test_the_healthcheck_command_names_what_has_not_beat(watched, capsys):
 
     heartbeat.beat("worker:computer", "beat")
     assert heartbeat.main(["worker:computer", "beat"]) == 0
-    watched.hset(heartbeat.KEY, "beat", time.time() - 10)
+    watched.hset(heartbeat.KEY, heartbeat.field("beat"), time.time() - 10)
     assert heartbeat.main(["worker:computer", "beat"]) == 1
     assert "beat: stale" in capsys.readouterr().out

@@ -232,7 +232,7 @@ def test_the_site_runs_as_the_guide_says(venv, tmp_path, inbox):
                 if line.startswith('{"') and "gunicorn.access" in line
             ]
             assert access and all(
-                re.search(r"request_id=[0-9a-f]{32}$", line["message"]) for line in access
+                re.fullmatch(r"[0-9a-f]{32}", line["request_id"]) for line in access
             )
             worker_lines = [
                 json.loads(line)
