@@ -3,8 +3,9 @@
 email goes there (``mail.EmailBackend`` drops it, and games.notifications skips its
 notifications), and the player whose address it is sees a notice on every page asking them
 to fix it. The notice goes when they change their address, or confirm it again: asking for
-the confirmation link lets emails through again (``retrying``), and confirming it forgets
-the bounce (``address_confirmed``). A new bounce while retrying suppresses it again.
+a confirmation link (``confirmation_token``) lets emails through again (``retrying``), and
+following it forgets the bounce, as does confirming the address with allauth
+(``address_confirmed``). A new bounce while retrying suppresses it again.
 
 Whether an address bounced is cached per address (``_key``, and remembered for a moment in
 each process: ``memo``), so that a player's pages cost no query for it.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
+from django.core import signing
 from django.core.cache import cache
 from django.core.validators import validate_email
 from django.utils import timezone
@@ -96,6 +98,25 @@ def forget(address: str) -> bool:
     deleted, _ = BouncedAddress.objects.filter(email=normal(address)).delete()
     _changed(address)
     return bool(deleted)
+
+
+# A confirmation link works this long.
+CONFIRM_MAX_AGE = 7 * 24 * 3600
+_SALT = "upkeep.bounces.confirm"
+
+
+def confirmation_token(user_id: int, address: str) -> str:
+    return signing.dumps({"u": user_id, "e": normal(address)}, salt=_SALT, compress=True)
+
+
+def confirmed_address(token: str) -> str | None:
+    """The address a confirmation link was sent to, if the link is genuine and recent."""
+    try:
+        found = signing.loads(token, salt=_SALT, max_age=CONFIRM_MAX_AGE)
+    except signing.BadSignature:  # (SignatureExpired is one)
+        return None
+    email = found.get("e") if isinstance(found, dict) else None
+    return email if isinstance(email, str) else None
 
 
 def row_changed(sender, instance: BouncedAddress, **kwargs) -> None:
