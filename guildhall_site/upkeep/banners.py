@@ -10,11 +10,16 @@ as it is.
 
 from __future__ import annotations
 
+import logging
+
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
 from guildhall_site.upkeep import announcements, bounces, maintenance
+
+log = logging.getLogger(__name__)
 
 # An HTML comment: no escaped text a user typed can contain "<!--".
 MARKER = b"<!--site-banners-->"
@@ -23,6 +28,7 @@ MARKER = b"<!--site-banners-->"
 def _wants_banners(response: HttpResponse) -> bool:
     return (
         not response.streaming
+        and response.status_code < 500  # (the error page: the database may be what failed)
         and response.get("Content-Type", "").startswith("text/html")
         and not getattr(response, "upkeep_banners_done", False)
         and MARKER in response.content
@@ -47,7 +53,12 @@ def context(request: HttpRequest) -> dict:
 def add_to(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     if not _wants_banners(response):
         return response
-    found = context(request)
+    try:
+        found = context(request)
+    except DatabaseError:
+        # A banner never costs a page: the page goes out without it.
+        log.warning("The banners could not be read", exc_info=True)
+        return response
     if not found:
         return response
     found |= {"csrf_token": get_token(request), "here": request.get_full_path()}

@@ -142,3 +142,16 @@ class TestTheCommand:
         with pytest.raises(Exception, match="ISO 8601"):
             call_command("maintenance", "on", "--until", "tomorrow")
         assert not MaintenanceWindow.objects.exists()
+
+
+class TestGerman:
+    def test_the_banner_and_the_refusal_speak_german(self, alice, on):
+        client = client_for(alice)
+        alice.language = "de"
+        alice.save(update_fields=["language"])
+
+        page = client.get(reverse("home")).content.decode()
+        refused = client.post(reverse("accounts:edit_profile"), {}, headers={"HX-Request": "true"})
+
+        assert "Wartung:" in page and "niemandem die Zeit ab" in page
+        assert "Wir warten die Seite gerade" in refused.content.decode()
