@@ -15,6 +15,8 @@ and deadline warnings for that user wait.
 
 Quiet hours (``accounts.quiet_hours``) stop a player's clocks the same way, every night:
 ``clock_end`` adds the player's nights to their vacations.
+The site's maintenance windows (``guildhall_site.upkeep``) stop everyone's clocks likewise:
+``deadline_for`` counts them as vacations (games.play.maintenance).
 """
 
 from __future__ import annotations

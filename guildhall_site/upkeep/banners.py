@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 
-from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -55,8 +54,9 @@ def add_to(request: HttpRequest, response: HttpResponse) -> HttpResponse:
         return response
     try:
         found = context(request)
-    except DatabaseError:
-        # A banner never costs a page: the page goes out without it.
+    except Exception:
+        # A banner never costs a page (the database or Redis away...): the page goes out
+        # without it, as it would have before.
         log.warning("The banners could not be read", exc_info=True)
         return response
     if not found:

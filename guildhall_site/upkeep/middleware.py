@@ -15,6 +15,7 @@ the site than by this mode.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -25,6 +26,8 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from guildhall_site.upkeep import banners, maintenance
+
+log = logging.getLogger(__name__)
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
@@ -65,6 +68,15 @@ def refusal(request: HttpRequest, state: maintenance.Maintenance) -> HttpRespons
     return response
 
 
+def _state() -> maintenance.Maintenance | None:
+    try:
+        return maintenance.current()
+    except Exception:
+        # Not known (the database away): the view answers as it would without this mode.
+        log.warning("Whether maintenance is on could not be read", exc_info=True)
+        return None
+
+
 class UpkeepMiddleware:
     """After the session, the user, CSRF and htmx's middleware (settings.MIDDLEWARE): the
     answer to a refused change is in the visitor's language, and a page's banners get the
@@ -75,7 +87,7 @@ class UpkeepMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method not in SAFE_METHODS and not exempt(request):
-            state = maintenance.current()
+            state = _state()
             if state is not None:
                 return refusal(request, state)
         return banners.add_to(request, self.get_response(request))
