@@ -7,10 +7,10 @@ short notice (and ``X-Maintenance``, which site.js reads), a page with a page th
 Reads go on as usual.
 
 Let through (``EXEMPT``): logging in and out (on the pages and the API's token), so that
-people can still reach their games; the footer's choice of language; and the admin, where
-the operator writes the announcement about the maintenance. They write little (a session,
-a token, a preference): a database that cannot take even that is better served by stopping
-the site than by this mode.
+people can still reach their games; the footer's choice of language and an announcement
+dismissed; and the admin, where the operator writes the announcement about the maintenance.
+They write little (a session, a token, a preference): a database that cannot take even
+that is better served by stopping the site than by this mode.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
 # Named, so that a change of the URLs cannot silently drop one (they are resolved once).
 EXEMPT_NAMES = ("account_login", "account_logout", "api:token_login", "accounts:set_language")
-EXEMPT_PREFIXES = ("/admin/",)
+EXEMPT_PREFIXES = ("/admin/", "/announcements/")
 EXEMPT = SimpleLazyObject(lambda: frozenset(reverse(name) for name in EXEMPT_NAMES))
 
 

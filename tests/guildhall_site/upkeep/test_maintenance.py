@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.models import Game, Move
 from guildhall_site.upkeep import maintenance, memo
-from guildhall_site.upkeep.models import MaintenanceWindow
+from guildhall_site.upkeep.models import Announcement, MaintenanceWindow
 from tests.conftest import PASSWORD, client_for
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import random_action, start_game
@@ -103,6 +103,13 @@ class TestReadsGoOn:
         response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
         assert response.status_code == 302
         assert client.get(reverse("accounts:edit_profile")).status_code == 200
+
+    def test_an_announcement_can_still_be_dismissed(self, alice, on):
+        shown = Announcement.objects.create(text="Back at ten")
+        client = client_for(alice)
+        url = reverse("upkeep:dismiss", args=[shown.pk])
+        assert client.post(url, headers={"HX-Request": "true"}).status_code == 200
+        assert f"announcement-{shown.pk}" not in client.get(reverse("home")).content.decode()
 
     def test_after_it_ends_changes_go_through_and_the_banner_is_gone(self, game, alice, on):
         call_command("maintenance", "off")
