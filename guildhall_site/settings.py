@@ -131,6 +131,8 @@ INSTALLED_APPS = [
     "games.privacy",
     # manage.py backup (guildhall_site/ops: health, metrics, error reports, logs; docs/deploy.md)
     "guildhall_site.ops",
+    # Maintenance mode, announcements, bounced addresses (guildhall_site/upkeep; docs/deploy.md).
+    "guildhall_site.upkeep",
 ]
 
 MIDDLEWARE = [
@@ -156,6 +158,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Maintenance mode (503 for any change) and the banners on every page (guildhall_site/upkeep).
+    "guildhall_site.upkeep.middleware.UpkeepMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # The actions' "no such game or invitation" as the 404 page (games.play.errors).
     "games.web.middleware.NotFoundMiddleware",
@@ -587,8 +591,19 @@ EMAIL_BACKEND = envstr(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend"
     if DEBUG and not _env("EMAIL_HOST")
-    else "django.core.mail.backends.smtp.EmailBackend",
+    # Django's SMTP backend, with the envelope sender below and no email to a bounced address.
+    else "guildhall_site.upkeep.mail.EmailBackend",
 )
+# The envelope sender (SMTP MAIL FROM, the Return-Path of what arrives) of every email: where
+# receiving servers send bounces, e.g. bounces@example.com or the address your mail provider
+# gives for them. Empty: the From address (DEFAULT_FROM_EMAIL). docs/deploy.md, "Email
+# deliverability".
+EMAIL_BOUNCE_ADDRESS = parseaddr(envstr("EMAIL_BOUNCE_ADDRESS", ""))[1]
+if _env("EMAIL_BOUNCE_ADDRESS") and "@" not in EMAIL_BOUNCE_ADDRESS:
+    raise ImproperlyConfigured("EMAIL_BOUNCE_ADDRESS must be an email address")
+# The secret the mail provider's webhook of bounces sends (Authorization: Bearer <token>, to
+# POST /emails/bounces/); empty: no webhook (manage.py email_bounced records them instead).
+EMAIL_BOUNCE_WEBHOOK_TOKEN = envstr("EMAIL_BOUNCE_WEBHOOK_TOKEN", "")
 
 # --- Push notifications -------------------------------------------------------------------------
 
@@ -722,7 +737,9 @@ SPECTACULAR_SETTINGS = {
         "create one on your settings page, or with POST /api/v1/auth/token/). Errors are "
         "`Error` objects; a method an endpoint does not take is a 405 whose `Allow` header "
         "lists those it takes. Lists are paginated (`count`, `next`, `previous`, `results`) "
-        "unless their schema is an array: the catalog and your tokens, both short."
+        "unless their schema is an array: the catalog, your tokens and the announcements, all "
+        "short. While the site is read-only for maintenance, every change is answered 503 "
+        "(`maintenance`, with Retry-After) and reads go on."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -755,6 +772,8 @@ SPECTACULAR_SETTINGS = {
         "games.api.stream.add_schema",
         # 500 (server_error) on every operation, the stream's too.
         "games.api.schema.add_server_errors",
+        # 503 (maintenance) on every operation that changes something (guildhall_site/upkeep).
+        "guildhall_site.upkeep.schema.add_maintenance",
         # X-RateLimit-* on every answer (guildhall_site.rest.ApiView; the stream's too).
         "guildhall_site.rest.rate_limit_headers",
     ],

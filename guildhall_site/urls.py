@@ -14,6 +14,7 @@ from games.web import lobby as games_views
 from games.webhooks import urls as webhooks_urls
 from guildhall_site import webapp
 from guildhall_site.ops import health
+from guildhall_site.upkeep import api_urls as upkeep_api_urls
 
 
 class FaviconView(RedirectView):
@@ -41,6 +42,8 @@ urlpatterns = [
     path("emails/", include("games.notifications.urls")),
     # Reports to the moderators (games/moderation).
     path("", include("games.moderation.urls")),
+    # Announcements dismissed, bounced addresses (guildhall_site/upkeep).
+    path("", include("guildhall_site.upkeep.urls")),
     # Web Push: the devices of the settings page (games/notifications/push_views.py). The web
     # app's manifest and service worker at the root, so that the worker covers every page.
     path("push/", include((push_urlpatterns, "push"))),
@@ -60,6 +63,7 @@ urlpatterns = [
                     *games_api_urls.urlpatterns,
                     *tournaments_api_urls.urlpatterns,
                     *webhooks_urls.urlpatterns,
+                    *upkeep_api_urls.urlpatterns,
                 ],
                 "api",
             )

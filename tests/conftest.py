@@ -23,6 +23,7 @@ from django.test import Client
 
 import tests.goofspiel.game  # noqa: F401 (the proof game: offered only to the tests)
 from accounts.models import User
+from guildhall_site.upkeep import memo
 
 PASSWORD = "correct horse battery staple"
 
@@ -95,6 +96,7 @@ def _empty_cache():
     # allauth keeps its rate limits in the cache; one test's attempts must not limit the next.
     cache.clear()
     caches["pages"].clear()  # boards and dashboards (games.web.page_cache)
+    memo.clear_all()  # what each process remembers of maintenance, announcements, bounces
     yield
 
 

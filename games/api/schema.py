@@ -313,6 +313,8 @@ ERROR_CODES: dict[str, str] = {
     "server_error": "500: a fault of ours.",
     "unavailable": "503: a service the answer needs is away for now: try again after "
     "`retry_after` seconds (and the Retry-After header).",
+    "maintenance": "503: the site is read-only for maintenance: nothing was changed; try "
+    "again after `retry_after` seconds (and the Retry-After header).",
     "error": "Any other error (none is expected).",
 }
 
@@ -344,7 +346,9 @@ class ErrorSerializer(serializers.Serializer):
         help_text="invalid: the messages of each invalid field.",
     )
     retry_after = serializers.IntegerField(
-        required=False, help_text="throttled: seconds to wait (also the Retry-After header)."
+        required=False,
+        help_text="throttled, unavailable, maintenance: seconds to wait (also the Retry-After "
+        "header).",
     )
 
 

@@ -40,6 +40,7 @@ from games.reads import chat as chat_reads
 from games.reads import since
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title, short_title
+from guildhall_site.upkeep import bounces
 
 Kind = Notification.Kind
 
@@ -271,6 +272,8 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | EmailMultiAltern
     user = row.user
     if not preferences.wants(user, row.kind):
         return Skip("the player does not want these emails")
+    if bounces.state(user.email) == bounces.SUPPRESSED:
+        return Skip("the address bounced")
     found = _CHECKS[row.kind](row, now)
     if isinstance(found, Skip | Defer):
         return found

@@ -29,6 +29,7 @@ from games.notifications.emails import user_zone
 from games.notifications.models import Notification
 from games.notifications.rows import record
 from games.notifications.tasks import NOTIFY_TASK, deliver_all, send_notification
+from games.play import maintenance
 from games.reads import queries
 
 log = logging.getLogger(__name__)
@@ -248,7 +249,10 @@ def _queue(rows: list[Notification]) -> None:
 
 @shared_task(name="games.tasks.sweep_reminders")
 def sweep_reminders() -> int:
-    """Record and queue the deadline warnings, reminders and weekly reminders now due."""
+    """Record and queue the deadline warnings, reminders and weekly reminders now due
+    (none during maintenance: nobody could move; the deadlines move when it ends)."""
+    if maintenance.paused():
+        return 0
     now = timezone.now()
     rows = []
     # Deadline warnings: 24 hours and 1 hour before. Only the nearer one when both are due,
@@ -403,7 +407,10 @@ def sweep_unqueued_notifications(now: datetime | None = None) -> int:
 @shared_task(name="games.tasks.send_daily_digests")
 def send_daily_digests() -> int:
     """Once a day, from DIGEST_HOUR of their own day, a list of the games waiting for each
-    player who chose the digest."""
+    player who chose the digest; after maintenance rather than during it, when nobody could
+    move."""
+    if maintenance.paused():
+        return 0
     now = timezone.now()
     users = User.objects.filter(
         turn_emails=User.TurnEmails.DAILY_DIGEST, is_guest=False, is_active=True

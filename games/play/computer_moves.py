@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from games.core import IllegalAction
 from games.models import Game, Seat
-from games.play import errors, moves
+from games.play import errors, maintenance, moves
 from guildhall_site.ops import metrics
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,10 @@ def _computer_seat(now) -> Q:
 @shared_task(name="games.play_computer_turn", ignore_result=True)
 def play_computer_turn(game_id: int, version: int) -> bool:
     """One decision of the first computer seat the game waits for at ``version``; whether
-    a move was made."""
+    a move was made. During maintenance the computer waits as the people do: the sweep
+    queues its turn again once maintenance has ended."""
+    if maintenance.paused():
+        return False
     game = Game.objects.filter(pk=game_id, version=version, status__in=Game.ACTIVE).first()
     if game is None:
         return False  # moved on, over, or gone: a later task (or none) has the turn
@@ -92,7 +95,9 @@ def play_computer_turn(game_id: int, version: int) -> bool:
 @shared_task(name="games.sweep_computer_turns", ignore_result=True)
 def sweep_computer_turns(now=None) -> int:
     """Queue again the turns of computer seats deciding for longer than STUCK_AFTER; how
-    many were queued."""
+    many were queued (none during maintenance)."""
+    if maintenance.paused():
+        return 0
     now = now or timezone.now()
     stuck = (
         Seat.objects.filter(

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.core.match import RESIGN
 from games.models import Game, Seat
-from games.play import events
+from games.play import events, maintenance
 from games.play.change import MAX_AUTOMATIC_DECISIONS, Change, lock_game
 from games.reads import clocks, list_stamps
 from guildhall_site.ops import metrics
@@ -110,8 +110,11 @@ def sweep_timeouts(limit: int = TIMEOUT_BATCH) -> int:
 
     The partial index on ``Seat.deadline`` finds them; ``do_time_out`` claims each
     with a conditional update, so two sweeps running at once (two beat ticks, two workers)
-    act once.
+    act once. Skipped during maintenance: nobody could move, so nobody runs out of time
+    (games.play.maintenance extends the clocks when it ends).
     """
+    if maintenance.paused():
+        return 0
     now = timezone.now()
     expired = list(
         Seat.objects.filter(deadline__lte=now, deciding=True, game__status__in=Game.ACTIVE)

@@ -15,6 +15,8 @@ and deadline warnings for that user wait.
 
 Quiet hours (``accounts.quiet_hours``) stop a player's clocks the same way, every night:
 ``clock_end`` adds the player's nights to their vacations.
+The site's maintenance windows (``guildhall_site.upkeep``) stop everyone's clocks likewise:
+``deadline_for`` counts them as vacations (games.play.maintenance).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from django.utils import timezone
 from accounts import quiet_hours
 from accounts.quiet_hours import QuietHours
 from games.models import Vacation
+from guildhall_site.upkeep import maintenance
 
 ALLOWANCE_PER_YEAR = timedelta(days=21)
 # The longest vacation asked for at once: this year's allowance and next year's.
@@ -76,11 +79,14 @@ def quiet_of(user_id: int) -> QuietHours | None:
 
 
 def deadline_for(user_id: int, since: datetime, move_days: int | None) -> datetime | None:
-    """The deadline of a turn that came to ``user_id`` at ``since`` (None without a limit)."""
+    """The deadline of a turn that came to ``user_id`` at ``since`` (None without a limit).
+    The clock stands still in the player's vacations and in the site's maintenance windows
+    (games.play.maintenance), which count as everyone's vacation."""
     if not move_days:
         return None
-    periods = Vacation.objects.filter(user_id=user_id, end__gt=since).values_list("start", "end")
-    return clock_end(quiet_of(user_id), since, timedelta(days=move_days), list(periods))
+    vacations = Vacation.objects.filter(user_id=user_id, end__gt=since).values_list("start", "end")
+    periods = [*vacations, *maintenance.pauses_since(since)]
+    return clock_end(quiet_of(user_id), since, timedelta(days=move_days), periods)
 
 
 # Vacations -------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ class TestSchema:
 
     def test_it_has_every_endpoint(self, schema):
         assert {(m, p) for m, p, _ in operations(schema)} == {
+            ("GET", "/api/v1/announcements/"),
             ("GET", "/api/v1/me/"),
             ("GET", "/api/v1/me/preferences/"),
             ("GET", "/api/v1/me/friends/"),

@@ -71,7 +71,13 @@
   });
 
   document.addEventListener("htmx:responseError", function (event) {
-    show(event.detail.elt, event.detail.xhr.status >= 500 ? "Server" : "Refused");
+    var xhr = event.detail.xhr;
+    // Maintenance (guildhall_site/upkeep): read-only for a while, not a fault.
+    if (xhr.status === 503 && xhr.getResponseHeader("X-Maintenance")) {
+      show(event.detail.elt, "Maintenance");
+      return;
+    }
+    show(event.detail.elt, xhr.status >= 500 ? "Server" : "Refused");
   });
   document.addEventListener("htmx:sendError", function (event) {
     show(event.detail.elt, "Network");
