@@ -41,6 +41,7 @@ from guildhall_site.rest import (
     MessageAddressThrottle,
     MessageThrottle,
     Pagination,
+    StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
@@ -91,6 +92,25 @@ class PreferencesSerializer(serializers.Serializer):
         allow_blank=True,
         help_text="A language code, or empty: the language the browser asks for.",
     )
+    display_name = StrictCharField(
+        max_length=50,
+        allow_blank=True,
+        help_text="The name other players see; empty: my username.",
+    )
+    weekly_reminders = StrictBooleanField(
+        help_text="For games without a time limit: an email each week a game waits for me."
+    )
+    deadline_emails = StrictBooleanField(
+        help_text="An email 24 hours and 1 hour before my time to move runs out."
+    )
+    game_emails = StrictBooleanField(
+        help_text="An email when a game starts or ends, and when a player drops out."
+    )
+    invitation_emails = StrictBooleanField(help_text="An email when someone invites me.")
+    chat_emails = StrictBooleanField(
+        help_text="An email when someone writes in the chat of a game of mine."
+    )
+    message_emails = StrictBooleanField(help_text="An email when a player sends me a message.")
 
 
 class TokenSerializer(serializers.Serializer):
@@ -156,6 +176,17 @@ class MeView(ApiView):
 
 
 PREFERENCE_FIELDS = list(PreferencesSerializer().fields)
+# What a guest may not set: it gets no emails.
+EMAIL_FIELDS = {
+    "turn_emails",
+    "reminder_after_hours",
+    "weekly_reminders",
+    "deadline_emails",
+    "game_emails",
+    "invitation_emails",
+    "chat_emails",
+    "message_emails",
+}
 
 
 def _preferences(user: User) -> dict:
@@ -164,7 +195,8 @@ def _preferences(user: User) -> dict:
 
 @extend_schema(tags=["account"])
 class PreferencesView(ApiView):
-    """My notification preferences, time zone and language (as on the settings page)."""
+    """My name shown, notification preferences, time zone and language (as on the settings
+    page)."""
 
     serializer_class = PreferencesSerializer
 
@@ -190,7 +222,7 @@ class PreferencesView(ApiView):
         changes = serializer.validated_data
         user = User.objects.get(pk=request.user.pk)
         if user.is_guest:
-            email_fields = {"turn_emails", "reminder_after_hours"} & set(changes)
+            email_fields = EMAIL_FIELDS & set(changes)
             if email_fields:
                 raise exceptions.ValidationError(
                     {

@@ -761,6 +761,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "games.tournaments.models.Tournament.Status",
         "EntryStatusEnum": "games.tournaments.models.Entry.Status",
         "ErrorCodeEnum": "games.api.schema.ERROR_CODE_CHOICES",
+        "ReportKindEnum": "games.moderation.models.Report.Kind",
+        "ReportReasonEnum": "games.moderation.models.Report.Reason",
     },
     # Ids in paths are digits only (games.converters.IdConverter).
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1}},

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from accounts import api_urls as accounts_api_urls
 from games.api import urls as games_api_urls
 from games.api.common import not_found as api_not_found
+from games.moderation import api as moderation_api
 from games.notifications.urls import push_urlpatterns
 from games.privacy import api_urls as privacy_api_urls
 from games.tournaments import api_urls as tournaments_api_urls
@@ -64,6 +65,7 @@ urlpatterns = [
                     *tournaments_api_urls.urlpatterns,
                     *webhooks_urls.urlpatterns,
                     *upkeep_api_urls.urlpatterns,
+                    path("reports/", moderation_api.ReportView.as_view(), name="reports"),
                 ],
                 "api",
             )

@@ -423,6 +423,13 @@ class AutoSchema(SpectacularAutoSchema):
                 responses[code] = response
             elif not responses[code].get("description"):
                 responses[code]["description"] = ERROR_TEXT.get(code, "")
+        for code, response in responses.items():
+            # An error declared by its words alone (OpenApiResponse(description=...)): its
+            # body is an Error like every other (an app that cannot import ErrorSerializer,
+            # such as games.moderation, declares its errors so).
+            if code[0] in "45" and "content" not in response:
+                error = self._get_response_for_code(ErrorSerializer, code, direction=direction)
+                response["content"] = error["content"]
         if "429" in responses:
             responses["429"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
         return dict(sorted(responses.items()))

@@ -97,6 +97,12 @@ class GamePlayerSerializer(serializers.Serializer):
     vp = serializers.IntegerField(
         allow_null=True, help_text="The same as `score` (from when Guildhall was the only game)."
     )
+    cancel_vote = serializers.BooleanField(
+        help_text="This player agreed to cancel the game (POST .../cancel-vote/)."
+    )
+    stand_in = serializers.BooleanField(
+        help_text="The computer plays for this player now, by their consent (.../stand-in/)."
+    )
 
 
 class _GameFields(serializers.Serializer):

@@ -4,7 +4,7 @@ accounts' ones, ``accounts.api_urls``, under one namespace "api")."""
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
-from games.api import stream, views
+from games.api import players, stream, views
 
 urlpatterns = [
     path("catalog/", views.CatalogView.as_view(), name="catalog"),
@@ -17,6 +17,13 @@ urlpatterns = [
     path("games/<id:game_id>/moves/", views.MovesView.as_view(), name="moves"),
     path("games/<id:game_id>/note/", views.NoteView.as_view(), name="note"),
     path("games/<id:game_id>/chat/", views.ChatView.as_view(), name="chat"),
+    # What a player does beside moves (games/api/players.py).
+    path("games/<id:game_id>/cancel-vote/", players.CancelVoteView.as_view(), name="cancel_vote"),
+    path("games/<id:game_id>/rematch/", players.RematchView.as_view(), name="rematch"),
+    path("games/<id:game_id>/stand-in/", players.StandInView.as_view(), name="stand_in"),
+    path("me/stand-in/", players.StandInEverywhereView.as_view(), name="stand_in_everywhere"),
+    path("me/vacation/", players.VacationView.as_view(), name="vacation"),
+    path("me/quiet-hours/", players.QuietHoursView.as_view(), name="quiet_hours"),
     path("invitations/", views.InvitationListView.as_view(), name="invitations"),
     path("invitations/<id:invitation_id>/", views.InvitationView.as_view(), name="invitation"),
     path(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -99,6 +100,7 @@ def game_payload(game: Game, seat: int | None, seats: list[Seat] | None = None) 
     if seats is None:
         seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
     mine = next((s for s in seats if s.number == seat), None)
+    now = timezone.now()
     return {
         **_game_fields(game, [s for s in seats if s.deciding]),
         "seat": seat,
@@ -116,6 +118,8 @@ def game_payload(game: Game, seat: int | None, seats: list[Seat] | None = None) 
                 "rank": s.rank,
                 "score": s.score,
                 "vp": s.score,
+                "cancel_vote": s.cancel_vote,
+                "stand_in": s.stood_in(now),
             }
             for s in seats
         ],

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.models import Game, Invitation
 from games.play import invitations
+from games.play.errors import NotFound
 
 
 def do_rematch(game_id: int, user: User) -> Invitation:
@@ -17,7 +18,9 @@ def do_rematch(game_id: int, user: User) -> Invitation:
     its other players. Refused for a game still going on, one that no invitation made (a
     tournament's) and for anyone without a seat in it."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.FINISHED:
+    if game is None:
+        raise NotFound(_("No such game"))
+    if game.status != Game.Status.FINISHED:
         raise ValidationError(_("Only a finished game can be played again."))
     seats = list(game.seats.select_related("user").order_by("number"))
     if not any(s.user_id == user.pk for s in seats):

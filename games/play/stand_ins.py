@@ -12,7 +12,8 @@ time-out reaches a seat the computer stands in for.
 
 from __future__ import annotations
 
-from datetime import datetime
+import zoneinfo
+from datetime import date, datetime, time
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -105,6 +106,23 @@ def do_stand_in_everywhere(
             continue  # it ended a moment ago
         done.append(game_id)
     return done
+
+
+def do_stand_in_until_day(user, level: str, day: date, now: datetime | None = None) -> list[int]:
+    """``do_stand_in_everywhere`` until the end of ``day`` (the last day the computer plays,
+    in ``user``'s time zone), at most MAX_DAYS ahead: what the settings page and the API
+    take; the ids of the games."""
+    now = now or timezone.now()
+    try:
+        zone = zoneinfo.ZoneInfo(user.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    until = datetime.combine(day, time.max, tzinfo=zone)
+    if (until - now).days > MAX_DAYS:
+        raise ValidationError(
+            _("The computer plays for you for at most %(days)d days") % {"days": MAX_DAYS}
+        )
+    return do_stand_in_everywhere(user, level, until, now)
 
 
 def nearest(kind: GameKind, level: str) -> str:

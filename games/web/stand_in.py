@@ -3,15 +3,12 @@ date); games.play.stand_ins does the work."""
 
 from __future__ import annotations
 
-from datetime import datetime, time
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -59,13 +56,7 @@ def start_everywhere(request: HttpRequest) -> HttpResponse:
         day = parse_date(request.POST.get("until", "").strip())  # ValueError: no such day
         if day is None:
             raise ValidationError(_("Give the last day the computer plays for you"))
-        until = timezone.make_aware(datetime.combine(day, time.max))
-        if (until - timezone.now()).days > stand_ins.MAX_DAYS:
-            raise ValidationError(
-                _("The computer plays for you for at most %(days)d days")
-                % {"days": stand_ins.MAX_DAYS}
-            )
-        done = stand_ins.do_stand_in_everywhere(request.user, request.POST.get("level", ""), until)
+        done = stand_ins.do_stand_in_until_day(request.user, request.POST.get("level", ""), day)
     except (ValidationError, ValueError) as error:
         text = " ".join(error.messages) if isinstance(error, ValidationError) else ""
         messages.error(request, (text or _("That date could not be read")) + ".")

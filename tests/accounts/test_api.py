@@ -46,6 +46,13 @@ class TestPreferences:
             "reminder_after_hours": None,
             "time_zone": "UTC",
             "language": "",
+            "display_name": "Alice",
+            "weekly_reminders": True,
+            "deadline_emails": True,
+            "game_emails": True,
+            "invitation_emails": True,
+            "chat_emails": True,
+            "message_emails": True,
         }
         changed = api.patch(
             "/api/v1/me/preferences/",

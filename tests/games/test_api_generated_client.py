@@ -37,8 +37,10 @@ from games.guildhall import random_player as guildhall_player
 from games.models import Game
 from games.play import invitations
 from games.renaissance import random_player as renaissance_player
+from games.webhooks.models import Webhook
 from tests.games.api_validation import openapi
 from tests.games.helpers import start_game
+from tests.games.webhooks.test_docs_bot import bot_code, make_bot
 from tests.seeds import FixedSeed
 from tests.webhookserver import bots_allowed, receiver  # noqa: F401 (fixtures)
 
@@ -161,9 +163,10 @@ class Bot:
     def endpoint(self, name: str):
         return importlib.import_module(f"{self.package.__name__}.api.{name}")
 
-    def register(self, url: str) -> str:
+    def register(self, url: str, again: int | None = None) -> str:
         """A webhook for this bot's token (and no turn emails: the webhook tells it); the
-        hook's secret."""
+        hook's secret. ``again``: the id of the hook registered before a restart, which
+        the site gives back (200) with a new secret."""
         models = self.package.models
         quiet = models.PatchedPreferencesRequest(turn_emails=models.TurnEmailsEnum.NEVER)
         preferences = self.endpoint("account.preferences_update")
@@ -176,9 +179,11 @@ class Bot:
         )
         hook = decoded(
             self.endpoint("webhooks.webhooks_create").sync_detailed(client=self.client, body=body),
-            201,
+            201 if again is None else 200,
         )
         assert hook.events == [models.EventsEnum(e) for e in self.EVENTS]
+        assert again is None or hook.id == again
+        self.hook = hook.id
         return hook.secret
 
     def invite(self, kind: str, username: str) -> int:
@@ -204,12 +209,19 @@ class Bot:
         """Act while the game waits for a choice of mine: ``play`` of docs/api.md ("A
         generated client"), run as written, each of its answers checked."""
 
+        self.documented["play"](game_id, self._chooser(rand))
+
+    def resume(self, rand: random.Random) -> None:
+        """At a (re)start: ``resume`` of docs/api.md, run as written."""
+        self.documented["resume"](self._chooser(rand))
+
+    def _chooser(self, rand: random.Random):
         def choose(actions):  # the policy reads JSON; the bot sends the models it chose
             as_json = [action.to_dict() for action in actions]
             chosen = self.choose(as_json, rand)
             return actions[next(i for i, a in enumerate(as_json) if a is chosen)]
 
-        self.documented["play"](game_id, choose)
+        return choose
 
     @property
     def documented(self) -> dict:
@@ -222,7 +234,11 @@ class Bot:
             namespace: dict = {"__name__": "documented", "TOKEN": "guild_..."}
             exec(code, namespace)  # our own documentation, run as written
             namespace["client"] = self.client
-            for name, status in (("game_actions_list", 200), ("game_action_submit", 201)):
+            for name, status in (
+                ("game_actions_list", 200),
+                ("game_action_submit", 201),
+                ("games_list", 200),
+            ):
                 namespace[name] = Checked(namespace[name], status)
             self._documented = namespace
         return self._documented
@@ -245,9 +261,17 @@ class Checked:
         return decoded(response, self.status)
 
 
+# After how many deliveries a bot is stopped and started again (at its next turn told).
+RESTART_AFTER = 6
+
+
+def _restart_at_turn(handled: int, restarted: bool, event: dict) -> bool:
+    return not restarted and handled >= RESTART_AFTER and event["event"] == "turn"
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("kind", ["guildhall", "renaissance"])
-def test_bots_on_a_generated_client_play_a_game_to_its_end_told_by_webhooks(
+def test_a_generated_client_and_the_docs_bot_play_a_game_to_its_end_restarted_midway(
     monkeypatch,
     client_package,
     live_server,
@@ -257,37 +281,94 @@ def test_bots_on_a_generated_client_play_a_game_to_its_end_told_by_webhooks(
     bob,
     kind,
 ):
+    """Alice is a bot on the generated client, Bob the webhook bot of docs/api.md, both run
+    as written. Midway each is stopped as its turn is told (that delivery dies with it) and
+    started again from nothing but its token: a new client (a new namespace of the docs'
+    code for Bob) registers its hook again, gets the same one with a new secret, and finds
+    the game that waits for it through the API. The game goes on to its natural end."""
     # The game's seed (and so, with the bots' own, the whole game) is fixed: one of the
     # shorter games of a few tried, so that the test takes a steady time.
-    seed = GAME_SEEDS[kind]
-    monkeypatch.setattr(invitations, "seed_random", FixedSeed(seed))
-    bots = {}
-    for user in (alice, bob):
-        token = do_create_token(user, "generated client")[1]
-        # (127.0.0.1: "localhost" may be tried on IPv6 first, for every connection.)
-        base = live_server.url.replace("localhost", "127.0.0.1")
-        bot = bots[f"/{user.username}"] = Bot(client_package, base, token, CHOOSERS[kind])
-        receiver.secrets[f"/{user.username}"] = bot.register(receiver.url(f"/{user.username}"))
-    bots["/alice"].invite(kind, "bob")
+    monkeypatch.setattr(invitations, "seed_random", FixedSeed(GAME_SEEDS[kind]))
+    # (127.0.0.1: "localhost" may be tried on IPv6 first, for every connection.)
+    base = live_server.url.replace("localhost", "127.0.0.1")
+    token = do_create_token(alice, "generated client")[1]
+
+    def start_alice(again: int | None = None) -> Bot:
+        bot = Bot(client_package, base, token, CHOOSERS[kind])
+        receiver.secrets["/alice"] = bot.register(receiver.url("/alice"), again)
+        return bot
+
+    def waits_for(user) -> bool:
+        game = Game.objects.get(kind=kind)
+        return game.is_active and game.seats.filter(user=user, deciding=True).exists()
+
+    alice_bot = start_alice()
+    first_alice = alice_bot
+    bob_bot = make_bot(f"{base}/api/v1", bob, kind)
+    bob_hook, bob_server = bob_bot["start"]()
     rand = random.Random(28)
-    # Each delivery is made (inline, after the commit) before the request that caused it is
-    # answered: an empty queue means nobody was told of anything more.
-    while not receiver.events.empty():
-        delivery = receiver.events.get_nowait()
-        bots[delivery.path].handle(delivery.payload, rand)
+    heard: dict[str, list[str]] = {"alice": [], "bob": []}
+    restarted = {"alice": False, "bob": False}
+    try:
+        alice_bot.invite(kind, "bob")
+        # Each delivery is made (inline, after the commit) before the request that caused
+        # it is answered: empty queues mean nobody was told of anything more.
+        while not (receiver.events.empty() and bob_bot["events"].empty()):
+            if not receiver.events.empty():
+                event = receiver.events.get_nowait().payload
+                if _restart_at_turn(len(heard["alice"]), restarted["alice"], event):
+                    restarted["alice"] = True  # the delivery dies with the old client
+                    alice_bot = start_alice(again=alice_bot.hook)
+                    assert waits_for(alice)  # the turn told, that the old client missed
+                    alice_bot.resume(rand)
+                    assert not waits_for(alice)  # found it through the API, and played
+                    continue
+                heard["alice"].append(event["event"])
+                alice_bot.handle(event, rand)
+            if not bob_bot["events"].empty():
+                event = bob_bot["events"].get_nowait()
+                if _restart_at_turn(len(heard["bob"]), restarted["bob"], event):
+                    restarted["bob"] = True
+                    bob_server.shutdown()
+                    bob_server.server_close()
+                    old, bob_bot = bob_bot, {"__name__": "bot"}
+                    exec(bot_code(), bob_bot)  # our own documentation, run as written
+                    bob_bot.update({k: old[k] for k in ("BASE", "TOKEN", "PUBLIC_URL", "HOST")})
+                    bob_bot.update(PORT=old["PORT"], choose=old["choose"])
+                    # Its catch-up chooses with a fresh random.Random(): seeded here, so that
+                    # the game (and the test's time) is the same at every run.
+                    bob_bot["random"] = types.SimpleNamespace(Random=lambda: random.Random(5))
+                    assert waits_for(bob)
+                    rehook, bob_server = bob_bot["start"]()  # it catches up by itself
+                    assert rehook["id"] == bob_hook["id"] and rehook["secret"] != bob_hook["secret"]
+                    assert not waits_for(bob)
+                    continue
+                heard["bob"].append(bob_bot["handle"](event, rand))
+    finally:
+        bob_server.shutdown()
+        bob_server.server_close()
     assert not receiver.errors
+    assert restarted == {"alice": True, "bob": True}, heard
+    assert Webhook.objects.filter(user=alice).count() == Webhook.objects.filter(user=bob).count()
+    assert Webhook.objects.count() == 2  # each bot's one hook, kept through its restart
     game = Game.objects.get(kind=kind)
     assert game.status == Game.Status.FINISHED
     assert not game.seats.filter(resigned=True).exists()  # the natural end
-    alice_bot, bob_bot = bots["/alice"], bots["/bob"]
-    assert bob_bot.heard[0] == "invitation"
-    for bot in (alice_bot, bob_bot):
-        assert bot.heard.count("game_started") == bot.heard.count("game_over") == 1
-        assert bot.heard[-1] == "game_over" and "turn" in bot.heard
-        # Never a poll of the game list: the webhooks said when to read a game.
-        assert not [r for r in bot.requests if r.startswith("GET") and r.endswith("/games/")]
-    sent = [r for bot in bots.values() for r in bot.requests if r.startswith("POST /api/v1/games/")]
-    assert len(sent) > 50
+    assert heard["bob"][0] == "invitation"
+    for events in heard.values():
+        assert events.count("game_started") == 1 and events[-1] == "game_over"
+        assert events.count("game_over") == 1 and "turn" in events
+    for bot in (first_alice, alice_bot):
+        # The game list is read once, at the restart: the webhooks said when to read a game.
+        lists = [r for r in bot.requests if r.startswith("GET") and r.endswith("/games/")]
+        assert len(lists) == (bot is alice_bot)
+    sent = [
+        r
+        for b in (first_alice, alice_bot)
+        for r in b.requests
+        if r.startswith("POST /api/v1/games/")
+    ]
+    assert len(sent) > 25
 
 
 @pytest.mark.django_db(transaction=True)

@@ -97,6 +97,19 @@ class TestSchema:
             ("GET", "/api/v1/webhooks/{webhook_id}/deliveries/"),
             ("POST", "/api/v1/webhooks/{webhook_id}/ping/"),
             ("GET", "/api/v1/events/"),
+            ("POST", "/api/v1/games/{game_id}/cancel-vote/"),
+            ("POST", "/api/v1/games/{game_id}/rematch/"),
+            ("PUT", "/api/v1/games/{game_id}/stand-in/"),
+            ("DELETE", "/api/v1/games/{game_id}/stand-in/"),
+            ("GET", "/api/v1/me/stand-in/"),
+            ("PUT", "/api/v1/me/stand-in/"),
+            ("DELETE", "/api/v1/me/stand-in/"),
+            ("GET", "/api/v1/me/vacation/"),
+            ("POST", "/api/v1/me/vacation/"),
+            ("DELETE", "/api/v1/me/vacation/"),
+            ("GET", "/api/v1/me/quiet-hours/"),
+            ("PUT", "/api/v1/me/quiet-hours/"),
+            ("POST", "/api/v1/reports/"),
         }
 
     def test_every_operation_documents_its_errors(self, schema):
