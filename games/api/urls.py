@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<id:game_id>/moves/", views.MovesView.as_view(), name="moves"),
     path("games/<id:game_id>/note/", views.NoteView.as_view(), name="note"),
     path("games/<id:game_id>/chat/", views.ChatView.as_view(), name="chat"),
+    path("games/<id:game_id>/analysis/", views.AnalysisView.as_view(), name="analysis"),
     path("invitations/", views.InvitationListView.as_view(), name="invitations"),
     path("invitations/<id:invitation_id>/", views.InvitationView.as_view(), name="invitation"),
     path(

@@ -305,3 +305,29 @@ def shown(game: Game, seat: int) -> Shown:
         marked=tuple(explain(game, chosen, marks, headed)),
         complete=result.complete,
     )
+
+
+def payload(game: Game) -> dict:
+    """The API's answer (games.api.serializers.AnalysisSerializer): every judged decision
+    in words, in the language of the moment."""
+    row = stored(game)
+    if row is None or row.status != Analysis.Status.READY:
+        return {"status": "none" if row is None else row.status, "complete": True, "decisions": []}
+    result = core.Analysis.from_json(row.result)
+    chosen = sorted(marked(result, len(game.names)), key=lambda d: d.step)
+    marks = {d.step: i for i, d in enumerate(chosen, 1)}
+    decisions = [
+        {
+            "step": e.step,
+            "seat": e.seat,
+            "name": e.name,
+            "turn": e.turn,
+            "played": e.played,
+            "best": e.best,
+            "before": e.before,
+            "after": e.after,
+            "marked": e.mark,
+        }
+        for e in explain(game, list(result.decisions), marks, turns(game))
+    ]
+    return {"status": row.status, "complete": result.complete, "decisions": decisions}
