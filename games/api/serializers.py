@@ -216,7 +216,7 @@ class AnalysisDecisionSerializer(serializers.Serializer):
     )
     marked = serializers.IntegerField(
         help_text="Its number on the replay's chart, among the few decisions of each seat "
-        "that cost it most; 0 when not marked."
+        "that cost it most (numbered seat by seat, yours first); 0 when not marked."
     )
 
 

@@ -466,8 +466,8 @@ class AnalysisView(ApiView):
         responses={200: AnalysisSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
     )
     def get(self, request, game_id: int):
-        game, _seat = analysis_reads.readable(game_id, request.user)
-        return Response(AnalysisSerializer(analysis_reads.payload(game)).data)
+        game, seat = analysis_reads.readable(game_id, request.user)
+        return Response(AnalysisSerializer(analysis_reads.payload(game, seat)).data)
 
     @extend_schema(
         tags=["games"],
@@ -483,8 +483,8 @@ class AnalysisView(ApiView):
     )
     def post(self, request, game_id: int):
         _row, queued = analysis.do_request_analysis(game_id, request.user)
-        game = analysis_reads.finished_game(game_id)
-        data = AnalysisSerializer(analysis_reads.payload(game)).data
+        game, seat = analysis_reads.readable(game_id, request.user)
+        data = AnalysisSerializer(analysis_reads.payload(game, seat)).data
         return Response(data, status=status.HTTP_202_ACCEPTED if queued else status.HTTP_200_OK)
 
 

@@ -14,21 +14,25 @@ its seat decided on, rebuilt from the record (a replay, as the replay page does)
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.core import analysis as core
 from games.core.match import Match
 from games.core.protocol import State
 from games.models import Analysis, Game, Move, Seat
-from games.reads import replay
+from games.reads import cache_keys, replay
 from games.reads.errors import NotFound
 from games.reads.score_chart import SERIES_CLASSES, Scale, Tick, nice_ticks
 
 WIDTH, HEIGHT = 320, 180
-LEFT, RIGHT, TOP, BOTTOM = 30, 8, 8, 30  # as the score chart's (games/score_chart.html)
+LEFT, RIGHT, TOP, BOTTOM = 38, 8, 8, 30  # as the score chart's, room for "100%"
 MARKED_PER_SEAT = 3
 
 
@@ -157,8 +161,9 @@ def explain(
     return out
 
 
-def marked(result: core.Analysis, players: int, first: int | None = None) -> list[core.Judged]:
-    """The few decisions of each seat that cost it most (``first``'s listed first)."""
+def marked(result: core.Analysis, players: int, first: int) -> list[core.Judged]:
+    """The few decisions of each seat that cost it most, seat by seat (``first``'s, the
+    reader's, first), each seat's in the game's order: numbered so on the chart."""
     seats = sorted(range(players), key=lambda s: (s != first, s))
     return [d for s in seats for d in result.notable(s, MARKED_PER_SEAT)]
 
@@ -221,37 +226,39 @@ def chart(
     winners: set[int],
     turns: list[replay.Turn],
 ) -> Chart | None:
-    """Each seat's chance after each turn's decisions (its last judged one in the turn),
-    from its first decision to the end (1 for a winner, 0 else); the marked decisions as
-    numbered points."""
+    """Each seat's chance after each of its judged decisions, placed in its turn (the
+    turn's number, and how far into its records), to the end (1 for a winner, 0 else); the
+    marked decisions as numbered points on their seat's line."""
     if not result.decisions:
         return None
     starts = [t.step for t in turns]
+    total = game.version
 
-    def turn_of(step: int) -> int:
-        # The turns begun before the record: the decision was made on step - 1.
-        return sum(1 for s in starts if s < step)
+    def at(step: int) -> float:
+        # The decision of record ``step`` was made on position ``step - 1``: the turns
+        # begun by then, and how far it is into the last of them.
+        position = step - 1
+        begun = bisect_right(starts, position)
+        begin = starts[begun - 1] if begun else 0
+        end = starts[begun] if begun < len(starts) else total
+        return begun + (position - begin) / max(end - begin, 1)
 
-    last = len(starts)
-    x_ticks = nice_ticks(0, max(last, 1), most=6)
+    last = len(starts) + 1
+    x_ticks = nice_ticks(0, last, most=6)
     x_scale = Scale(x_ticks[0], x_ticks[-1], LEFT, WIDTH - RIGHT)
     y_scale = Scale(0, 100, HEIGHT - BOTTOM, TOP)
-    series, points_of = [], {}
+    series = []
     for seat, name in enumerate(game.names):
-        by_turn: dict[int, float] = {}
-        for d in result.of(seat):
-            by_turn.setdefault(turn_of(d.step), d.before)
-            by_turn[turn_of(d.step)] = d.after
-        if not by_turn:
+        points = [(at(d.step), d.after) for d in result.of(seat)]
+        if not points:
             continue
-        by_turn[last] = 1.0 if seat in winners else 0.0
-        points_of[seat] = by_turn
-        xy = " ".join(f"{x_scale(t)},{y_scale(c * 100)}" for t, c in sorted(by_turn.items()))
+        points.append((at(total + 1), 1.0 if seat in winners else 0.0))
+        xy = " ".join(f"{x_scale(x)},{y_scale(c * 100)}" for x, c in points)
         series.append(Series(seat, name, f"series-{seat % SERIES_CLASSES}", xy))
     chart_marks = tuple(
         Mark(
             number=number,
-            x=x_scale(turn_of(d.step)),
+            x=x_scale(at(d.step)),
             y=y_scale(d.after * 100),
             css=f"mark-{d.seat % SERIES_CLASSES}",
             step=d.step,
@@ -259,7 +266,9 @@ def chart(
         for d in result.decisions
         if (number := marks.get(d.step))
     )
-    label = _("Each player's estimated chance of winning over %(turns)d turns") % {"turns": last}
+    label = _("Each player's estimated chance of winning over %(turns)d turns") % {
+        "turns": len(starts)
+    }
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -295,8 +304,7 @@ def shown(game: Game, seat: int) -> Shown:
         return Shown(row.status)
     result = core.Analysis.from_json(row.result)
     chosen = marked(result, len(game.names), seat)
-    order = sorted(chosen, key=lambda d: d.step)
-    marks = {d.step: i for i, d in enumerate(order, 1)}
+    marks = {d.step: i for i, d in enumerate(chosen, 1)}
     winners = set(Seat.objects.filter(game=game, rank=1).values_list("number", flat=True))
     headed = turns(game)
     return Shown(
@@ -307,14 +315,24 @@ def shown(game: Game, seat: int) -> Shown:
     )
 
 
-def payload(game: Game) -> dict:
+def payload(game: Game, seat: int) -> dict:
     """The API's answer (games.api.serializers.AnalysisSerializer): every judged decision
-    in words, in the language of the moment."""
+    in words, in the language of the moment. Once ready it never changes: kept in the pages
+    cache (naming a few hundred actions takes a second)."""
     row = stored(game)
     if row is None or row.status != Analysis.Status.READY:
         return {"status": "none" if row is None else row.status, "complete": True, "decisions": []}
+    key = cache_keys.key("analysis", [game.pk, seat, stamp(game), get_language()])
+    kept = caches["pages"].get(key)
+    if kept is None:
+        kept = _ready_payload(game, row, seat)
+        caches["pages"].set(key, kept, settings.PAGE_CACHE_SECONDS)
+    return kept
+
+
+def _ready_payload(game: Game, row: Analysis, seat: int) -> dict:
     result = core.Analysis.from_json(row.result)
-    chosen = sorted(marked(result, len(game.names)), key=lambda d: d.step)
+    chosen = marked(result, len(game.names), seat)
     marks = {d.step: i for i, d in enumerate(chosen, 1)}
     decisions = [
         {
