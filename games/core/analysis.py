@@ -210,4 +210,13 @@ def analyse(
     return Analysis(tuple(judged), True, clock() - start, spent)
 
 
-__all__ = ["NOTABLE", "Analysis", "Budget", "Judged", "analyse", "decisions", "judge"]
+__all__ = [
+    "NOTABLE",
+    "Analysis",
+    "Budget",
+    "Judged",
+    "analyse",
+    "decision_rand",
+    "decisions",
+    "judge",
+]

@@ -92,17 +92,9 @@ class Explained:
     mark: int = 0  # its number on the chart (0: not marked)
 
     @property
-    def change(self) -> float:
-        return self.after - self.before
-
-    @property
     def position(self) -> int:
         """The replay's step where it was decided."""
         return self.step - 1
-
-    @property
-    def same(self) -> bool:
-        return self.played == self.best
 
     @property
     def gain(self) -> str:

@@ -6,10 +6,13 @@ input is a 4xx. Tiny budgets: the tests are of the plumbing, not of the search."
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import pytest
+import redis
+from django.conf import settings as django_settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -130,6 +133,39 @@ class TestAsked:
         assert decisions == again.json()["decisions"]
         assert {d["seat"] for d in decisions} <= {0, 1} and decisions[0]["played"]
         assert str(game.seed) not in str(decisions)
+
+
+@pytest.mark.skipif(not django_settings.REDIS_URL, reason="needs Redis: set REDIS_URL")
+def test_queued_on_the_computer_lane_behind_its_moves(
+    settings, alice, bob, django_capture_on_commit_callbacks
+):
+    """Really queued (on the test's Redis, no worker): on the computer players' queue, in
+    its lowest priority's list (kombu's "<queue>\\x06\\x16<priority>", served after 0)."""
+    from guildhall_site.celery import app
+
+    game = finish_short(start_game(alice, bob))
+    saved = {
+        "task_always_eager": app.conf.task_always_eager,
+        "broker_url": app.conf.broker_url,
+        "broker_transport_options": app.conf.broker_transport_options,
+    }
+    app.close()
+    app.conf.update(
+        task_always_eager=False, broker_url=settings.REDIS_URL, broker_transport_options={}
+    )
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    lowest = f"{settings.COMPUTER_QUEUE}\x06\x169"
+    broker.delete(settings.COMPUTER_QUEUE, lowest)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            analysis.do_request_analysis(game.pk, alice)
+        [message] = broker.lrange(lowest, 0, -1)
+        assert json.loads(message)["headers"]["task"] == "games.analyse_game"
+        assert broker.llen(settings.COMPUTER_QUEUE) == 0
+    finally:
+        broker.delete(settings.COMPUTER_QUEUE, lowest)
+        app.close()
+        app.conf.update(saved)
 
 
 class TestRefused:
