@@ -436,3 +436,36 @@ class ChatLine(models.Model):
 
     def __str__(self) -> str:
         return f"Chat line {self.pk} by {self.author} in game {self.game_id}"  # never its text
+
+
+class Analysis(models.Model):
+    """The explanation of a finished game (games.play.analysis, docs/replays.md): each
+    seat's decisions judged by the strong computer player from what that seat knew, asked
+    for by one of its players, computed once on the computer players' lane and kept. Shown
+    to the game's players alone, like every hand of its replay."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for the computer")
+        RUNNING = "running", _("Being analysed")
+        READY = "ready", _("Ready")
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="analysis"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    # The budget it was computed with: iterations of search a decision at most, seconds.
+    iterations = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0)
+    # games.core.analysis.Analysis.to_json(): each judged decision's record number, seat,
+    # the action played and the strong player's (secrets of that seat's hand: shown to the
+    # game's players only), and the seat's chance before and after; empty until ready.
+    result = models.JSONField(default=dict, editable=False)
+
+    def __str__(self) -> str:
+        return f"Analysis of game {self.game_id} ({self.status})"

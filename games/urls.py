@@ -2,6 +2,7 @@ from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
 from games.web import (
+    analysis,
     board,
     chat,
     leaderboard,
@@ -33,6 +34,8 @@ urlpatterns = [
     # The replay of a finished game belongs to games.web.replay.
     path("games/<id:game_id>/replay/", replay.replay_start, name="replay"),
     path("games/<id:game_id>/replay/<id:step>/", replay.replay_step, name="replay_step"),
+    # Asking for a finished game's analysis (shown on its replay): games.web.analysis.
+    path("games/<id:game_id>/analysis/", analysis.request_analysis, name="analysis"),
     path("games/<id:game_id>/log/", log.game_log, name="log"),
     path("games/<id:game_id>/actions/", lobby.game_actions, name="actions"),
     path("games/<id:game_id>/concede/", lobby.concede, name="concede"),

@@ -309,6 +309,12 @@ PAGE_CACHE_ADMIT_AFTER = envint("PAGE_CACHE_ADMIT_AFTER", 2)
 # How long a computer player that searches ("strong") thinks per decision, in milliseconds of
 # one core, in the worker (games/computer_moves.py).
 COMPUTER_BUDGET_MS = envint("COMPUTER_BUDGET_MS", 1000)
+# The explanation of a finished game (games.play.analysis, docs/replays.md), on the computer
+# players' lane at the lowest priority: at most this many iterations of the strong player's
+# search per decision, and this many seconds for the whole game (decisions get fewer
+# iterations when the time would run short; ``manage.py bench_analysis`` measures a game).
+ANALYSIS_ITERATIONS = envint("ANALYSIS_ITERATIONS", 300)
+ANALYSIS_SECONDS = envint("ANALYSIS_SECONDS", 100)
 # What one player may start (games.services.do_create_invitation, from the lobby or the API):
 # new invitations an hour; and against the computer, whose moves cost a worker's time, new
 # games an hour and games under way at once.
@@ -396,6 +402,7 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 CELERY_IMPORTS = (
     "games.play.timeouts",
     "games.play.computer_moves",
+    "games.play.analysis",
     "games.notifications.events",
     "games.tournaments.tasks",
     "games.notifications.message_events",
@@ -415,10 +422,11 @@ TASK_LANES = {
     CELERY_TASK_DEFAULT_QUEUE: "time-outs, reminders, digests, the sweeps, tournaments",
     NOTICES_QUEUE: "emails and pushes",
     WEBHOOKS_QUEUE: "webhook deliveries",
-    COMPUTER_QUEUE: "the computer players' moves",
+    COMPUTER_QUEUE: "the computer players' moves; analyses of finished games (lowest priority)",
 }
 CELERY_TASK_ROUTES = {
     "games.play_computer_turn": {"queue": COMPUTER_QUEUE},
+    "games.analyse_game": {"queue": COMPUTER_QUEUE},
     "games.tasks.notify_*": {"queue": NOTICES_QUEUE},
     "games.notifications.tasks.send_notification": {"queue": NOTICES_QUEUE},
     "games.moderation.email_notice": {"queue": NOTICES_QUEUE},

@@ -199,6 +199,50 @@ class NoteSerializer(serializers.Serializer):
     )
 
 
+class AnalysisDecisionSerializer(serializers.Serializer):
+    step = serializers.IntegerField(
+        help_text="The move (record) that made the decision: it was decided on the position "
+        "after the moves before it (the replay's step `step - 1`)."
+    )
+    seat = serializers.IntegerField()
+    name = serializers.CharField(help_text="The player of the seat.")
+    turn = serializers.CharField(
+        help_text="The heading of its turn, as the move log heads it (blank before the first)."
+    )
+    played = serializers.CharField(help_text="The action played, in words.")
+    best = serializers.CharField(
+        help_text="What the strong computer player would have played, in words (the same "
+        "words as `played` when it agrees)."
+    )
+    before = serializers.FloatField(
+        help_text="The seat's estimated chance of winning (0 to 1) had it played `best`."
+    )
+    after = serializers.FloatField(
+        help_text="The seat's estimated chance of winning (0 to 1) with the action played."
+    )
+    marked = serializers.IntegerField(
+        help_text="Its number on the replay's chart, among the few decisions of each seat "
+        "that cost it most (numbered seat by seat, yours first); 0 when not marked."
+    )
+
+
+class AnalysisSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["none", "queued", "running", "ready"],
+        help_text="`none`: nobody has asked for it (a player may, with POST); `queued`, "
+        "`running`: on its way (a minute or two); `ready`: computed, and kept.",
+    )
+    complete = serializers.BooleanField(
+        help_text="Whether every decision was judged within the budget (false: the time ran "
+        "out and the last ones were not)."
+    )
+    decisions = AnalysisDecisionSerializer(
+        many=True,
+        help_text="Every judged decision of every seat, in the game's order (empty until "
+        "ready). A decision with one legal action, or later undone, is not judged.",
+    )
+
+
 class ChatLineSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     author = serializers.CharField(help_text="The name its author shows to other players.")

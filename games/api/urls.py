@@ -24,6 +24,7 @@ urlpatterns = [
     path("me/stand-in/", players.StandInEverywhereView.as_view(), name="stand_in_everywhere"),
     path("me/vacation/", players.VacationView.as_view(), name="vacation"),
     path("me/quiet-hours/", players.QuietHoursView.as_view(), name="quiet_hours"),
+    path("games/<id:game_id>/analysis/", views.AnalysisView.as_view(), name="analysis"),
     path("invitations/", views.InvitationListView.as_view(), name="invitations"),
     path("invitations/<id:invitation_id>/", views.InvitationView.as_view(), name="invitation"),
     path(

@@ -33,6 +33,7 @@ from rest_framework.response import Response
 from accounts.models import User
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
+    AnalysisSerializer,
     CatalogGameSerializer,
     ChatLineSerializer,
     ChatWriteSerializer,
@@ -48,7 +49,8 @@ from games.api.serializers import (
 )
 from games.core import registry
 from games.models import Game, Invitation, Move, Seat
-from games.play import chat, invitations, moves, notes, presence, ratings
+from games.play import analysis, chat, invitations, moves, notes, presence, ratings
+from games.reads import analysis as analysis_reads
 from games.reads import chat as chat_reads
 from games.reads import etags, queries, viewing
 from games.reads.movelog import describe_move
@@ -449,6 +451,45 @@ class NoteView(ApiView):
         body.is_valid(raise_exception=True)
         note = notes.do_save_note(game_id, request.user, body.validated_data["text"])
         return Response(NoteSerializer({"text": "" if note is None else note.text}).data)
+
+
+@private
+class AnalysisView(ApiView):
+    """A finished game's analysis, for its players (docs/replays.md, "Analysis"): each
+    decision of each seat judged by the strong computer player from what that seat knew
+    then. A player asks for it (POST); it is computed once, in a minute or two, and kept.
+    A game that is not finished has none, for anyone (404); anyone not seated gets 403
+    (its words name the cards of every hand, which only the players may see)."""
+
+    serializer_class = AnalysisSerializer
+
+    @extend_schema(
+        tags=["games"],
+        operation_id="game_analysis_get",
+        parameters=[GAME_ID],
+        responses={200: AnalysisSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request, game_id: int):
+        game, seat = analysis_reads.readable(game_id, request.user)
+        return Response(AnalysisSerializer(analysis_reads.payload(game, seat)).data)
+
+    @extend_schema(
+        tags=["games"],
+        operation_id="game_analysis_request",
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            202: OpenApiResponse(AnalysisSerializer, description="Asked for now: on its way."),
+            200: OpenApiResponse(AnalysisSerializer, description="Asked for before: as it stands."),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+    )
+    def post(self, request, game_id: int):
+        _row, queued = analysis.do_request_analysis(game_id, request.user)
+        game, seat = analysis_reads.readable(game_id, request.user)
+        data = AnalysisSerializer(analysis_reads.payload(game, seat)).data
+        return Response(data, status=status.HTTP_202_ACCEPTED if queued else status.HTTP_200_OK)
 
 
 @extend_schema_view(

@@ -39,6 +39,7 @@ from typing import Any, Protocol, TypedDict
 from .formats import Formats
 from .i18n import gettext as _
 from .i18n import gettext_noop
+from .ismcts import SearchResult
 from .options import OptionSpec, parse_options
 
 State = Any  # each game's own state type
@@ -224,6 +225,28 @@ class ComputerPlayers(Protocol):
         ...
 
 
+class Analyst(Protocol):
+    """What the explanation of a finished game needs from a game (``games.core.analysis``):
+    its strong player's search at one decision, and an action in words. Optional: a game
+    without it offers no analysis."""
+
+    def search(
+        self, state: State, seat: int, rand: random.Random, iterations: int, /
+    ) -> SearchResult[dict[str, Any]]:
+        """The strong player's search for ``seat`` (deciding in ``state``), exactly
+        ``iterations`` of it, from what the seat may know only (the search imagines the
+        rest: ``ismcts.SearchGame.imagine``), every root action judged (no early stop, no
+        tree kept from another decision): the children's mean rewards are the seat's
+        estimated chances. Given the same ``rand`` state it gives the same result, whatever
+        the seat could not see."""
+        ...
+
+    def action_words(self, state: State, seat: int, action: dict[str, Any], /) -> str:
+        """``seat``'s action in ``state`` in a few words, in the language of the moment
+        ("play the Baker", "HIRE: ... to level 2, place 1"), as ``seat`` may know it."""
+        ...
+
+
 class Pages(Protocol):
     """The game's part of the site's pages, built from views alone, and its JSON's schema."""
 
@@ -346,6 +369,8 @@ class GameKind:
     # The formats its states have been stored in, each snapshot naming its own (None: one
     # format, never changed, and not named in the snapshot).
     formats: Formats | None = None
+    # How a finished game is explained (None: the game offers no analysis).
+    analyst: Analyst | None = None
 
     def __repr__(self) -> str:
         return f"<game {self.id}>"
@@ -490,6 +515,20 @@ class GameKind:
         if seat not in self.rules.deciders(state):
             raise ValueError(f"seat {seat} is not deciding")
         return self.computers.choose(level, state, seat, rand, budget_ms, iterations)
+
+    # Explaining a finished game: the analyst ------------------------------------------------
+
+    def analysis_search(
+        self, state: State, seat: int, rand: random.Random, iterations: int
+    ) -> SearchResult[dict[str, Any]]:
+        if self.analyst is None:
+            raise ValueError(f"{self.name} offers no analysis")
+        return self.analyst.search(state, seat, rand, iterations)
+
+    def action_words(self, state: State, seat: int, action: dict[str, Any]) -> str:
+        if self.analyst is None:
+            raise ValueError(f"{self.name} offers no analysis")
+        return self.analyst.action_words(state, seat, action)
 
     # What people see: the observer -----------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from games.core import GameKind, register
 from games.core.i18n import gettext_noop
 
-from . import computers, game_options, observer, pages, rules
+from . import analysis, computers, game_options, observer, pages, rules
 from .positions import FORMATS
 
 # The lobby's summary and the score's unit: English, marked for the catalogue, translated
@@ -33,6 +33,7 @@ GUILDHALL = GameKind(
     rules=rules,
     observer=observer,
     computers=computers,
+    analyst=analysis,
     pages=pages,
     formats=FORMATS,
 )

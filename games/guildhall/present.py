@@ -705,6 +705,16 @@ def _unseen_table(
     ]
 
 
+def button_label(v: dict[str, Any], action: dict[str, Any]) -> str | None:
+    """What the board's button of ``action`` (one of the viewer's decision's actions) says,
+    or None for an action shown on a card or a VP card."""
+    board = Board(v)
+    d = board.decision
+    if d is None or d["player"] != board.viewer:
+        return None
+    return board._button_label(d, action)
+
+
 def my_prompt(v: dict[str, Any]) -> str | None:
     """What the viewer of ``v`` must decide, in a sentence; None when they do not decide."""
     d = v["decision"]

@@ -32,6 +32,10 @@ GAME_OVER = "games.tasks.notify_game_over"
 INVITATION = "games.tasks.notify_invitation"
 ABANDONED = "games.tasks.notify_abandoned"
 COMPUTER_TURN = "games.play_computer_turn"
+# The explanation of a finished game, on the computer players' lane after every move there.
+ANALYSE_GAME = "games.analyse_game"
+# With Redis, priority 0 is the highest and 9 the lowest (kombu keeps a list per step).
+LOWEST_PRIORITY = 9
 # Whatever follows games from outside them (tournaments: games.tournaments.tasks) hears that
 # one ended through this task; the platform knows nothing more of what it does.
 GAME_ENDED = "games.tasks.game_ended"
@@ -131,10 +135,16 @@ class BrokerOutage:
 broker = BrokerOutage()
 
 
-def queue_on_commit(name: str, *args: object, users: Collection[int] | None = None) -> None:
+def queue_on_commit(
+    name: str,
+    *args: object,
+    users: Collection[int] | None = None,
+    priority: int | None = None,
+) -> None:
     """Queue the task ``name`` with ``args`` once the current transaction commits
     (``delay``: inline where tasks run eagerly, as in tests and the embedded default);
-    with ``users`` (those the task would tell), only if its audience has someone there."""
+    with ``users`` (those the task would tell), only if its audience has someone there;
+    with ``priority``, behind its lane's tasks of a higher one."""
 
     def queue_task() -> None:
         anyone = _audiences.get(name)
@@ -144,7 +154,8 @@ def queue_on_commit(name: str, *args: object, users: Collection[int] | None = No
         if current_app.conf.task_always_eager:
             task.delay(*args)
             return
-        broker.publish(name, lambda: task.apply_async(args, retry_policy=PUBLISH_RETRY))
+        options = {} if priority is None else {"priority": priority}
+        broker.publish(name, lambda: task.apply_async(args, retry_policy=PUBLISH_RETRY, **options))
 
     queue_task.__qualname__ = f"queue {name}"
     transaction.on_commit(queue_task, robust=True)
@@ -198,6 +209,12 @@ def invitation(invitation_id: int, invitees: Collection[int] | None = None) -> N
 def computer_turn(game_id: int, version: int) -> None:
     """After the commit that made it a computer player's turn, at ``version``."""
     queue_on_commit(COMPUTER_TURN, game_id, version)
+
+
+def analysis_requested(game_id: int) -> None:
+    """After the commit that asked for a finished game's analysis: computed on the computer
+    players' lane, behind every move there."""
+    queue_on_commit(ANALYSE_GAME, game_id, priority=LOWEST_PRIORITY)
 
 
 def abandoned(game_id: int, seat: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from games.core import GameKind, register
 from games.core.i18n import gettext_noop
 
-from . import computers, engine, game_options, observer, pages, rules, versions
+from . import analysis, computers, engine, game_options, observer, pages, rules, versions
 from .formats import FORMATS
 
 # The lobby's summary and the score's unit: English, marked for the catalogue, translated
@@ -37,6 +37,7 @@ RENAISSANCE = GameKind(
     rules=rules,
     observer=observer,
     computers=computers,
+    analyst=analysis,
     pages=pages,
     versions=versions,
     formats=FORMATS,

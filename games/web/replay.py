@@ -32,6 +32,7 @@ from accounts.blocks import blocked_ids
 from accounts.http import AuthenticatedHttpRequest
 from games.core import SeatUser
 from games.models import Game, Seat
+from games.reads import analysis as analysis_reads
 from games.reads import cache_keys, replay
 from games.reads import chat as chat_reads
 from games.reads.movelog import describe_move
@@ -138,6 +139,10 @@ def _serve(request: AuthenticatedHttpRequest, game: Game, step: int) -> HttpResp
     user = request.user
     parts: list[object] = [game.pk, game.version, game.status, step, user.pk, seat, hands]
     parts += [get_language(), partial]
+    # The game's analysis (its players': outside the partial, which leaves it in place).
+    shows_analysis = seat is not None and not partial and game.game_kind.analyst is not None
+    if shows_analysis:
+        parts.append(analysis_reads.stamp(game))
     # The chat as this viewer reads it: a line hidden, or a player blocked, changes it.
     readable = chat_reads.may_read(game, user)
     if readable:
@@ -148,9 +153,11 @@ def _serve(request: AuthenticatedHttpRequest, game: Game, step: int) -> HttpResp
 
     def render_step(extra: dict) -> tuple[HttpResponse, str | None]:
         chat = chat_reads.read(game, user, up_to_version=step) if readable else None
-        return _render(
-            request, game, seats, seat, step, hands, partial, extra | {"chat": chat}
-        ), key
+        extra = extra | {"chat": chat}
+        if shows_analysis:
+            assert seat is not None  # (shows_analysis: a player's page)
+            extra["analysis"] = analysis_reads.shown(game, seat)
+        return _render(request, game, seats, seat, step, hands, partial, extra), key
 
     response = page_cache.serve(request, key, render_step)
     patch_vary_headers(response, ["HX-Request"])

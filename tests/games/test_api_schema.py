@@ -70,6 +70,8 @@ class TestSchema:
             ("PUT", "/api/v1/games/{game_id}/note/"),
             ("GET", "/api/v1/games/{game_id}/chat/"),
             ("POST", "/api/v1/games/{game_id}/chat/"),
+            ("GET", "/api/v1/games/{game_id}/analysis/"),
+            ("POST", "/api/v1/games/{game_id}/analysis/"),
             ("GET", "/api/v1/invitations/"),
             ("POST", "/api/v1/invitations/"),
             ("GET", "/api/v1/invitations/{invitation_id}/"),
