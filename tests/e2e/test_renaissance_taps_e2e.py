@@ -130,6 +130,7 @@ class Table:
     def tap(self, seat: int, action: dict) -> None:
         page = self.pages[seat]
         before = poll_token_of(self.game, seat)
+        shown = page.get_attribute("#board", "data-token")
         value = present.action_json(action)
         page.locator(f"#board-form button[name=action][value='{value}']").click()
         # The others hear of it at once: their boards come in while they choose.
@@ -142,10 +143,18 @@ class Table:
             assert time.monotonic() < deadline, f"seat {seat}'s tap of {value} was lost"
             page.wait_for_timeout(20)
             self.game.refresh_from_db()
-        # The tap's own answer is the board shown (the poll is a minute away).
-        page.wait_for_selector(
-            f'#board[data-token="{poll_token_of(self.game, seat)}"]', timeout=5_000
-        )
+        # The tap's own answer is the board shown (the poll is a minute away): a new board,
+        # of the game as the tap left it or later. (Not necessarily the token stored now:
+        # the others' pages, asking, mark them online, which the game's stamp follows.)
+        # (A board the page asked for before the tap may come in first.)
+        version = self.game.version
+        deadline = time.monotonic() + 5
+        while (
+            page.get_attribute("#board", "data-token") == shown
+            or int(page.get_attribute("#board", "data-version")) < version
+        ):
+            assert time.monotonic() < deadline, f"seat {seat}'s tap of {value}: not shown"
+            page.wait_for_timeout(20)
         assert page.locator(".board-error").count() == 0, page.inner_text(".board-error")
         self.last = seat
         self.taps += 1
