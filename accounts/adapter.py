@@ -9,8 +9,16 @@ from accounts.models import User
 from accounts.services import COMPUTER_PREFIX, DELETED_PREFIX, GUEST_PREFIX
 from accounts.usernames import normalise, skeleton
 
+# The session's note of the account refused at the login for being inactive (suspended): the
+# page it is sent to says why (games.moderation's suspension_notice).
+INACTIVE_USER = "inactive_user"
+
 
 class AccountAdapter(DefaultAccountAdapter):
+    def respond_user_inactive(self, request, user):
+        request.session[INACTIVE_USER] = user.pk
+        return super().respond_user_inactive(request, user)
+
     def confirm_email(self, request, email_address) -> bool:
         """Confirming an address logs its player in, in whichever browser opened the link
         (a phone's mail app has its own): else they had to log in again. Only its first

@@ -5,7 +5,11 @@ from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
+
+# SITE_NAME's default, translated in each language; a name the site sets is its own name
+# (gettext leaves a text it has no translation of as it is).
+gettext_noop("Card games by post")
 
 
 def contact(request: HttpRequest) -> dict:
@@ -15,10 +19,15 @@ def contact(request: HttpRequest) -> dict:
     return {"contact_email": settings.CONTACT_EMAIL}
 
 
+def site_name() -> str:
+    """The setting SITE_NAME in the reader's language."""
+    return gettext(settings.SITE_NAME)
+
+
 def site(request: HttpRequest) -> dict:
-    """``site_name``: the setting SITE_NAME (the 500 page has the tag of
-    accounts/templatetags/contact.py)."""
-    return {"site_name": settings.SITE_NAME}
+    """``site_name``: the setting SITE_NAME, in the reader's language (the 500 page has the
+    tag of accounts/templatetags/contact.py)."""
+    return {"site_name": site_name()}
 
 
 def unread_badge(user) -> SafeString:

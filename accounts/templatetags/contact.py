@@ -5,6 +5,8 @@ run. It reads nothing but the settings."""
 from django import template
 from django.conf import settings
 
+from accounts.context_processors import site_name as translated_site_name
+
 register = template.Library()
 
 
@@ -15,5 +17,6 @@ def contact_email() -> str:
 
 @register.simple_tag
 def site_name() -> str:
-    """The setting SITE_NAME, for a page or an email rendered without a request."""
-    return settings.SITE_NAME
+    """The setting SITE_NAME in the reader's language, for a page or an email rendered
+    without a request."""
+    return translated_site_name()

@@ -84,6 +84,20 @@ def color_name(color: str) -> str:
     return _(COLOR_NAMES[color])
 
 
+@per_language(maxsize=64)
+def color_letter(color: str) -> str:
+    """A colour's initial, printed beside its colour on a card, in the active language
+    (German: R, B, Ge, Gr, L; gelb and grün share their first letter)."""
+    letters = {
+        "red": pgettext("the initial of the colour red", "R"),
+        "blue": pgettext("the initial of the colour blue", "B"),
+        "yellow": pgettext("the initial of the colour yellow", "Y"),
+        "green": pgettext("the initial of the colour green", "G"),
+        "purple": pgettext("the initial of the colour purple", "P"),
+    }
+    return letters[color]
+
+
 @per_language(maxsize=256)
 def profession_name(profession: int, fantasy: bool = False) -> str:
     """A profession's name (the usual or the Fantasy one) in the active language."""

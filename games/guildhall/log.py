@@ -64,9 +64,9 @@ def describe(st: State, event: dict[str, Any], viewer: int | None) -> str | None
             n,
         ).format(n=n)
     if t == "discard":
-        return _discard(event, who(p), card_name(event["card"], fantasy))
+        return _discard(event, who(p), card_name(event["card"], fantasy), mine)
     if t == "place":
-        return _place(event, who, card_name(event["card"], fantasy))
+        return _place(event, who, card_name(event["card"], fantasy), viewer)
     if t in ("setup_pick", "setup_chosen", "setup_resolved"):
         return _setup_choice(st, event, viewer)
     if t == "play":
@@ -97,6 +97,10 @@ def describe(st: State, event: dict[str, Any], viewer: int | None) -> str | None
             who=who(p), n=n
         )
     if t == "swap":
+        if event["target"] == viewer:  # the viewer is told "your", never their own name
+            return _("{who} swapped {gave} for your {got}").format(
+                who=who(p), gave=cards(event["gave"]), got=cards(event["got"])
+            )
         return _("{who} swapped {gave} for {target}'s {got}").format(
             who=who(p),
             gave=cards(event["gave"]),
@@ -112,6 +116,10 @@ def describe(st: State, event: dict[str, Any], viewer: int | None) -> str | None
             who=who(p), given=cards(event["to_guildhall"]), taken=cards(event["to_hand"])
         )
     if t == "take_chapter":
+        if event["target"] == viewer:
+            return _("{who} took your chapter: {cards}").format(
+                who=who(p), cards=cards(event["cards"])
+            )
         return _("{who} took {target}'s chapter: {cards}").format(
             who=who(p), target=who(event["target"]), cards=cards(event["cards"])
         )
@@ -177,9 +185,18 @@ def describe(st: State, event: dict[str, Any], viewer: int | None) -> str | None
     return None
 
 
-def _discard(event: dict[str, Any], who: str, card: str) -> str:
-    """A card onto the discard pile, said by why it went there."""
+def _discard(event: dict[str, Any], who: str, card: str, mine: bool) -> str:
+    """A card onto the discard pile, said by why it went there (``mine``: from the
+    viewer's own guildhall, "your")."""
     why = event.get("why")
+    if mine and why == "assassin":
+        return _("{card} was discarded from your guildhall").format(card=card)
+    if mine and why == "conflict":
+        return _("{card} duplicated a card in your guildhall and was discarded").format(card=card)
+    if mine and why == "duplicate":
+        return _("Your {card} duplicated a card in your guildhall and was discarded").format(
+            card=card
+        )
     if why == "from_hand":
         return _("{who} discarded {card}").format(who=who, card=card)
     if why == "assassin":
@@ -195,10 +212,12 @@ def _discard(event: dict[str, Any], who: str, card: str) -> str:
     return _("{who} put {card} on the discard pile").format(who=who, card=card)
 
 
-def _place(event: dict[str, Any], who: Callable[[int], str], card: str) -> str:
+def _place(event: dict[str, Any], who: Callable[[int], str], card: str, viewer: int | None) -> str:
     """A card into a guildhall, said by where it came from."""
     p = who(event["player"])
     source = event["source"]
+    if source == f"guildhall:{viewer}":
+        return _("{who} placed {card} from your guildhall").format(who=p, card=card)
     if source.startswith("guildhall:"):
         return _("{who} placed {card} from {owner}'s guildhall").format(
             who=p, card=card, owner=who(int(source.split(":")[1]))

@@ -17,12 +17,12 @@ from games.core.protocol import SeatUser
 
 from . import card_help
 from .cards import (
-    COLOR_LETTERS,
     COLORS,
     IDENT,
     PROFESSION_INDEX,
     VP_KINDS,
     card_json,
+    color_letter,
     color_name,
     full_name,
     profession_name,
@@ -144,7 +144,7 @@ class Board:
         card = {
             **c,
             **extra,
-            "letter": COLOR_LETTERS[c["color"]],
+            "letter": color_letter(c["color"]),
             "color_name": color_name(c["color"]),
             "label": self._card_label(c),
             "help": card_help.profession_help_id(c["profession"]),
@@ -219,7 +219,7 @@ class Board:
                     "slots": [
                         {
                             "color": color,
-                            "letter": COLOR_LETTERS[color],
+                            "letter": color_letter(color),
                             "card": by_color.get(color),
                         }
                         for color in COLORS
@@ -372,6 +372,8 @@ class Board:
                 n,
             ).format(n=n)
         if kind == "end_turn":
+            if not self.v.get("can_undo"):  # (no Undo offered: none to name)
+                return _("No actions left: end your turn.")
             return _("No actions left: end your turn, or undo your last step.")
         if kind == "discard":
             return _("Tap the cards to discard, then Done: you draw up to {n}.").format(
@@ -697,7 +699,7 @@ def _unseen_table(
         {
             "name": profession_name(i, fantasy),
             "cells": [
-                {"color": c, "letter": COLOR_LETTERS[c], "count": counts.get((prof, c), 0)}
+                {"color": c, "letter": color_letter(c), "count": counts.get((prof, c), 0)}
                 for c in COLORS
             ],
         }

@@ -37,6 +37,32 @@ class Since:
     def __bool__(self) -> bool:
         return bool(self.lines or self.gains or self.chat)
 
+    def items(self) -> list[str]:
+        """Every line the board lists, oldest first: what the others did, the points they
+        gained, the chat."""
+        out = list(self.lines)
+        out += [
+            _("%(name)s gained %(points)d %(label)s")
+            % {"name": name, "points": points, "label": self.score_label}
+            for name, points in self.gains
+        ]
+        if self.chat:
+            out.append(
+                ngettext("%(n)d new line in the chat", "%(n)d new lines in the chat", self.chat)
+                % {"n": self.chat}
+            )
+        return out
+
+    @property
+    def latest(self) -> str:
+        """The newest line: what the board shows before the rest is asked for."""
+        return self.lines[-1] if self.lines else (self.items() or [""])[-1]
+
+    @property
+    def rest(self) -> int:
+        """How many other lines there are (listed on demand, the oldest counted only)."""
+        return self.more + len(self.lines) + len(self.gains) + bool(self.chat) - 1
+
     def sentence(self, most: int = 3) -> str:
         """The summary in one sentence, for an email's top line or a push's body."""
         parts = self.lines[-most:]

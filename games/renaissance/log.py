@@ -97,7 +97,7 @@ def action_text(action: dict[str, Any]) -> str:
             token=token, card=name, icon=icon, returned=returned
         )
     if kind == "teach":
-        return _("TEACH{token}: {card} for a {icon} RM token").format(
+        return _("TEACH{token}: {card} for a {icon} token in the Renaissance Man area").format(
             token=token, card=name, icon=icon
         )
     k = action["knight"]

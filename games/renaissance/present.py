@@ -28,7 +28,7 @@ from games.core.i18n import ngettext, per_language, pgettext
 from games.core.protocol import SeatUser
 
 from . import cards
-from .cards import ACTIONS, ICONS, RM, TYPES, action_name, icon_before, icon_word
+from .cards import ACTIONS, ICONS, RM, TYPES, action_name, card_name, icon_before, icon_word
 from .state import KNIGHTS, STORE_SLOTS
 
 # The engine's tables by name: the icons in the Recruit board's order, each the large icon
@@ -141,12 +141,13 @@ def type_name(t: str) -> str:
 
 
 def card_label(c: dict[str, Any]) -> str:
-    """A card in a few words: "card 17 (Merchant)"."""
+    """A card as the player sees it: its type and corners, "Merchant (coin-book over
+    bread-shield)" (never its number: issue 47)."""
     if c.get("face_down"):
         return _("a face-down Renaissance Man")
     if c.get("foundation"):
         return _("the foundation {type}").format(type=type_name(c["type"]))
-    return _("card {id} ({type})").format(id=c["id"], type=type_name(c["type"]))
+    return card_name(c["id"])
 
 
 def corners_text(c: dict[str, Any]) -> str:
@@ -368,12 +369,12 @@ def action_text(
 
     ``cards`` finds a hand card by id; an action from a view may hold the card itself.
     ``mid``: the action inside a sentence ("..., then hire card 3 at ..."), in English
-    without its capital; ``mine``: inside a sentence, whether it is the reader's ("your RM
-    area", else "the RM area")."""
+    without its capital; ``mine``: inside a sentence, whether it is the reader's ("your
+    Renaissance Man area", else "the Renaissance Man area")."""
     kind = a["kind"]
     if kind in ("hire", "barter", "teach", "recruit"):
         c = a["card"] if isinstance(a["card"], dict) else cards.get(a["card"])
-        name = card_label(c) if c else _("card {id}").format(id=a["card"])
+        name = card_label(c) if c else card_name(a["card"])
         token = icon_before(ICON_OF_TYPE[c["type"]]) if c and c["type"] in ICON_OF_TYPE else ""
         via = _via(a, kind)
         if kind == "hire":
@@ -393,11 +394,11 @@ def action_text(
             return text.format(card=name, icon=token, returned=returned, via=via)
         if kind == "teach":
             if mid and mine:
-                text = _("teach {card}: a {icon} token to your RM area{via}")
+                text = _("teach {card}: a {icon} token to your Renaissance Man area{via}")
             elif mid:
-                text = _("teach {card}: a {icon} token to the RM area{via}")
+                text = _("teach {card}: a {icon} token to the Renaissance Man area{via}")
             else:
-                text = _("Teach {card}: a {icon} token to your RM area{via}")
+                text = _("Teach {card}: a {icon} token to your Renaissance Man area{via}")
             return text.format(card=name, icon=token, via=via)
         origin = _origin(a["knight"])
         if mid:
@@ -428,7 +429,7 @@ def _other_action_text(a: dict[str, Any], cards: dict[int, dict[str, Any]]) -> s
         return _("Place it at {place}").format(place=place(a["level"], a["pos"]))
     if kind in ("discard", "keep"):
         c = cards.get(a["card"])
-        name = card_label(c) if c else _("card {id}").format(id=a["card"])
+        name = card_label(c) if c else card_name(a["card"])
         if kind == "discard":
             return _("Discard {card}").format(card=name)
         return _("Keep {card}").format(card=name)
@@ -457,7 +458,7 @@ def _short(a: dict[str, Any], cards: dict[int, dict[str, Any]]) -> str:
                 icon=icon_before(icon_name) if icon_name else "?", returned=returned, via=via
             )
         if kind == "teach":
-            return _("Teach: {icon} to RM area{via}").format(
+            return _("Teach: {icon} to the Renaissance Man area{via}").format(
                 icon=icon_word(icon_name) if icon_name else "?", via=via
             )
         return _("Recruit: Knight {origin} to {icon} area{via}").format(
@@ -764,9 +765,7 @@ class Board:
             return _("the card at {place}").format(place=at)
         if c.get("face_down"):
             return _("{card} at {place}").format(card=card_label(c), place=at)
-        return _("the {type} (card {id}) at {place}").format(
-            type=type_name(c["type"]), id=c["id"], place=at
-        )
+        return _("the {type} at {place}").format(type=type_name(c["type"]), place=at)
 
     def _me(self) -> dict[str, Any] | None:
         return next((p for p in self.v["players"] if p["seat"] == self.viewer), None)

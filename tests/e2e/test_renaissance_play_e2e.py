@@ -19,6 +19,7 @@ from games.models import Game
 from games.play import invitations
 from games.reads import viewing
 from games.renaissance import present
+from games.renaissance.cards import card_name
 from games.renaissance.game import RENAISSANCE
 from tests.e2e.conftest import log_in, tap_and_wait, wait_for_board
 from tests.games.helpers import start_game
@@ -139,7 +140,7 @@ def change_a_choice(table: Table, state, first: dict, screenshots) -> tuple[dict
     wait_for_board(alice, table.game, 0)
     assert "has chosen" in alice.inner_text("#rn-p1-h >> xpath=ancestor::section")
     if "card" in second:
-        assert f"card {second['card']}" not in alice.inner_text("#board")
+        assert card_name(second["card"]) not in alice.inner_text("#board")
     # The others choose; at the reveal everyone reads Bob's second choice.
     phase = state.phase
     rand = random.Random(11)

@@ -12,7 +12,9 @@ from django.utils import timezone
 
 from games.tournaments import services
 from games.tournaments.models import Entry, Tournament
+from tests.conftest import make_person
 from tests.e2e.conftest import log_in
+from tests.games.helpers import start_game
 from tests.games.tournaments.helpers import people, play_round, tournament
 
 
@@ -47,3 +49,29 @@ def test_signing_up_and_reading_the_standings_on_a_phone(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, width
     page.screenshot(path=str(screenshots / "tournament-standings-phone.png"), full_page=True)
+
+
+def test_the_sites_places_are_one_tap_away_on_a_phone_and_a_desktop(live_server, browser, alice):
+    """The header reaches games, lobby, tournaments, messages and the player's profile from
+    every page, all in sight without a menu to open (issue 47): tournaments one tap from home."""
+    game = start_game(alice, make_person("dora"))
+    for size in ({"width": 375, "height": 812}, {"width": 1280, "height": 800}):
+        context = browser.new_context(viewport=size)
+        page = context.new_page()
+        log_in(page, live_server.url, "/")
+        for path in ("/", f"/games/{game.pk}/", "/accounts/profile/"):
+            page.goto(f"{live_server.url}{path}")
+            nav = page.locator(".site-header nav")
+            for name in ("Games", "Lobby", "Tournaments", "Messages", "Alice", "Settings"):
+                link = nav.get_by_role("link", name=name, exact=True)
+                box = link.bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (
+                    name,
+                    path,
+                    size,
+                )
+                assert box["height"] >= 44, (name, box)  # a thumb's size
+        page.goto(f"{live_server.url}/")
+        page.locator(".site-header").get_by_role("link", name="Tournaments").click()
+        page.wait_for_url(f"{live_server.url}/tournaments/")
+        context.close()

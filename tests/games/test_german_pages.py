@@ -179,3 +179,31 @@ def test_python_texts_in_german():
         assert game_title(["Ann", "Ben"]) == "Ann vs Ben"
         assert rules_label(2, "Yucata rules") == "2 players, Yucata rules"
         assert time_since(timezone.now() - timedelta(days=3)) == "3\xa0days"
+
+
+def test_colour_initials_dates_and_the_sites_name_in_german(client, alice, bob, settings):
+    """Issue 47: the colours' initials are German (gelb Ge, grün Gr, lila L), a date reads
+    "28. Nov., 22:10", and the site's default name is translated (a name the site sets stays)."""
+    from games.guildhall.cards import color_letter
+
+    with translation.override("de"):
+        assert [color_letter(c) for c in ("red", "blue", "yellow", "green", "purple")] == [
+            "R",
+            "B",
+            "Ge",
+            "Gr",
+            "L",
+        ]
+    with translation.override("en"):
+        assert color_letter("yellow") == "Y"
+    from django.template import engines
+
+    template = engines["django"].from_string('{{ d|date:_("j M, H:i") }}')
+    moment = datetime(2026, 11, 28, 22, 10, tzinfo=UTC)
+    with translation.override("de"), timezone.override(UTC):
+        assert template.render({"d": moment}).strip() == "28. Nov, 22:10"
+    game = start_game(alice, bob)
+    text = page(german(client, alice), reverse("games:board", args=[game.pk]))
+    check(text, ["Kartenspiele per Post"], ["Card games by post"])
+    settings.SITE_NAME = "Spieltisch"
+    assert "Spieltisch" in page(client, reverse("home"))

@@ -67,9 +67,16 @@
     );
   }
 
+  // What the decision is about ([data-subject]: Renaissance Man's own structure) comes
+  // into sight whole, above a phone's bar; else the first choice outside the bar does.
   function reveal(p, version) {
     if (revealed === version || !p.classList.contains("mine")) return;
     revealed = version;
+    var subject = document.querySelector("#board [data-subject]");
+    if (subject && visible(subject)) {
+      if (!inSight(subject, p)) subject.scrollIntoView({ block: pinned.matches ? "start" : "nearest" });
+      return;
+    }
     var found = targets(p);
     if (!found.length || found.some(function (elt) { return inSight(elt, p); })) return;
     found[0].scrollIntoView({ block: "center" });
@@ -232,6 +239,58 @@
       event.stopPropagation();
     }
   }, true);
+
+  // A new board never comes in under a choice being made (issue 47: a script stalled when
+  // the others' "has chosen" swapped the board between a button's press and its release, or
+  // while its move was on its way, whose answer then had no board to go to). While a press
+  // on the board lasts and while a move is on its way, the poll asks nothing and an answer
+  // it already had is dropped; once the choice is over, the poll asks again at once. The
+  // move's own answer is the board as stored after it, so nothing is missed.
+  var pressed = false; // a pointer is down on the board
+  var move = null; // the request of this page's move on its way
+  var missed = false; // a poll was held back meanwhile
+
+  function isPoll(elt) { return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll")); }
+  function isMove(elt) { return !!(elt && elt.closest && elt.closest("#board-form")); }
+  // (The move's own events stop reaching the document once its answer replaced the form:
+  // its request says when it is over.)
+  function choosing() { return pressed || (move !== null && move.readyState !== 4); }
+
+  function catchUp() {
+    if (choosing() || !missed) return;
+    missed = false;
+    var poll = document.querySelector("#board [data-poll]");
+    if (poll && window.htmx) window.htmx.trigger(poll, "live");
+  }
+
+  document.addEventListener("pointerdown", function (event) {
+    var b = board();
+    if (b && b.contains(event.target)) pressed = true;
+  }, true);
+  ["pointerup", "pointercancel"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      if (!pressed) return;
+      // After the click this release makes (and the move it may send) has begun.
+      setTimeout(function () { pressed = false; catchUp(); }, 0);
+    }, true);
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (isPoll(elt) && choosing()) {
+      missed = true;
+      event.preventDefault();
+    } else if (isMove(elt) && event.detail.xhr) {
+      move = event.detail.xhr;
+      move.addEventListener("loadend", function () { setTimeout(catchUp, 0); });
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    // A poll's answer during a choice, or for a board already replaced: not shown.
+    if (isPoll(event.detail.elt) && (choosing() || !document.contains(event.detail.target))) {
+      missed = missed || choosing();
+      event.detail.shouldSwap = false;
+    }
+  });
 
   document.addEventListener("DOMContentLoaded", setUp);
   // After any swap: the board is swapped whole (its outerHTML), by a move or a poll.

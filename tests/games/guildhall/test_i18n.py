@@ -290,6 +290,13 @@ def test_english_is_unchanged_without_a_translator():
         )
         place = {"type": "place", "player": 0, "card": 0, "source": "guildhall:1"}
         assert describe(st, place, None) == "Ann placed red Assassin from Bob's guildhall"
+        # To Bob, whose guildhall it was: "your", never his own name (issue 47).
+        assert describe(st, place, 1) == "Ann placed red Assassin from your guildhall"
+        killed = {"type": "discard", "player": 1, "card": 0, "why": "assassin"}
+        assert describe(st, killed, 0) == "red Assassin was discarded from Bob's guildhall"
+        assert describe(st, killed, 1) == "red Assassin was discarded from your guildhall"
+        took = {"type": "take_chapter", "player": 0, "target": 1, "cards": [0]}
+        assert describe(st, took, 1) == "Ann took your chapter: red Assassin"
         exchange = {"type": "exchange", "player": 1, "to_hand": [0], "to_guildhall": []}
         assert describe(st, exchange, 0) == (
             "Bob exchanged no cards from their hand for red Assassin from their guildhall"

@@ -20,7 +20,7 @@ from django.template import Context, Engine
 from games.core import registry
 from games.renaissance import present
 from games.renaissance.builder import build
-from games.renaissance.cards import ICONS, OFFER_R
+from games.renaissance.cards import ICONS, OFFER_R, card_name
 from games.renaissance.game import RENAISSANCE as GAME
 
 from .games import new_match, others_hidden, random_game
@@ -282,7 +282,7 @@ def test_an_action_phase_groups_the_actions_by_hand_card_and_removals_apart():
     assert c["prompt"] == {"text": "Choose your action for phase 1.", "mine": True}
     # Removals apart, each naming the card.
     assert [b["label"] for b in c["removal_buttons"]] == [
-        f"Remove the Merchant (card {on_left}) at level 2, place 1",
+        "Remove the Merchant at level 2, place 1",
         "Remove a face-down Renaissance Man at level 2, place 2",
     ]
     # A group per hand card, holding exactly that card's actions.
@@ -291,22 +291,22 @@ def test_an_action_phase_groups_the_actions_by_hand_card_and_removals_apart():
         for b in h["buttons"]:
             assert json.loads(b["action"])["card"] == h["card"]["id"]
     labels = {b["label"] for b in c["hand"][0]["buttons"]}
-    assert f"Hire card {hire} (Scholar) at level 2, place 3 via a stored coin token" in labels
-    assert f"Barter card {hire} (Scholar) for a book token via a stored bread token" in labels
-    assert f"Teach card {hire} (Scholar): a book token to your RM area" not in labels  # held
-    assert f"Recruit card {hire} (Scholar): a Knight from the supply to the book area" in labels
+    assert f"Hire {card_name(hire)} at level 2, place 3 via a stored coin token" in labels
+    assert f"Barter {card_name(hire)} for a book token via a stored bread token" in labels
+    held = f"Teach {card_name(hire)}: a book token to your Renaissance Man area"
+    assert held not in labels
+    assert f"Recruit {card_name(hire)}: a Knight from the supply to the book area" in labels
     assert (
-        f"Recruit card {hire} (Scholar): a Knight moved from the shield area to the book area"
-        in labels
+        f"Recruit {card_name(hire)}: a Knight moved from the shield area to the book area" in labels
     )
     teach_labels = {b["label"] for b in c["hand"][1]["buttons"]}
     assert (
-        f"Teach card {teach} (Baker): a bread token to your RM area via a stored book token"
-        in teach_labels
+        f"Teach {card_name(teach)}: a bread token to your Renaissance Man area via a stored "
+        "book token" in teach_labels
     )
     # Screen readers hear the card before the grouped button's own words.
     b = next(b for b in c["hand"][0]["buttons"] if json.loads(b["action"])["kind"] == "hire")
-    assert b["prefix"] == f"Card {hire} (Scholar): "
+    assert b["prefix"] == f"{card_name(hire)}: "
     assert b["short"] == "Hire at level 2, place 3 (stored coin)"
     assert [b["label"] for b in c["panel_buttons"]] == ["Pass (no action)"]
     assert [x["how"] for x in c["access"]] == [
@@ -318,7 +318,7 @@ def test_an_action_phase_groups_the_actions_by_hand_card_and_removals_apart():
     page = render(view)
     check_buttons(view, page)
     texts = {text for _, text in page_buttons(page)}
-    assert f"Card {hire} (Scholar): Hire at level 2, place 3 (stored coin)" in texts
+    assert f"{card_name(hire)}: Hire at level 2, place 3 (stored coin)" in texts
 
 
 def test_a_submission_is_shown_and_may_be_changed_until_everyone_has_chosen():
@@ -326,7 +326,7 @@ def test_a_submission_is_shown_and_may_be_changed_until_everyone_has_chosen():
     act(st, 0, "remove", level=2, pos=0)
     c = ctx(st, 0)
     assert c["choice_text"] == (
-        f"So far you remove the Merchant (card {on_left}) at level 2, place 1 at the reveal: "
+        "So far you remove the Merchant at level 2, place 1 at the reveal: "
         "now choose your action, or Pass."
     )
     cell = next(x for x in c["me"]["places"] if (x["level"], x["pos"]) == (2, 0))
@@ -339,8 +339,8 @@ def test_a_submission_is_shown_and_may_be_changed_until_everyone_has_chosen():
     view = GAME.view(st, 0)
     c = GAME.board_context(view, {})
     assert c["choice_text"] == (
-        f"Your choice: Remove the Merchant (card {on_left}) at level 2, place 1, then hire card "
-        f"{hire} (Scholar) at level 2, place 3; you may change it until everyone has chosen."
+        f"Your choice: Remove the Merchant at level 2, place 1, then hire {card_name(hire)} "
+        "at level 2, place 3; you may change it until everyone has chosen."
     )
     assert GAME.prompt(view).startswith("You have chosen your action for phase 1.")
     picked = [b for b in context_buttons(c) if b["picked"]]
@@ -348,7 +348,7 @@ def test_a_submission_is_shown_and_may_be_changed_until_everyone_has_chosen():
         {"kind": "hire", "card": hire, "source": "worker", "level": 2, "pos": 2}
     ]
     cell = next(x for x in c["me"]["places"] if (x["level"], x["pos"]) == (2, 2))
-    assert cell["pending"]["text"] == f"your hire: card {hire} (Scholar)"
+    assert cell["pending"]["text"] == f"your hire: {card_name(hire)}"
     page = render(view)
     assert 'aria-pressed="true"' in page and "(your choice)" in page
     check_buttons(view, page)
@@ -357,12 +357,13 @@ def test_a_submission_is_shown_and_may_be_changed_until_everyone_has_chosen():
     assert bob["others"][-1]["name"] == "Ann" and bob["others"][-1]["status"] == "has chosen"
     bob_page = render(GAME.view(st, 1))
     assert f"card {hire}" not in bob_page and "removing" not in bob_page
+    assert card_name(hire) not in bob_page
     assert ctx(st, 2)["waiting_text"] == "Waiting for Bob."
     # Changing the choice: Pass replaces it.
     act(st, 0, "pass")
     c = ctx(st, 0)
     assert c["choice_text"].startswith(
-        f"Your choice: Remove the Merchant (card {on_left}) at level 2, place 1, then pass"
+        "Your choice: Remove the Merchant at level 2, place 1, then pass"
     )
 
 
@@ -425,13 +426,13 @@ def test_the_discard_step():
     c = ctx(st, 0)
     assert c["stage_label"] == "Round 4 · discard step"
     assert [[x["label"] for x in h["buttons"]] for h in c["hand"]] == [
-        [f"Discard card {a} (Merchant)"],
-        [f"Discard card {b} (Scholar)"],
+        [f"Discard {card_name(a)}"],
+        [f"Discard {card_name(b)}"],
     ]
     assert [x["label"] for x in c["panel_buttons"]] == ["Done: keep all my cards"]
     act(st, 0, "discard", card=a)
     c = ctx(st, 0)
-    assert c["choice_text"] == f"Chosen to discard so far: card {a} (Merchant). Then Done."
+    assert c["choice_text"] == f"Chosen to discard so far: {card_name(a)}. Then Done."
     assert c["hand"][0]["discarding"]
     assert [x["short"] for x in c["hand"][0]["buttons"]] == ["Keep it (undo discard)"]
     assert [x["label"] for x in c["panel_buttons"]] == ["Done: discard 1 card"]
@@ -439,10 +440,11 @@ def test_the_discard_step():
     view = GAME.view(st, 0)
     c = GAME.board_context(view, {})
     assert c["choice_text"] == (
-        f"Your choice: discard card {a} (Merchant); you may change it until everyone has chosen."
+        f"Your choice: discard {card_name(a)}; you may change it until everyone has chosen."
     )
     check_buttons(view, render(view))
     assert f"card {a}" not in render(GAME.view(st, 1))
+    assert card_name(a) not in render(GAME.view(st, 1))
 
 
 # Removals in every step that offers them --------------------------------------------------------
@@ -474,15 +476,13 @@ def removal_labels(c: dict) -> list[str]:
 def test_removals_are_offered_and_shown_in_the_discard_step():
     knight, st = removable_position()
     c = ctx(st, 0)
-    assert removal_labels(c) == [f"Remove the Knight (card {knight}) at level 2, place 1"]
+    assert removal_labels(c) == ["Remove the Knight at level 2, place 1"]
     assert c["removal_note"] == "(optional, at the reveal, before your discards)"
     act(st, 0, "remove", level=2, pos=0)
     view = GAME.view(st, 0)
     assert view["decision"]["removals"] == [{"level": 2, "pos": 0}]
     c = GAME.board_context(view, {})
-    assert c["choice_text"] == (
-        f"So far you remove the Knight (card {knight}) at level 2, place 1 at the reveal."
-    )
+    assert c["choice_text"] == ("So far you remove the Knight at level 2, place 1 at the reveal.")
     cell = next(x for x in c["me"]["places"] if (x["level"], x["pos"]) == (2, 0))
     assert cell["removing"]
     page = render(view)
@@ -490,7 +490,7 @@ def test_removals_are_offered_and_shown_in_the_discard_step():
     assert "You may remove workers first" not in page  # nothing left to remove
     act(st, 0, "done")
     assert ctx(st, 0)["choice_text"] == (
-        f"Your choice: Remove the Knight (card {knight}) at level 2, place 1, then keep every "
+        "Your choice: Remove the Knight at level 2, place 1, then keep every "
         "card; you may change it until everyone has chosen."
     )
     # Bob sees that Ann has chosen, never what.
@@ -515,7 +515,7 @@ def test_removals_are_offered_before_a_new_renaissance_man_is_placed():
     )
     view = GAME.view(st, 0)
     c = GAME.board_context(view, {})
-    assert removal_labels(c) == [f"Remove the Knight (card {knight}) at level 2, place 1"]
+    assert removal_labels(c) == ["Remove the Knight at level 2, place 1"]
     assert c["removal_note"] == (
         "(optional, at the reveal, before your new Renaissance Man is placed)"
     )
@@ -526,7 +526,7 @@ def test_removals_are_offered_before_a_new_renaissance_man_is_placed():
     act(st, 0, "place_rm", level=2, pos=0)  # the place freed
     c = ctx(st, 0)
     assert c["choice_text"] == (
-        f"Your choice: Remove the Knight (card {knight}) at level 2, place 1, then put the "
+        "Your choice: Remove the Knight at level 2, place 1, then put the "
         "new Renaissance Man at level 2, place 1; you may change it until everyone has chosen."
     )
 
@@ -551,7 +551,7 @@ def test_the_recruit_winner_may_remove_first_at_once():
     view = GAME.view(st, 0)
     assert view["stage"] == "recruit"
     c = GAME.board_context(view, {})
-    assert removal_labels(c) == [f"Remove the Knight (card {knight}) at level 2, place 1"]
+    assert removal_labels(c) == ["Remove the Knight at level 2, place 1"]
     assert c["removal_note"] == "(optional, made at once: a place freed may take the card)"
     check_buttons(view, render(view))
     act(st, 0, "remove", level=2, pos=0)
