@@ -20,7 +20,9 @@ every seat saw). A stalled computer seat
   normal seat whose only action was TEACH placed each new Renaissance Man on the one open
   place, which covered its Scholar, removed that card again to teach, and so on for ever;
   stalled for ``DIG_ROUNDS``, it removes toward a Merchant whenever it cannot HIRE, stuck
-  or not (the removal that gave it TEACH back only led round the same circle).
+  or not (the removal that gave it TEACH back only led round the same circle), and
+  otherwise makes the removals its level would (the easy player's random ones may open a
+  place that a card can fill, where none could before).
 Every computer level applies it (``escape``); the strong search in its tree and play-outs
 too, so that it plans with the rule it plays by. And a seat stalled for ``WANDER_ROUNDS``
 makes half of its decisions by the easy player's random choice (``wanders``): any other
@@ -76,7 +78,9 @@ def escape(st: State, seat: int, actions: list[dict[str, Any]]) -> list[dict[str
     p = st.players[seat]
     if removals and (stuck(st, seat) or (p.idle >= DIG_ROUNDS and not can_hire(st, seat))):
         return [unstick(st, seat, removals)]
-    out = [a for a in actions if a["kind"] != "remove"]
+    # Stalled that long, any removal the level would make again (the easy player's, which
+    # may open a way no card could fill before).
+    out = actions if p.idle >= DIG_ROUNDS else [a for a in actions if a["kind"] != "remove"]
     if must_discard(st, seat):
         out = [a for a in out if a["kind"] != "done"]
     return out or actions
