@@ -115,6 +115,7 @@ def play(contest: Contest, setup: Setup, index: int) -> dict[str, Any]:
         "index": index,
         "a_seat": a_seat,
         "winner": winner,
+        "over": kind.phase(st) == "over",  # else cut at ``max_length``
         "length": contest.length(st),
         "ms": ms,
         "turn_ms": turn_ms,
@@ -158,6 +159,8 @@ def summary(
         "a_wins": a_wins,
         "b_wins": b_wins,
         "ties": n - a_wins - b_wins,  # not over after max_length, or a shared win
+        # Still going at max_length: the computers' choices must end every game (issue 49).
+        "capped": sum(not g.get("over", True) for g in games),
         "a_win_rate": round(a_wins / n, 4) if n else 0.0,
         "ci95": [round(lo, 4), round(hi, 4)],
         "ms_per_decision": {

@@ -11,7 +11,8 @@ What it prefers:
 - recruits where its Knight makes a strict majority, for a card that fits its structure;
 - teaching toward a Renaissance Man, bartering for coin tokens (HIRE), and never spending a
   card that fits its structure on anything but a hire.
-It never removes workers and never takes back its own picks, so its submissions end.
+It never removes workers and never takes back its own picks, so its submissions end; a
+seat that has made no progress for some rounds discards at least one card (``stall``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import random
 from collections.abc import Container
 from typing import Any
 
-from . import pyramid
+from . import pyramid, random_player, stall
 from .cards import (
     ACTION_OF,
     BAKER,
@@ -45,6 +46,11 @@ def choose(
 ) -> dict[str, Any]:
     if actions is None:
         actions = legal_actions(st, seat)
+    if stall.wanders(st, seat, rand):
+        return random_player.choose(st, seat, rand, actions)
+    actions = stall.escape(st, seat, actions)
+    if len(actions) == 1:  # a stalled seat's removal toward a Merchant, say
+        return actions[0]
     removals = [a for a in actions if a["kind"] == "remove"]
     actions = [a for a in actions if a["kind"] not in ("keep", "reset", "remove")] or actions
     stage = st.stage
@@ -127,7 +133,7 @@ def _unblock(
     gives the most access, the lowest first."""
     p = st.players[seat]
     cells = virtual_cells(p)
-    best, chosen = -1, []
+    best, chosen = -math.inf, []
     for a in removals:
         i = pyramid.index(a["level"], a["pos"])
         after = cells[:]
@@ -268,4 +274,7 @@ def _discard(st: State, seat: int, actions: list[dict[str, Any]]) -> dict[str, A
         if not teach and not barter:
             return a
     done = [a for a in actions if a["kind"] == "done"]
-    return done[0] if done else actions[0]
+    if done:
+        return done[0]
+    discards = [a for a in actions if a["kind"] == "discard"]  # stalled: one must go
+    return stall.least_useful(st, seat, discards) if discards else actions[0]

@@ -114,6 +114,12 @@ def build(
     st.phase = phase
     st.round = 0 if stage == "foundation" else round
     st.area = area
+    for q, spec in enumerate(players):
+        p = st.players[q]
+        # Progress (``PlayerState.best``, ``idle``): the structure at its best, as of now,
+        # unless named.
+        p.best = spec.get("best", sum(c is not None for c in p.cells))
+        p.idle = spec.get("idle", 0)
     for p in st.players:  # a seat with nothing to decide in this step is not waited for
         if (
             stage in ("recruit", "over")

@@ -22,11 +22,14 @@ from typing import Any, cast
 from games.core.rng import MASK
 
 from .legal import legal_actions
+from .stall import escape
 from .state import PlayerState, State
 
 # A seat's public and own parts: everything else of a PlayerState is its submission in the
 # current step (picks, choice, done, and whatever a later engine adds there).
-_NOT_SUBMISSION = frozenset({"hand", "known", "cells", "down", "stored", "rm_tokens", "supply"})
+_NOT_SUBMISSION = frozenset(
+    {"hand", "known", "cells", "down", "stored", "rm_tokens", "supply", "best", "idle"}
+)
 _SUBMISSION = tuple(name for name in PlayerState.__slots__ if name not in _NOT_SUBMISSION)
 # The steps where every seat chooses at once, in secret (views.py's list).
 SIMULTANEOUS = frozenset({"foundation", "action", "rm", "discard"})
@@ -102,7 +105,7 @@ def complete(s: State, q: int, rand: random.Random, chooser: Chooser) -> None:
     for _ in range(64):  # a safety stop: a submission is a few choices
         if s.players[q].done:
             return
-        actions = [a for a in legal_actions(s, q) if a["kind"] not in TAKE_BACK]
+        actions = [a for a in escape(s, q, legal_actions(s, q)) if a["kind"] not in TAKE_BACK]
         apply(s, q, chooser(s, q, actions, rand))
     raise RuntimeError(f"seat {q}'s imagined submission does not end")
 

@@ -675,8 +675,20 @@ def _reveal_discards(st: State, events: list[dict[str, Any]]) -> None:
             if drawn is not None:
                 events.append({"type": "refill", "area": area, "card": drawn})
     _deal(st, events)
+    _count_progress(st)
     st.round += 1
     _start_phase(st, 1, events)
+
+
+def _count_progress(st: State) -> None:
+    """At the end of a round: a seat whose structure holds more cards than ever before made
+    progress; every other seat has gone a round more without (``PlayerState.idle``)."""
+    for p in st.players:
+        cards = pyramid.count(p.cells)
+        if cards > p.best:
+            p.best, p.idle = cards, 0
+        else:
+            p.idle += 1
 
 
 # The end ----------------------------------------------------------------------------------

@@ -10,6 +10,9 @@
    (the rules changed with format 2), so an upgraded one says so.
 5. ``undoable``: the seats that may take back their last step, several in a simultaneous
    step (issue 45); format 4 read with the last seat's alone.
+6. Each player's progress: ``best`` (the most cards its structure has held at the end of
+   a round) and ``idle`` (rounds ended since without more), issue 49; format 5 read as if
+   its structure had just reached its best.
 """
 
 from __future__ import annotations
@@ -98,12 +101,36 @@ def _down_5(data: Data) -> Data:
     return {**{k: v for k, v in data.items() if k != "undoable"}, "format": 4}
 
 
+def _up_5(data: Data) -> Data:
+    """Format 5 to 6: every structure at its best, as of now."""
+    players = _players(data)
+    if any("best" in pd or "idle" in pd for pd in players):
+        raise ValueError("a format 5 player entry has no progress")
+    return {
+        **data,
+        "format": 6,
+        "players": [{**pd, "best": _cards(pd.get("cells")), "idle": 0} for pd in players],
+    }
+
+
+def _cards(cells: object) -> int:
+    if not isinstance(cells, list):
+        raise ValueError("a structure is a list")
+    return sum(c is not None for c in cells)
+
+
+def _down_6(data: Data) -> Data:
+    players = [{k: v for k, v in pd.items() if k not in ("best", "idle")} for pd in _players(data)]
+    return {**data, "format": 5, "players": players}
+
+
 FORMATS = Formats(
-    current=5,
+    current=6,
     steps={
         1: FormatStep(up=_up_1, down=_down_2),
         2: FormatStep(up=_up_2, down=_down_3),
         3: FormatStep(up=_up_3, down=_down_4),
         4: FormatStep(up=_up_4, down=_down_5),
+        5: FormatStep(up=_up_5, down=_down_6),
     },
 )

@@ -57,6 +57,8 @@ _PLAYER_KEYS = {
     "removals",
     "choice",
     "done",
+    "best",
+    "idle",
 }
 
 
@@ -85,6 +87,8 @@ def to_json(st: State) -> dict[str, Any]:
                 "removals": p.removals[:],
                 "choice": None if p.choice is None else dict(p.choice),
                 "done": p.done,
+                "best": p.best,
+                "idle": p.idle,
             }
             for p in st.players
         ],
@@ -180,6 +184,8 @@ def _read_player(q: int, pd: object) -> PlayerState:
         raise ValueError(f"player {q}'s choice must be an object or null")
     p.choice = None if choice is None else dict(choice)
     p.done = pd["done"]
+    p.best = pd["best"]
+    p.idle = pd["idle"]
     return p
 
 
@@ -292,6 +298,8 @@ def _check_board(st: State) -> None:
         on_board = sum(st.knights[a][q] for a in range(4))
         if type(p.supply) is not int or p.supply < 0 or p.supply + on_board != KNIGHTS:
             raise ValueError(f"player {q} must have {KNIGHTS} Knights")
+        if not _is_int(p.best, 0, SIZE) or not _is_int(p.idle, 0, 10**6):
+            raise ValueError(f"player {q}'s progress must be counts")
 
 
 def _check_structure(st: State, q: int, p: PlayerState) -> None:

@@ -3,7 +3,8 @@
 Uniform play rarely builds a pyramid: it removes workers, passes and barters away the
 cards that could be hired. So hiring and placing weigh more, removing and passing less,
 and it never takes back its own picks ("keep", "reset"), which keeps every submission
-finite. It reads only the seat's legal actions, so it never sees a secret.
+finite; stalled, it discards at least one card (``stall``). It reads only the seat's legal
+actions and its public progress, so it never sees a secret.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from . import stall
 from .legal import legal_actions
 from .state import State
 
@@ -37,5 +39,6 @@ def choose(
 ) -> dict[str, Any]:
     if actions is None:
         actions = legal_actions(st, seat)
+    actions = stall.escape(st, seat, actions)
     weights = [WEIGHTS[a["kind"]] for a in actions]
     return rand.choices(actions, weights)[0]

@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from games.core import ismcts
 
-from . import bot, engine, pyramid, views
+from . import bot, engine, pyramid, random_player, stall, views
 from .cards import MERCHANT, RM, TYPE, WILD
 from .determinize import SIMULTANEOUS, TAKE_BACK, complete, determinize
 from .legal import majority, virtual_cells
@@ -256,7 +256,7 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict[str, Any]]:
         assert q is not None  # asked only while someone decides
         actions = [
             a
-            for a in engine.legal_actions(st, q)
+            for a in stall.escape(st, q, engine.legal_actions(st, q))
             if a["kind"] not in TAKE_BACK and (a["kind"] != "remove" or _helps(st, q, a))
         ]
         if st.stage == "discard":
@@ -367,6 +367,8 @@ def choose(
     budget_ms: int | None = None,
     iterations: int | None = None,
 ) -> dict[str, Any]:
+    if stall.wanders(st, seat, rand):  # long without progress: break a cycle of choices
+        return random_player.choose(st, seat, rand)
     return search(st, seat, rand, budget_ms=budget_ms, iterations=iterations).action
 
 

@@ -39,6 +39,8 @@ class PlayerState:
         "removals",
         "choice",
         "done",
+        "best",
+        "idle",
     )
 
     def __init__(self) -> None:
@@ -62,6 +64,12 @@ class PlayerState:
         self.removals: list[int] = []
         self.choice: dict[str, Any] | None = None  # the closing choice (action phase, rm placement)
         self.done = False  # submitted: the step does not wait for this seat
+        # Progress, public (what every seat saw): the most cards the structure has held at
+        # the end of a round, and how many rounds in a row have ended since without more.
+        # The computer players read ``idle`` to leave a position that repeats without
+        # progress (``stall``): nothing in the rules stops a game from going on for ever.
+        self.best = 0
+        self.idle = 0
 
     def clone(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
@@ -76,6 +84,8 @@ class PlayerState:
         p.removals = self.removals[:]
         p.choice = self.choice
         p.done = self.done
+        p.best = self.best
+        p.idle = self.idle
         return p
 
     def clear_submission(self) -> None:

@@ -252,7 +252,7 @@ class TestArena:
         # Cut short by max_turns: nobody won.
         assert all(g["winner"] is None for g in games)
         one, two = run(setup, jobs=1), run(setup, jobs=2)
-        assert one["ties"] == 3 and one["a_win_rate"] == 0
+        assert one["ties"] == 3 and one["capped"] == 3 and one["a_win_rate"] == 0
         keep = ("a_wins", "b_wins", "ties", "turns_per_game")
         assert {k: one[k] for k in keep} == {k: two[k] for k in keep}
         assert one["ms_per_decision"]["a"]["decisions"] == two["ms_per_decision"]["a"]["decisions"]
