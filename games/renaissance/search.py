@@ -257,8 +257,10 @@ def game_for(seat: int) -> ismcts.SearchGame[State, dict[str, Any]]:
         actions = [
             a
             for a in stall.escape(st, q, engine.legal_actions(st, q))
-            if a["kind"] not in TAKE_BACK and (a["kind"] != "remove" or _helps(st, q, a))
+            if a["kind"] not in TAKE_BACK
         ]
+        # (A stalled seat's one removal toward a Merchant stays, helping or not.)
+        actions = [a for a in actions if a["kind"] != "remove" or _helps(st, q, a)] or actions
         if st.stage == "discard":
             # One order of discards: a card is discarded after the lower ones only, so the
             # tree holds each set of discards once.

@@ -124,7 +124,8 @@ def test_a_seat_making_progress_may_keep_its_hand():
     assert bot.choose(st, 0, random.Random(2)) == {"kind": "done"}
 
 
-def test_a_long_stalled_seat_that_cannot_hire_removes_until_it_can():
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_a_long_stalled_seat_that_cannot_hire_removes_until_it_can(level):
     # Its Merchant and its Scholar are covered by Renaissance Men; removing the one above
     # the Scholar gives TEACH back, and its next Renaissance Man went back there, for ever
     # (the arena's normal seat). Stalled that long, it goes on until a Merchant is free.
@@ -147,7 +148,7 @@ def test_a_long_stalled_seat_that_cannot_hire_removes_until_it_can():
     )
     assert stall.stuck(st, 0) and not stall.can_hire(st, 0)
     removed = []
-    while (action := bot.choose(st, 0, random.Random(1)))["kind"] == "remove":
+    while (action := LEVELS[level](st, 0, random.Random(1)))["kind"] == "remove":
         removed.append((action["level"], action["pos"]))
         act(st, 0, "remove", level=action["level"], pos=action["pos"])
 
