@@ -50,7 +50,7 @@ def old_game(alice, bob) -> Game:
     game = start_game(alice, bob, kind="renaissance")
     Game.objects.filter(pk=game.pk).update(rules=1)
     game = play(stored_as(game, 1), 40, random.Random(4))
-    assert (game.snapshot["format"], game.snapshot["rules"]) == (5, 1)
+    assert (game.snapshot["format"], game.snapshot["rules"]) == (FORMATS.current, 1)
     return stored_as(game, 1)
 
 
@@ -92,7 +92,7 @@ class TestAMoveOnAnOldGame:
 
         replayed = replays.replay(stored_game(game)).state
         assert game.snapshot == replays.stored(game.game_kind.to_json(replayed))
-        assert game.snapshot["format"] == 5 and game.rules == 1
+        assert game.snapshot["format"] == FORMATS.current and game.rules == 1
         assert check_game(game) is None
         # What format 1 lacked comes from the record: the hand cards everyone saw taken
         # (an upgrade of the snapshot alone would know none).
@@ -103,7 +103,7 @@ class TestUpgradeGames:
     def test_a_dry_run_says_what_it_would_change_and_changes_nothing(self, old_game):
         out = upgrade("--dry-run")
 
-        assert f"Game {old_game.pk}: snapshot from format 1 to 5" in out
+        assert f"Game {old_game.pk}: snapshot from format 1 to {FORMATS.current}" in out
         assert "1 would change, 0 left as they were" in out
         assert Game.objects.get(pk=old_game.pk).snapshot == old_game.snapshot
 
@@ -111,7 +111,7 @@ class TestUpgradeGames:
         upgrade()
 
         game = Game.objects.get(pk=old_game.pk)
-        assert (game.snapshot["format"], game.snapshot["rules"]) == (5, 1)
+        assert (game.snapshot["format"], game.snapshot["rules"]) == (FORMATS.current, 1)
         assert game.stamp == old_game.stamp + 1  # boards read afresh
         assert check_game(game) is None
         assert "0 changed" in upgrade()
@@ -136,13 +136,13 @@ class TestBackTo:
 
         out = upgrade("--back-to", "renaissance:3")
 
-        assert f"Game {old_game.pk}: snapshot from format 5 back to 3" in out
+        assert f"Game {old_game.pk}: snapshot from format {FORMATS.current} back to 3" in out
         game = Game.objects.get(pk=old_game.pk)
         assert game.snapshot["format"] == 3 and "rules" not in game.snapshot
         assert check_game(game) is None  # like with like, in format 3
         assert Game.objects.get(pk=guildhall.pk).snapshot == guildhall.snapshot
 
-    @pytest.mark.parametrize("value", ["renaissance:6", "renaissance:0", "chess:1", "renaissance"])
+    @pytest.mark.parametrize("value", ["renaissance:99", "renaissance:0", "chess:1", "renaissance"])
     def test_it_refuses_a_format_the_game_never_had(self, old_game, value):
         with pytest.raises(CommandError, match="not a game and one of its formats"):
             upgrade("--back-to", value)
@@ -157,5 +157,5 @@ def test_a_game_stored_in_any_earlier_format_verifies_and_plays_on(alice, bob, f
 
     game = play(game, 10, random.Random(fmt + 10))
 
-    assert (game.snapshot["format"], game.snapshot["rules"]) == (5, rules)
+    assert (game.snapshot["format"], game.snapshot["rules"]) == (FORMATS.current, rules)
     assert check_game(game) is None

@@ -25,7 +25,10 @@ def back_to(value: str) -> tuple[str, int]:
     try:
         kind = registry.get(game)
         number = int(fmt)
-        kind.as_format({"format": kind.formats.current if kind.formats else 1}, number)
+        formats = kind.formats
+        oldest, current = (formats.oldest, formats.current) if formats else (1, 1)
+        if not oldest <= number <= current:
+            raise ValueError(f"unknown state format {number}")
     except (registry.UnknownGame, ValueError) as error:
         raise argparse.ArgumentTypeError(f"not a game and one of its formats: {value}") from error
     return game, number
