@@ -35,10 +35,14 @@ WEIGHTS = {
 
 
 def choose(
-    st: State, seat: int, rand: random.Random, actions: list[dict[str, Any]] | None = None
+    st: State | None, seat: int, rand: random.Random, actions: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
-    if actions is None:
-        actions = legal_actions(st, seat)
-    actions = stall.escape(st, seat, actions)
+    """A weighted random one of ``actions`` (the seat's legal ones, by default). Without a
+    state (an API client knows only the legal actions it was given) there is no stall to
+    escape."""
+    if st is not None:
+        actions = stall.escape(st, seat, legal_actions(st, seat) if actions is None else actions)
+    if not actions:
+        raise ValueError("nothing to choose from")
     weights = [WEIGHTS[a["kind"]] for a in actions]
     return rand.choices(actions, weights)[0]

@@ -94,6 +94,11 @@ def test_renaissance_bar_on_a_phone_keeps_to_a_fifth(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_timeout(300)
     assert page.evaluate("window.scrollY") > 0, "the page was not scrolled to the choices"
+    # The structure the action is for comes into sight whole above the bar (board.js), and
+    # with it a choice under the hand's cards.
+    pyramid = page.locator("#board .rn-me .rn-pyr").bounding_box()
+    assert pyramid["y"] >= -1  # (to a fraction of a pixel)
+    assert pyramid["y"] + pyramid["height"] <= page.locator(".panel").bounding_box()["y"] + 1
     assert _choices_in_sight(page), "no choice is in sight above the bar"
     page.screenshot(path=str(screenshots / "regular-rm-phone-action.png"))
 

@@ -21,8 +21,12 @@
   "use strict";
 
   var pinned = window.matchMedia("(max-width: 999px)");
+  // The board scrolls to its decision itself: the browser's restoring of the last scroll
+  // position, after the page loads, would take it away again.
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";
   var expanded = null; // the version of the board the bar was opened in full at
   var revealed = null; // the version whose decision was last brought into view
+  var moved = false; // the player scrolled or tapped since
   var announced = null; // the version whose prompt the live region last read
   var keyboard = false; // the player uses the keyboard (since their last pointer)
 
@@ -70,7 +74,11 @@
   // What the decision is about ([data-subject]: Renaissance Man's own structure) comes
   // into sight whole, above a phone's bar; else the first choice outside the bar does.
   function reveal(p, version) {
-    if (revealed === version || !p.classList.contains("mine")) return;
+    if (!p.classList.contains("mine")) return;
+    // A part swapped in above the board (htmx) may push what was in sight under the bar:
+    // looked at again after each swap, until the player scrolls or taps for themselves.
+    if (revealed === version && moved) return;
+    if (revealed !== version) moved = false;
     revealed = version;
     var subject = document.querySelector("#board [data-subject]");
     if (subject && visible(subject)) {
@@ -292,7 +300,22 @@
     }
   });
 
+  ["wheel", "touchstart", "pointerdown", "keydown"].forEach(function (name) {
+    window.addEventListener(name, function () { moved = true; }, { passive: true, capture: true });
+  });
   document.addEventListener("DOMContentLoaded", setUp);
+  // The first look came before the page's fonts and late layout, which can push the subject
+  // under a phone's bar afterwards: look once more when they are in.
+  window.addEventListener("load", function () {
+    var ready = document.fonts ? document.fonts.ready : Promise.resolve();
+    ready.then(function () {
+      var b = board();
+      var p = panel();
+      if (!b || !p) return;
+      revealed = null;
+      reveal(p, b.dataset.token || b.dataset.version);
+    });
+  });
   // After any swap: the board is swapped whole (its outerHTML), by a move or a poll.
   document.addEventListener("htmx:afterSettle", setUp);
   pinned.addEventListener("change", setUp);
