@@ -10,7 +10,8 @@ model and database, from the model's own fields: values read go through the data
 converters and the fields' own (``from_db_value``), values written through the fields'
 ``pre_save`` and ``get_db_prep_save``, as the ORM does, so the instances built and the
 values stored are the ORM's (``tests/guildhall_site/test_rows.py`` and
-``tests/games/test_seats.py`` compare them field by field). Every other query goes through the ORM.
+``tests/games/play/test_seats.py`` compare them field by field). Every other query goes
+through the ORM.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Tasks run inline, as queued after each commit, whatever broker REDIS_URL names: a test
     # sees their effects at once. The tests that start a real worker turn this off
-    # (tests/games/test_tasks_worker.py).
+    # (tests/guildhall_site/test_celery_worker.py).
     from guildhall_site.celery import app as celery_app
 
     settings.CELERY_TASK_ALWAYS_EAGER = True

@@ -10,7 +10,7 @@ from games.models import Analysis
 from tests.e2e.conftest import log_in
 from tests.e2e.test_board_ux_e2e import screen  # noqa: F401 (the fixture)
 from tests.games.helpers import start_game
-from tests.games.test_analysis import finish_short, stored_with_marks
+from tests.games.play.test_analysis import finish_short, stored_with_marks
 
 
 @pytest.fixture(autouse=True)

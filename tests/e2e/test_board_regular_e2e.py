@@ -184,7 +184,7 @@ def test_a_turn_by_keyboard_and_the_end_seen_by_an_open_page(
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_replay_steps_by_turn_with_the_keys(browser, live_server, alice, bob, screenshots, size):
     from games.reads import replay
-    from tests.games.test_replay import finish
+    from tests.games.web.test_replay import finish
 
     game = finish(start_game(alice, bob))
     turns = replay.turns(game, replay.step_at(game, 0).state)

@@ -293,7 +293,7 @@ def test_after_ending_a_turn_the_next_game_is_a_tap_away(
 def test_a_finished_game_explains_its_result(
     screen, live_server, alice, bob, charlie, screenshots, size
 ):
-    from tests.games.test_replay import finish
+    from tests.games.web.test_replay import finish
 
     game = finish(start_game(alice, bob, charlie))
     page = board_at(screen, live_server, game, size)

@@ -1,6 +1,6 @@
 """Every form and query parameter of the site's pages, fed hostile values: never a 5xx.
 
-schemathesis does this for the API from its schema (tests/games/test_api_schemathesis.py);
+schemathesis does this for the API from its schema (tests/games/api/test_schema_schemathesis.py);
 the pages have no schema, so the list below names each page's parameters, read from its view
 and form. Values: Unicode digits ("²" passes ``str.isdigit``), numbers too big for a database
 column, negative and empty ones, NUL bytes, long text, JSON nested thousands deep, broken

@@ -16,7 +16,7 @@ from django.urls import reverse
 from games.core import registry
 from games.models import Game
 from tests.games.helpers import play_until, start_game
-from tests.games.test_replay import finish
+from tests.games.web.test_replay import finish
 
 pytestmark = pytest.mark.django_db
 

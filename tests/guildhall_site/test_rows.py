@@ -1,6 +1,6 @@
 """guildhall_site.rows: rows read and written in plain SQL are the ORM's, field by field,
 on whichever database the suite runs (PostgreSQL in CI, SQLite by default). The seats a
-move reads through it: tests/games/test_seats.py."""
+move reads through it: tests/games/play/test_seats.py."""
 
 from __future__ import annotations
 

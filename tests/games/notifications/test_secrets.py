@@ -13,7 +13,7 @@ from games.notifications.models import Notification
 from games.play import invitations
 from tests.games.helpers import start_game, to_move, wait_version
 from tests.games.notifications.helpers import InOrder, play_turn
-from tests.games.test_board_views import game_from_state
+from tests.games.web.test_board import game_from_state
 
 Kind = Notification.Kind
 

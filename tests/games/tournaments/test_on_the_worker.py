@@ -22,9 +22,9 @@ import games.tournaments.tasks  # noqa: F401 (the worker must know the tasks bef
 import games.webhooks.tasks  # noqa: F401
 from games.tournaments import services, tasks
 from games.tournaments.models import Entry, Round, Table, Tournament
-from tests.games.test_tasks_worker import running_worker
 from tests.games.tournaments.helpers import people, play_round, tournament
 from tests.games.tournaments.test_whole_events import correct_one, hand_knockout, hand_ranking
+from tests.guildhall_site.test_celery_worker import running_worker
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -6,7 +6,7 @@ To keep the suite fast the first bot concedes after ``RESIGN_AFTER`` of its choi
 game of either lasts some 300 moves, 20 to 30 s each here on a loaded machine): the game
 still ends, and both bots hear of it by webhook like of every turn before it. The games
 played through webhooks to their natural end are those of the bots on a generated client
-(``tests/games/test_api_generated_client.py``); ``RESIGN_AFTER = None`` plays these to it
+(``tests/games/api/test_schema_generated_client.py``); ``RESIGN_AFTER = None`` plays these to it
 too."""
 
 import random

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seats_in_order")]
 
 
 def _forget_connections() -> None:
-    # As tests/games/test_unqueued_notifications.py: the next publish connects anew.
+    # As tests/games/notifications/test_events_unqueued.py: the next publish connects anew.
     app._pool = None
     app.amqp._producer_pool = None
 

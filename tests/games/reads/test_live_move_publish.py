@@ -1,6 +1,6 @@
 """What a move tells the event stream after its commit (games.reads.live.game_changed): the
 game and its seats as the move wrote them, without reading them again (a move's queries end
-with its commit: tests/games/test_api_move_cost.py), and exactly what a read would say."""
+with its commit: tests/games/api/test_views_move_cost.py), and exactly what a read would say."""
 
 import random
 

@@ -9,7 +9,7 @@ from games.play import stand_ins
 from games.play.computer_moves import play_computer_turn
 from tests.games.helpers import start_game, to_move
 from tests.games.notifications.helpers import play_turn
-from tests.games.test_tasks_worker import wait_until, worker  # noqa: F401 (the fixture)
+from tests.guildhall_site.test_celery_worker import wait_until, worker  # noqa: F401 (the fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

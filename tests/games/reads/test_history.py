@@ -12,7 +12,7 @@ from games.reads import history
 from games.reads.movelog import describe_move
 from tests.conftest import client_for
 from tests.games.helpers import start_game
-from tests.games.test_replay import finish
+from tests.games.web.test_replay import finish
 
 HTMX = {"HX-Request": "true"}
 

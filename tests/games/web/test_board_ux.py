@@ -12,7 +12,7 @@ from games.models import Game, Seat
 from games.play import moves
 from tests.conftest import client_for
 from tests.games.helpers import random_action, start_game
-from tests.games.test_replay import finish
+from tests.games.web.test_replay import finish
 
 
 def play_until_only(game: Game, user, rand: random.Random) -> Game:

@@ -20,7 +20,7 @@ import games.tournaments.tasks  # noqa: F401
 from games.models import Game, Move
 from games.play import stand_ins
 from tests.games.helpers import start_game
-from tests.games.test_tasks_worker import running_worker
+from tests.guildhall_site.test_celery_worker import running_worker
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -10,7 +10,7 @@ import pytest
 from games.models import Move
 from games.reads import replay
 from tests.games.helpers import start_game
-from tests.games.test_replay import finish, page, step_url
+from tests.games.web.test_replay import finish, page, step_url
 
 OPTION = re.compile(r'<option value="(\d+)"( selected)?>([^<]*)</option>')
 

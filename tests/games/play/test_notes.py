@@ -16,7 +16,7 @@ from games.play.errors import Invalid, NotFound, NotYourTurn
 from tests.conftest import client_for, make_person
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import play_one, start_game
-from tests.games.test_replay import finish
+from tests.games.web.test_replay import finish
 
 SECRET = "Bob holds the red Trader, I think ⟦plan⟧"
 HTMX = {"HX-Request": "true"}

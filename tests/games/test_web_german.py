@@ -17,7 +17,7 @@ from games.reads.stats import duration_label
 from games.templatetags.game_tags import time_since
 from games.web.board import game_title, rules_label
 from tests.games.helpers import start_game
-from tests.games.test_replay import finish
+from tests.games.web.test_replay import finish
 
 pytestmark = pytest.mark.django_db
 
