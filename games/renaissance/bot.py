@@ -2,7 +2,7 @@
 may know (its hand and submission, every structure's face-up cards, tokens, Knights and the
 Recruit board). It never looks at the deck, the discard pile, another hand, another seat's
 pending submission or a face-down card's face, so its choice is the same whatever those
-are (``test_bots.py``).
+are (``test_bot.py``).
 
 What it prefers:
 - hires that keep the pyramid buildable: every open position should still be fillable by

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.usernames import skeleton
-from tests.accounts.test_signup import sign_up
+from tests.accounts.test_views_signup import sign_up
 from tests.conftest import PASSWORD
 
 

@@ -121,5 +121,5 @@ _SUBJECT_TITLE = re.compile(r"(?:Renaissance Man|\w+) (?:#|Nr\. )\d+ \(([^()]*)\
 def players_only(subject: str) -> str:
     """``subject`` with each game named by its players alone, as subjects named games before
     they had a number: "Your turn in Alice vs Bob" (the whole subject is checked by
-    tests/games/notifications/test_subjects.py)."""
+    tests/games/notifications/test_emails_subjects.py)."""
     return _SUBJECT_TITLE.sub(r"\1", subject)

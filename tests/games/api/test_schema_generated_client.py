@@ -40,7 +40,7 @@ from games.renaissance import random_player as renaissance_player
 from games.webhooks.models import Webhook
 from tests.games.api_validation import openapi
 from tests.games.helpers import start_game
-from tests.games.webhooks.test_docs_bot import bot_code, make_bot
+from tests.games.webhooks.test_delivery_docs_bot import bot_code, make_bot
 from tests.seeds import FixedSeed
 from tests.webhookserver import bots_allowed, receiver  # noqa: F401 (fixtures)
 

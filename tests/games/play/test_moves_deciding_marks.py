@@ -2,7 +2,7 @@
 
 The property test that stood here (random play of every registered game through the
 services, the seats marked deciding always the game's ``deciders``) is now part of the
-conformance test of every registered game: ``tests/games/core/test_conformance.py``.
+conformance test of every registered game: ``tests/games/core/test_protocol_conformance.py``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from games.renaissance.builder import build
 from games.renaissance.pyramid import index
 
 from .helpers import act, card, legal, pass_all
-from .test_recruit import BOOK, board
+from .test_engine_recruit import BOOK, board
 
 
 def test_a_winner_whose_card_fits_only_after_a_removal_takes_it_without_asking():

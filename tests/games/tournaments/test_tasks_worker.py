@@ -3,7 +3,7 @@ with every task queued to the real Redis and run by a worker serving every lane 
 platform's ``game_ended`` hook, the tournaments' sweep that pairs the next round, the notices),
 while its players move; with a player who leaves and an organiser's correction. Its final
 standings and winner equal those worked out again from the tables' places
-(tests/games/tournaments/test_whole_events.py, where the same runs inline with time-outs).
+(tests/games/tournaments/test_tasks_whole_events.py, where the same runs inline with time-outs).
 
 Skipped where there is no Redis; under CI=true a missing Redis stops the run first."""
 
@@ -23,7 +23,7 @@ import games.webhooks.tasks  # noqa: F401
 from games.tournaments import services, tasks
 from games.tournaments.models import Entry, Round, Table, Tournament
 from tests.games.tournaments.helpers import people, play_round, tournament
-from tests.games.tournaments.test_whole_events import correct_one, hand_knockout, hand_ranking
+from tests.games.tournaments.test_tasks_whole_events import correct_one, hand_knockout, hand_ranking
 from tests.guildhall_site.test_celery_worker import running_worker
 
 pytestmark = [

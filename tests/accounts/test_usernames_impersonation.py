@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from accounts import usernames
-from tests.accounts.test_display_names import set_display_name
+from tests.accounts.test_usernames_display_names import set_display_name
 from tests.conftest import make_person
 
 # Each trick passes for alice, bob, daniel or olga (accounts that exist in the test).

@@ -185,7 +185,7 @@ CASES = all_cases()
 # game is fixed they pass, and the entry must go).
 # Cases a known bug of a game makes fail where a stored state is read back: "case id":
 # "what". (Renaissance Man's game over in its foundation step was one: see
-# tests/games/renaissance/test_kind.py.)
+# tests/games/renaissance/test_game.py.)
 KNOWN_BUGS: dict[str, str] = {}
 
 

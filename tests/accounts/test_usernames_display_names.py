@@ -17,7 +17,7 @@ from accounts.models import User
 from accounts.services import do_create_guest
 from games.play import computer_players, invitations
 from tests import mailserver
-from tests.accounts.test_profile import profile_data
+from tests.accounts.test_views_profile import profile_data
 from tests.games.api_helpers import Api
 
 smtp = mailserver.smtp  # the fixture

@@ -1,5 +1,5 @@
 """The computer players: they end games, the better one beats random play, and it prefers
-buildable hires and winnable recruits. (That neither reads a secret: test_secrets.py.)"""
+buildable hires and winnable recruits. (That neither reads a secret: test_views_secrets.py.)"""
 
 import random
 

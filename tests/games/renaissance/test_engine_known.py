@@ -10,7 +10,7 @@ from games.renaissance.determinize import determinize, hidden_cards
 from games.renaissance.positions import check
 
 from .helpers import act, card, legal, pass_all
-from .test_recruit import BREAD, board
+from .test_engine_recruit import BREAD, board
 
 
 def taken() -> tuple:
