@@ -10,7 +10,7 @@ from accounts.services import COMPUTER_PREFIX, DELETED_PREFIX, GUEST_PREFIX
 from accounts.usernames import normalise, skeleton
 
 # The session's note of the account refused at the login for being inactive (suspended): the
-# page it is sent to says why (games.moderation's suspension_notice).
+# page it is sent to says why (games.community.moderation's suspension_notice).
 INACTIVE_USER = "inactive_user"
 
 

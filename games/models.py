@@ -413,7 +413,7 @@ class Note(models.Model):
 
 
 class ChatLine(models.Model):
-    """A line of a game's chat (games.play.chat), written by one of its players: plain text,
+    """A line of a game's chat (games.community.chat), written by one of its players: plain text,
     shown to the table (and to spectators unless the game's chat is for players only), in
     the board, the game's history, its replay at the version it was written, and the API.
     Only people write it: the site never says anything in a game's chat on its own."""
@@ -428,7 +428,7 @@ class ChatLine(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     # The game's version when it was written: the replay shows it from that position on.
     version = models.PositiveIntegerField()
-    # Hidden for everyone by a moderator (games.moderation); its author is told.
+    # Hidden for everyone by a moderator (games.community.moderation); its author is told.
     hidden = models.BooleanField(default=False)
 
     class Meta:

@@ -123,8 +123,10 @@ INSTALLED_APPS = [
     "games.notifications",
     # Tournaments and leagues (games/tournaments, docs/tournaments.md).
     "games.tournaments",
-    # Reports and moderators' actions (games/moderation; the queue is in the admin).
-    "games.moderation",
+    # The players among themselves: friends, blocks, messages, the games' chat (games/community);
+    # reports and moderators' actions an app of its own inside it (the queue is in the admin).
+    "games.community",
+    "games.community.moderation",
     # Webhooks of API tokens (games/webhooks; docs/api.md, "Webhooks").
     "games.webhooks",
     # A player's data: its download, and the account's deletion (games/privacy, docs/privacy.md).
@@ -324,7 +326,7 @@ COMPUTER_GAMES_ACTIVE = envint("COMPUTER_GAMES_ACTIVE", 10)
 # Invitation emails (and pushes to each device) one player gets from one other in a day: the
 # ones after these are not sent (the invitations stay in the lobby).
 INVITATION_EMAILS_PER_DAY = envint("INVITATION_EMAILS_PER_DAY", 3)
-# Conversations one player may start in a day (accounts.messages; replying starts none), and
+# Conversations one player may start in a day (games.community.messages; replying starts none), and
 # fewer while the account is younger than NEW_ACCOUNT_DAYS. The messages themselves are
 # limited per minute (API_THROTTLE_RATES "messages" and "messages_address").
 CONVERSATIONS_PER_DAY = envint("CONVERSATIONS_PER_DAY", 20)
@@ -482,7 +484,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3500},
     },
-    # Suspensions that have run out (games.moderation.actions).
+    # Suspensions that have run out (games.community.moderation.actions).
     "lift-expired-suspensions": {
         "task": "games.moderation.lift_expired",
         "schedule": 300.0,
@@ -709,7 +711,7 @@ API_THROTTLE_RATES = {
     "chat": _envrate("API_THROTTLE_CHAT", "20/minute"),
     "chat_address": _envrate("API_THROTTLE_CHAT_ADDRESS", "60/minute"),
     # Messages sent to other players, per user and per client address (a new account may
-    # also start only a few conversations a day: accounts.messages).
+    # also start only a few conversations a day: games.community.messages).
     "messages": _envrate("API_THROTTLE_MESSAGES", "20/minute"),
     "messages_address": _envrate("API_THROTTLE_MESSAGES_ADDRESS", "60/minute"),
     # Reports of chat lines, messages and profiles, per user and per client address.
@@ -769,8 +771,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "games.tournaments.models.Tournament.Status",
         "EntryStatusEnum": "games.tournaments.models.Entry.Status",
         "ErrorCodeEnum": "games.api.schema.ERROR_CODE_CHOICES",
-        "ReportKindEnum": "games.moderation.models.Report.Kind",
-        "ReportReasonEnum": "games.moderation.models.Report.Reason",
+        "ReportKindEnum": "games.community.moderation.models.Report.Kind",
+        "ReportReasonEnum": "games.community.moderation.models.Report.Reason",
     },
     # Ids in paths are digits only (games.converters.IdConverter).
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1}},

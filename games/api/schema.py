@@ -426,7 +426,7 @@ class AutoSchema(SpectacularAutoSchema):
         for code, response in responses.items():
             # An error declared by its words alone (OpenApiResponse(description=...)): its
             # body is an Error like every other (an app that cannot import ErrorSerializer,
-            # such as games.moderation, declares its errors so).
+            # such as games.community.moderation, declares its errors so).
             if code[0] in "45" and "content" not in response:
                 error = self._get_response_for_code(ErrorSerializer, code, direction=direction)
                 response["content"] = error["content"]

@@ -47,11 +47,12 @@ from games.api.serializers import (
     NoteSerializer,
     SubmitActionSerializer,
 )
+from games.community.chat import actions as chat
+from games.community.chat import reads as chat_reads
 from games.core import registry
 from games.models import Game, Invitation, Move, Seat
-from games.play import analysis, chat, invitations, moves, notes, presence, ratings
+from games.play import analysis, invitations, moves, notes, presence, ratings
 from games.reads import analysis as analysis_reads
-from games.reads import chat as chat_reads
 from games.reads import etags, queries, viewing
 from games.reads.movelog import describe_move
 from guildhall_site import parsing

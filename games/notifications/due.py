@@ -15,9 +15,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts import quiet_hours
+from games.community.chat import reads as chat_reads
 from games.models import Game, Invitation, Seat
 from games.notifications.models import Notification
-from games.reads import chat as chat_reads
 from games.reads import clocks, queries
 
 Kind = Notification.Kind

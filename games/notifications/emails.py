@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from accounts import languages
+from games.community.chat import reads as chat_reads
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.notifications import messages as message_notices
@@ -36,7 +37,6 @@ from games.notifications import preferences
 from games.notifications.due import CHECKS, QUOTED, WARNING_LEAD, Defer, Skip
 from games.notifications.models import Notification
 from games.notifications.rows import message_id
-from games.reads import chat as chat_reads
 from games.reads import since
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title, short_title

@@ -1,4 +1,4 @@
-"""Notices of messages between players (``accounts.messages``): what a notice says and
+"""Notices of messages between players (``games.community.messages``): what a notice says and
 whether it is still due when its time comes. Recording them, their task and their sweep are
 ``games.notifications.message_events``.
 
@@ -26,8 +26,8 @@ from django.urls import reverse
 from django.utils.text import Truncator
 from django.utils.translation import ngettext
 
-from accounts import messages as pm
-from accounts.models import Conversation, Message
+from games.community.messages import reads as pm
+from games.community.models import Conversation, Message
 from games.notifications.due import ACTIVE_WINDOW, Defer, Skip
 from games.notifications.models import Notification
 

@@ -1,7 +1,7 @@
 """A seat given to the computer for good, as when its player let their time run out three
 times in a row (``games.play.timeouts``): for an account suspended by a moderator
-(``games.moderation``). The seat resigns and the computer plays it on; the others hear that
-the player dropped out."""
+(``games.community.moderation``). The seat resigns and the computer plays it on; the
+others hear that the player dropped out."""
 
 from __future__ import annotations
 

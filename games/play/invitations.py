@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, ngettext_lazy
 
-from accounts import blocks
 from accounts.models import User
+from games.community.blocks import reads as blocks
 from games.core import GameKind, Match, OptionError, parse_options, registry
 from games.models import DEFAULT_KIND, MOVE_DAYS, Game, Invitation, InvitationResponse, Seat
 from games.play import computer_players, events
@@ -301,7 +301,7 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
 
 def _check_apart(invitation: Invitation, user: User) -> None:
     """An open invitation seats nobody with a player who blocked them, or whom they blocked
-    (accounts.blocks). The blocker is told (they know whom they blocked), when the blocked
+    (games.community.blocks). The blocker is told (they know whom they blocked), when the blocked
     player has a seat or is invited; the blocked player never is (``_make_room``)."""
     named = list(invitation.invitees.values_list("pk", flat=True))
     if blocks.blocked_ids(user) & {invitation.creator_id, *_accepted_ids(invitation), *named}:

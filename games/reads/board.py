@@ -20,8 +20,8 @@ from django.db.models import DateTimeField, Value
 
 from accounts import quiet_hours
 from accounts.quiet_hours import QuietHours
+from games.community.chat.reads import format_stamp
 from games.models import ChatLine, Game, Seat, Vacation
-from games.reads.chat import format_stamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +133,7 @@ class PollRow:
     seated: bool  # the user has a seat in the game
     seen_at: datetime | None  # when that seat last looked
     draft_stamp: str  # that seat's own private records ("" for none, or no seat)
-    chat_stamp: str  # the game's chat as it is (games.reads.chat.stamp)
+    chat_stamp: str  # the game's chat as it is (games.community.chat.reads.stamp)
 
 
 def poll(game_id: int, user_id: int | None) -> PollRow | None:

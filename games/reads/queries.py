@@ -11,7 +11,7 @@ from datetime import datetime
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from accounts.models import Block
+from games.community.models import Block
 from games.models import Game, Invitation, InvitationResponse, Seat
 from games.reads.lobby_filters import LobbyFilter
 
@@ -219,7 +219,7 @@ def visible_invitations(user) -> QuerySet[Invitation]:
 def _kept_from(user) -> Q:
     """The invitations open to all that would seat ``user`` with a player who blocked them
     (made or accepted by one, and neither addressed to nor answered by ``user``): never
-    shown to them, so that nothing tells them they are blocked (accounts.blocks)."""
+    shown to them, so that nothing tells them they are blocked (games.community.blocks)."""
     blockers = Block.objects.filter(blocked=user).values("user_id")
     theirs = Q(creator__in=blockers) | Q(
         Exists(

@@ -4,7 +4,7 @@ written by ``games.play.presence.mark_looked``), in a few lines.
 
 Built only from what that player may read: the game's log lines for their seat
 (``games.reads.movelog.describe_move``, the same lines as their move log), the scores of
-their own view (``scores(view)``) and the chat lines they may read (``games.reads.chat``).
+their own view (``scores(view)``) and the chat lines they may read (``games.community.chat.reads``).
 So it never tells a secret: a card another seat drew stays "drew 2 cards", as in their log.
 The board shows it at its top; the turn email and push say it in a sentence.
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.community.chat import reads as chat_reads
 from games.models import Game, Move, Seat
-from games.reads import chat as chat_reads
 from games.reads.movelog import SITE_EVENTS, describe_move
 
 # The lines a summary names at most (the newest); it counts the others.

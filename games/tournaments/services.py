@@ -30,8 +30,10 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import blocks, friends
-from accounts.models import Block, User
+from accounts.models import User
+from games.community.blocks import reads as blocks
+from games.community.friends import reads as friends
+from games.community.models import Block
 from games.core import GameKind, OptionError, parse_options, registry
 from games.models import MOVE_DAYS, Game, Move, Rating, Seat
 from games.play import errors, moves, ratings

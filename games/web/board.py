@@ -34,6 +34,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
+from games.community.chat import views as chat
 from games.core import IllegalAction, SeatUser
 from games.models import Game
 from games.play import change, errors, moves, presence
@@ -51,7 +52,7 @@ from games.reads import (
 from games.reads.board import SeatRow
 from games.reads.errors import NotFound
 from games.reads.titles import game_title, short_title
-from games.web import chat, page_cache
+from games.web import page_cache
 from games.web.decorators import board_login_required
 from guildhall_site import parsing
 from guildhall_site.rest import ActionThrottle, page_limit
@@ -90,7 +91,8 @@ def board_poll(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         response = HttpResponse(status=204)
     else:
         response = _render_board(request, game_id, partial=True, mark_seen=False)
-    # The chat beside the board (games.web.chat) sends its stamp: it loads again on this.
+    # The chat beside the board (games.community.chat.views) sends its stamp: it loads again
+    # on this.
     if "c" in request.GET and request.GET["c"] != row.chat_stamp:
         response["HX-Trigger"] = chat.CHANGED
     return response
@@ -349,7 +351,7 @@ def _render_fresh(
         "note_url": None if seat is None else reverse("games:note", args=[game_id]),
         # What the others did since the player last looked (games.web.since), likewise.
         "since_url": None if seat is None else reverse("games:since", args=[game_id]),
-        # The game's chat, likewise (games.web.chat), for whoever may read it.
+        # The game's chat, likewise (games.community.chat.views), for whoever may read it.
         "chat_url": (
             None
             if seat is None and game.chat_players_only

@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from accounts import friends
 from accounts.models import User
+from games.community.friends import reads as friends
 from games.core import GameKind, OptionSpec
 from games.models import MOVE_DAYS_CHOICES
 from games.play import computer_players, invitations

@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from accounts import friends
 from accounts.http import AuthenticatedHttpRequest
+from games.community.friends import reads as friends
 from games.core import IllegalAction, registry
 from games.models import DEFAULT_KIND, Invitation
 from games.play import cancel_votes, errors, invitations, moves
@@ -65,7 +65,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             "games_waiting": queries.games_waiting(user),
             "invitations": queries.open_invitations(user),
             "finished_games": queries.finished_games(user, limit=DASHBOARD_FINISHED),
-            # Friends' games to watch (accounts.friends): as of this minute (the key's).
+            # Friends' games to watch (games.community.friends): as of this minute (the key's).
             "friends_games": [
                 {"game": g, "title": game_title(g.names)}
                 for g in queries.games_to_watch(
@@ -107,7 +107,7 @@ def next_game(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 @login_required
 def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
-    # The filters (LobbyFilterForm); ?friends=1: only the user's friends' (accounts.friends).
+    # The filters (LobbyFilterForm); ?friends=1: only the user's friends' (games.community.friends).
     form = LobbyFilterForm(request.GET or None, games=registry.all_games())
     friends_only = request.GET.get("friends") in ("1", "on")
     by = friends.friend_ids(request.user) if friends_only else None

@@ -28,13 +28,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
-from accounts.blocks import blocked_ids
 from accounts.http import AuthenticatedHttpRequest
+from games.community.blocks.reads import blocked_ids
+from games.community.chat import reads as chat_reads
 from games.core import SeatUser
 from games.models import Game, Seat
 from games.reads import analysis as analysis_reads
 from games.reads import cache_keys, replay
-from games.reads import chat as chat_reads
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title
 from games.web import page_cache
