@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q
 
 from accounts.models import User
 from games.community.models import Block
 
 
-def blocked_ids(user: User) -> set[int]:
+def blocked_ids(user: User | AnonymousUser) -> set[int]:
     """The players ``user`` blocked."""
     if not user.is_authenticated:
         return set()

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.models import ChatLine, Game, Seat
 from games.play import events
 from games.play.errors import Invalid, NotAPlayer, NotFound
@@ -38,7 +39,7 @@ def check_text(text: str) -> str:
     return text
 
 
-def do_write(game_id: int, user, text: str) -> ChatLine:
+def do_write(game_id: int, user: User, text: str) -> ChatLine:
     """``user`` writes ``text`` in the game's chat: the line as kept. ``Invalid`` for a text
     that may not be a line, ``NotFound`` for no such game, ``NotAPlayer`` for someone who is
     not one of its players."""

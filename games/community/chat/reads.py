@@ -9,16 +9,23 @@ site never writes in a chat itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import connection
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.community.blocks.reads import blocked_ids
 from games.models import ChatLine, Game, Seat
 from games.reads.errors import NotFound
+
+# Who reads: a player, or anyone watching (logged in or not).
+Reader = User | AnonymousUser
 
 # Lines a board shows; the whole-history page, the replay and the API page through the rest.
 BOARD_LINES = 50
@@ -62,7 +69,7 @@ def _entry(line: ChatLine) -> ChatEntry:
     )
 
 
-def may_read(game: Game, user) -> bool:
+def may_read(game: Game, user: Reader) -> bool:
     """Whether ``user`` may read the game's chat: a player, or anyone when the chat is not
     for its players alone."""
     if not game.chat_players_only:
@@ -70,7 +77,7 @@ def may_read(game: Game, user) -> bool:
     return bool(user.is_authenticated and Seat.objects.filter(game=game, user=user).exists())
 
 
-def readable_game(game_id: int, user) -> Game:
+def readable_game(game_id: int, user: Reader) -> Game:
     """The game (its secrets unread) whose chat ``user`` may read: ``NotFound`` when there is
     no such game, ``NotReadable`` when its chat is for its players and they are not one."""
     game = Game.objects.filter(pk=game_id).defer("snapshot", "seed", "drafts").first()
@@ -83,7 +90,7 @@ def readable_game(game_id: int, user) -> Game:
 
 def read(
     game: Game,
-    user,
+    user: Reader,
     *,
     up_to_version: int | None = None,
     after: int | None = None,
@@ -115,7 +122,7 @@ def read(
     )
 
 
-def lines_for(game: Game, user, *, after: int | None = None):
+def lines_for(game: Game, user: Reader, *, after: int | None = None) -> QuerySet[ChatLine]:
     """The lines ``user`` may read (check ``may_read`` first), oldest first, with their
     authors: the API pages through them (``entries`` makes each page's)."""
     lines = ChatLine.objects.filter(game=game, hidden=False).select_related("author")
@@ -127,7 +134,7 @@ def lines_for(game: Game, user, *, after: int | None = None):
     return lines.order_by("pk")
 
 
-def entries(lines) -> list[ChatEntry]:
+def entries(lines: Iterable[ChatLine]) -> list[ChatEntry]:
     return [_entry(line) for line in lines]
 
 
@@ -150,7 +157,9 @@ def format_stamp(newest: int, hidden: int) -> str:
     return f"{newest}.{hidden}"
 
 
-def unseen(game: Game, user, since: datetime | None, most: int = 10) -> tuple[list[ChatEntry], int]:
+def unseen(
+    game: Game, user: User, since: datetime | None, most: int = 10
+) -> tuple[list[ChatEntry], int]:
     """The lines others wrote in the game after ``since`` (None: ever) that ``user`` may
     read, the newest ``most`` of them oldest first, and how many there are in all: what a
     notice tells a player who has not looked since."""

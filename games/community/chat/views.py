@@ -11,6 +11,8 @@ out of band) or by a plain form, redirected back to the board.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -32,7 +34,7 @@ from guildhall_site.rest import ChatAddressThrottle, ChatThrottle, page_limit
 CHANGED = "chat-changed"
 
 
-def context(request: AuthenticatedHttpRequest, game: Game, *, text: str = "") -> dict:
+def context(request: AuthenticatedHttpRequest, game: Game, *, text: str = "") -> dict[str, Any]:
     """What ``community/chat/chat.html`` needs for the viewer: the newest lines, whether they may
     write, the form."""
     seated = Seat.objects.filter(game=game, user=request.user).exists()

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 
-class FriendSerializer(serializers.Serializer[dict[str, Any]]):
+class FriendSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     name = serializers.CharField(help_text="The name other players see.")
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -239,11 +240,11 @@ def do_mark_read(conversation: Conversation, user: User, now: datetime | None = 
 # connects these). An UPDATE of many rows at once sends no signal: call recount_unread after it.
 
 
-def block_changed(sender, instance: Block, **kwargs) -> None:
+def block_changed(sender: type[Block], instance: Block, **kwargs: Any) -> None:
     recount_unread(instance.user_id)
 
 
-def message_saved(sender, instance: Message, created: bool, **kwargs) -> None:
+def message_saved(sender: type[Message], instance: Message, created: bool, **kwargs: Any) -> None:
     if created:
         return  # do_send counted it
     conversation = instance.conversation

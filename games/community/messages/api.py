@@ -31,7 +31,7 @@ from guildhall_site.rest import (
 )
 
 
-class ConversationSerializer(serializers.Serializer[dict[str, Any]]):
+class ConversationSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField(help_text="The other player's username.")
     name = serializers.CharField(help_text="The name the other player shows.")
@@ -39,7 +39,7 @@ class ConversationSerializer(serializers.Serializer[dict[str, Any]]):
     last_message_at = serializers.DateTimeField()
 
 
-class MessageSerializer(serializers.Serializer[dict[str, Any]]):
+class MessageSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     conversation = serializers.IntegerField(help_text="The conversation's `id`.")
     sender = serializers.CharField(help_text="The writer's username.")
@@ -51,7 +51,7 @@ class MessageSerializer(serializers.Serializer[dict[str, Any]]):
     created = serializers.DateTimeField()
 
 
-class SendMessageSerializer(serializers.Serializer[dict[str, Any]]):
+class SendMessageSerializer(serializers.Serializer[Any]):
     to = StrictCharField(max_length=150, help_text="The recipient's username.")
     text = StrictCharField(
         max_length=Message.MAX_LENGTH,
@@ -64,7 +64,7 @@ class SendMessageSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class UnreadSerializer(serializers.Serializer[dict[str, Any]]):
+class UnreadSerializer(serializers.Serializer[Any]):
     unread_messages = serializers.IntegerField(help_text="All my unread messages, after this.")
 
 

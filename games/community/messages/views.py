@@ -11,6 +11,8 @@ alone: for anyone else it does not exist (404).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
@@ -51,7 +53,7 @@ def _conversation(request: AuthenticatedHttpRequest, pk: int) -> Conversation:
 
 def _context(
     request: AuthenticatedHttpRequest, conversation: Conversation, *, text: str = ""
-) -> dict:
+) -> dict[str, Any]:
     other = reads.other_of(conversation, request.user)
     before = parsing.whole_number(request.GET.get("before"))
     shown, earlier = reads.newest(conversation, request.user, before=before)

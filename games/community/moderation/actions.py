@@ -16,6 +16,7 @@ has run out (``lift_expired``).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from celery import shared_task
 from django.core.exceptions import ValidationError
@@ -53,7 +54,7 @@ def _check_comment(comment: str) -> str:
     return comment
 
 
-def target_of(reporter: User, kind: str, target: str) -> dict:
+def target_of(reporter: User, kind: str, target: str) -> dict[str, Any]:
     """What ``reporter`` reports: its author, text and row, if they may see it."""
     if kind == Report.Kind.CHAT:
         line = (
@@ -102,7 +103,9 @@ def do_report(reporter: User, kind: str, target: str, reason: str, comment: str 
 # What moderators do -------------------------------------------------------------------------
 
 
-def _log(moderator: User | None, action: str, user: User, report=None, note: str = "") -> None:
+def _log(
+    moderator: User | None, action: str, user: User, report: Report | None = None, note: str = ""
+) -> None:
     ModerationLog.objects.create(
         moderator=moderator, action=action, user=user, report=report, note=note
     )

@@ -4,10 +4,12 @@ goes through ``games.community.moderation.actions``, which logs it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import TYPE_CHECKING, TypeVar
 
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
@@ -15,17 +17,37 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from games.community.models import Message
 from games.community.moderation import actions
 from games.community.moderation.models import ModerationLog, ModerationNotice, Report, Suspension
 from games.models import ChatLine
+
+# Django's ModelAdmin is generic for the type checker only (its stubs), not when it runs.
+if TYPE_CHECKING:
+    ReportModelAdmin = admin.ModelAdmin[Report]
+    SuspensionModelAdmin = admin.ModelAdmin[Suspension]
+    ModerationLogModelAdmin = admin.ModelAdmin[ModerationLog]
+    ModerationNoticeModelAdmin = admin.ModelAdmin[ModerationNotice]
+else:
+    ReportModelAdmin = SuspensionModelAdmin = admin.ModelAdmin
+    ModerationLogModelAdmin = ModerationNoticeModelAdmin = admin.ModelAdmin
+
+
+def _moderator(request: HttpRequest) -> User:
+    """The staff member acting (the admin lets no one else in)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
+
 
 # Chat lines shown before and after a reported one.
 AROUND = 5
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(ReportModelAdmin):
     list_display = ["created", "status", "kind", "reason", "author", "reporter", "excerpt"]
     list_filter = ["status", "kind", "reason"]
     ordering = ["-status", "created"]  # open first, oldest first
@@ -76,7 +98,9 @@ class ReportAdmin(admin.ModelAdmin):
         lines = ChatLine.objects.filter(game_id=line.game_id).select_related("author")
         return format_html("<p>Game {}</p>", line.game_id) + _around(lines, line, "author")
 
-    def _each(self, request: HttpRequest, reports: QuerySet[Report], do) -> None:
+    def _each(
+        self, request: HttpRequest, reports: QuerySet[Report], do: Callable[[Report], object]
+    ) -> None:
         done = 0
         for report in reports.select_related("author", "chat_line"):
             try:
@@ -86,48 +110,58 @@ class ReportAdmin(admin.ModelAdmin):
         self.message_user(request, _("%(n)d done.") % {"n": done})
 
     @admin.action(description=_("Hide the reported text (its author is told)"))
-    def hide_text(self, request, reports):
-        self._each(request, reports, lambda r: actions.hide(request.user, r))
+    def hide_text(self, request: HttpRequest, reports: QuerySet[Report]) -> None:
+        moderator = _moderator(request)
+        self._each(request, reports, lambda r: actions.hide(moderator, r))
 
     @admin.action(description=_("Warn the author"))
-    def warn_author(self, request, reports):
+    def warn_author(self, request: HttpRequest, reports: QuerySet[Report]) -> None:
+        moderator = _moderator(request)
+
         def warn(r: Report) -> bool:
             text = _("Please keep to the site's rules (reported: %(reason)s).") % {
                 "reason": r.get_reason_display()
             }
-            actions.warn(request.user, r.author, str(text), r)
+            actions.warn(moderator, r.author, str(text), r)
             return True
 
         self._each(request, reports, warn)
 
-    def _suspend(self, request, reports, days: int | None) -> None:
+    def _suspend(self, request: HttpRequest, reports: QuerySet[Report], days: int | None) -> None:
+        moderator = _moderator(request)
         until = None if days is None else timezone.now() + timedelta(days=days)
 
         def suspend(r: Report) -> bool:
-            actions.suspend(request.user, r.author, until, r.get_reason_display(), r)
+            actions.suspend(moderator, r.author, until, r.get_reason_display(), r)
             return True
 
         self._each(request, reports, suspend)
 
     @admin.action(description=_("Suspend the author for 7 days"))
-    def suspend_week(self, request, reports):
+    def suspend_week(self, request: HttpRequest, reports: QuerySet[Report]) -> None:
         self._suspend(request, reports, 7)
 
     @admin.action(description=_("Suspend the author for 30 days"))
-    def suspend_month(self, request, reports):
+    def suspend_month(self, request: HttpRequest, reports: QuerySet[Report]) -> None:
         self._suspend(request, reports, 30)
 
     @admin.action(description=_("Suspend the author for good"))
-    def suspend_for_good(self, request, reports):
+    def suspend_for_good(self, request: HttpRequest, reports: QuerySet[Report]) -> None:
         self._suspend(request, reports, None)
 
     @admin.action(description=_("Dismiss (nothing wrong)"))
-    def dismiss(self, request, reports):
-        self._each(request, reports, lambda r: actions.dismiss(request.user, r) or True)
+    def dismiss(self, request: HttpRequest, reports: QuerySet[Report]) -> None:
+        moderator = _moderator(request)
+
+        def dismiss(r: Report) -> bool:
+            actions.dismiss(moderator, r)
+            return True
+
+        self._each(request, reports, dismiss)
 
 
 @admin.register(Suspension)
-class SuspensionAdmin(admin.ModelAdmin):
+class SuspensionAdmin(SuspensionModelAdmin):
     list_display = ["user", "created", "until", "lifted", "reason"]
     list_filter = ["lifted"]
     search_fields = ["user__username"]
@@ -138,13 +172,14 @@ class SuspensionAdmin(admin.ModelAdmin):
         return False  # suspended from a report's actions, which withdraw and log
 
     @admin.action(description=_("Lift the suspension now"))
-    def lift_now(self, request, suspensions):
-        lifted = sum(actions.lift(request.user, s) for s in suspensions.select_related("user"))
+    def lift_now(self, request: HttpRequest, suspensions: QuerySet[Suspension]) -> None:
+        moderator = _moderator(request)
+        lifted = sum(actions.lift(moderator, s) for s in suspensions.select_related("user"))
         self.message_user(request, _("%(n)d lifted.") % {"n": lifted})
 
 
 @admin.register(ModerationLog)
-class ModerationLogAdmin(admin.ModelAdmin):
+class ModerationLogAdmin(ModerationLogModelAdmin):
     list_display = ["created", "moderator", "action", "user", "report", "note"]
     list_filter = ["action"]
     search_fields = ["user__username", "moderator__username"]
@@ -152,15 +187,15 @@ class ModerationLogAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: ModerationLog | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: ModerationLog | None = None) -> bool:
         return False  # the log is kept
 
 
 @admin.register(ModerationNotice)
-class ModerationNoticeAdmin(admin.ModelAdmin):
+class ModerationNoticeAdmin(ModerationNoticeModelAdmin):
     list_display = ["created", "user", "read"]
     readonly_fields = ["user", "text", "created", "read"]
 
@@ -168,22 +203,24 @@ class ModerationNoticeAdmin(admin.ModelAdmin):
         return False
 
 
-def _around(rows: QuerySet, reported, who: str) -> str:
+# What a report shows around: a game's chat lines, or a conversation's messages.
+Row = TypeVar("Row", ChatLine, Message)
+
+
+def _around(rows: QuerySet[Row], reported: Row, who: str) -> str:
     """``reported`` among the ``AROUND`` rows before and after it (by id), highlighted."""
-    earlier = list(rows.filter(pk__lt=reported.pk).order_by("-pk")[:AROUND])[::-1]
-    later = list(rows.filter(pk__gt=reported.pk).order_by("pk")[:AROUND])
-    items = format_html_join(
-        "",
-        "<li{}>{} <b>{}</b>: {}{}</li>",
+    earlier: list[Row] = list(rows.filter(pk__lt=reported.pk).order_by("-pk")[:AROUND])[::-1]
+    later: list[Row] = list(rows.filter(pk__gt=reported.pk).order_by("pk")[:AROUND])
+    shown: list[Row] = earlier + [reported] + later
+    cells = [
         (
-            (
-                mark_safe(' style="background:#fde68a"') if x.pk == reported.pk else "",
-                f"{x.created:%Y-%m-%d %H:%M}",
-                getattr(x, who).username,
-                x.text,
-                " (hidden)" if x.hidden else "",
-            )
-            for x in [*earlier, reported, *later]
-        ),
-    )
+            mark_safe(' style="background:#fde68a"') if x.pk == reported.pk else "",
+            f"{x.created:%Y-%m-%d %H:%M}",
+            getattr(x, who).username,
+            x.text,
+            " (hidden)" if x.hidden else "",
+        )
+        for x in shown
+    ]
+    items = format_html_join("", "<li{}>{} <b>{}</b>: {}{}</li>", cells)
     return format_html("<ol>{}</ol>", items)

@@ -3,10 +3,14 @@ as the report page does (``games.community.moderation.actions.do_report`` decide
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.community.http import user_of
 from games.community.moderation import actions
 from games.community.moderation.models import Report
 from guildhall_site.rest import (
@@ -19,7 +23,7 @@ from guildhall_site.rest import (
 )
 
 
-class ReportRequestSerializer(serializers.Serializer):
+class ReportRequestSerializer(serializers.Serializer[Any]):
     kind = StrictChoiceField(
         choices=Report.Kind.values,
         help_text="What I report: a `chat` line of a game, a `message` I received, or a "
@@ -40,7 +44,7 @@ class ReportRequestSerializer(serializers.Serializer):
     )
 
 
-class ReportSerializer(serializers.Serializer):
+class ReportSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=Report.Kind.values)
     reason = serializers.ChoiceField(choices=Report.Reason.values)
@@ -86,12 +90,12 @@ class ReportView(ApiView):
             ),
         ],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         body = ReportRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
         report = actions.do_report(
-            request.user, data["kind"], data["target"], data["reason"], data["comment"]
+            user_of(request), data["kind"], data["target"], data["reason"], data["comment"]
         )
         answer = {
             "id": report.pk,

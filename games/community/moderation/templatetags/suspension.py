@@ -8,9 +8,13 @@ session when it stops reading a suspended user: the player seemed logged out sil
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
+from django.http import HttpRequest
+from django.template.context import Context
 from django.utils import timezone
 
 from accounts.adapter import INACTIVE_USER
@@ -19,9 +23,9 @@ from games.community.moderation.models import Suspension
 register = template.Library()
 
 
-def _whose(request) -> int | None:
+def _whose(request: HttpRequest | None) -> int | None:
     session = getattr(request, "session", None)
-    if session is None or request.user.is_authenticated:
+    if request is None or session is None or request.user.is_authenticated:
         return None
     user_id = session.get(INACTIVE_USER, session.get(SESSION_KEY))
     try:
@@ -31,7 +35,7 @@ def _whose(request) -> int | None:
 
 
 @register.inclusion_tag("moderation/suspension_notice.html", takes_context=True)
-def suspension_notice(context) -> dict:
+def suspension_notice(context: Context) -> dict[str, Any]:
     user_id = _whose(context.get("request"))
     suspension = None
     if user_id is not None:
