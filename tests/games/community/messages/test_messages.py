@@ -479,7 +479,7 @@ class TestThePages:
         assert unread(bob) == 0  # the poll read it
 
     def test_earlier_messages_a_page_further(self, alice, bob, monkeypatch):
-        monkeypatch.setattr(pm, "PAGE", 2)
+        monkeypatch.setattr(pm_reads, "PAGE", 2)
         # Texts no token of the page (CSRF, nonce) can hold by chance, as "m3" could.
         for text in ("first-of-three", "second-of-three", "third-of-three"):
             conversation = pm.do_send(alice, bob, text).conversation
