@@ -1,3 +1,5 @@
+from typing import Any
+
 from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
@@ -66,5 +68,5 @@ class AccountAdapter(DefaultAccountAdapter):
         return username
 
 
-def _login_of(credentials: dict) -> str:
+def _login_of(credentials: dict[str, Any]) -> str:
     return str(credentials.get("email") or credentials.get("username") or "")

@@ -1,5 +1,7 @@
 """What every page rendered with a request may use (settings.TEMPLATES)."""
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
@@ -12,7 +14,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 gettext_noop("Card games by post")
 
 
-def contact(request: HttpRequest) -> dict:
+def contact(request: HttpRequest) -> dict[str, Any]:
     """``contact_email``: where a page that says "contact us" links to (mailto:), the setting
     CONTACT_EMAIL. The 500 page, rendered without a request, has the tag of
     accounts/templatetags/contact.py instead."""
@@ -24,7 +26,7 @@ def site_name() -> str:
     return gettext(settings.SITE_NAME)
 
 
-def site(request: HttpRequest) -> dict:
+def site(request: HttpRequest) -> dict[str, Any]:
     """``site_name``: the setting SITE_NAME, in the reader's language (the 500 page has the
     tag of accounts/templatetags/contact.py)."""
     return {"site_name": site_name()}
@@ -46,7 +48,7 @@ def unread_badge(user) -> SafeString:
     )
 
 
-def messages_badge(request: HttpRequest) -> dict:
+def messages_badge(request: HttpRequest) -> dict[str, Any]:
     """``unread_badge`` for the header (base.html), made only when a template shows it. A
     page kept in the cache (games.web.page_cache) stores a placeholder and puts each
     request's own badge in its place."""

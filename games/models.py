@@ -16,6 +16,8 @@ response, an email or a log line; what a person sees comes from the game's ``vie
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -303,7 +305,7 @@ class Move(models.Model):
             raise ValueError("moves are append-only: a saved move cannot change")
         super().save(*args, **kwargs)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The entry of the engine's record (``Match.record``)."""
         if self.rules is None:
             return {"player": self.seat, "action": self.action}

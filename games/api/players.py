@@ -10,6 +10,7 @@ answers in ``games.api.common.exception_handler`` (a rule broken: 400; too soon 
 from __future__ import annotations
 
 from datetime import UTC
+from typing import Any
 
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -42,7 +43,7 @@ def _as_player(action, *args):
         raise NotAPlayer(*error.args) from None
 
 
-def _game_answer(game_id: int, user) -> dict:
+def _game_answer(game_id: int, user) -> dict[str, Any]:
     """The game as ``user``'s seat sees it now."""
     game = Game.objects.get(pk=game_id)
     seat = Seat.objects.filter(game=game, user=user).values_list("number", flat=True).first()
@@ -294,7 +295,7 @@ class VacationSerializer(serializers.Serializer):
     days_left = serializers.IntegerField(help_text="Whole days of vacation left this year.")
 
 
-def _vacation(user) -> dict:
+def _vacation(user) -> dict[str, Any]:
     current = clocks.current_vacation(user)
     left = clocks.time_left(user, timezone.now().astimezone(UTC).year)
     return {
@@ -368,7 +369,7 @@ class QuietHoursSerializer(serializers.Serializer):
     )
 
 
-def _quiet(user) -> dict:
+def _quiet(user) -> dict[str, Any]:
     return {"start": user.quiet_from, "end": user.quiet_until}
 
 

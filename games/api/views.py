@@ -12,6 +12,7 @@ the same way; the catalog lists them. Errors raised by the services
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
@@ -70,7 +71,7 @@ from guildhall_site.rest import (
 # that a turn email is not sent to a player looking at the game; written at most this often.
 
 
-def _game_fields(game: Game, waiting: list[Seat]) -> dict:
+def _game_fields(game: Game, waiting: list[Seat]) -> dict[str, Any]:
     """The game's own fields; ``waiting`` are the seats it waits for."""
     return {
         "id": game.pk,
@@ -96,7 +97,7 @@ def _my_turn(game: Game, seat: Seat | None) -> bool:
     return seat is not None and game.is_active and seat.deciding
 
 
-def game_payload(game: Game, seat: int | None, seats: list[Seat] | None = None) -> dict:
+def game_payload(game: Game, seat: int | None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The game as ``seat`` (None: a spectator) may see it; ``seats``: all of the game's,
     with their users, in seat order (read here if not given)."""
     if seats is None:
@@ -541,11 +542,11 @@ class MovesView(ApiView):
 # Invitations -------------------------------------------------------------------------------
 
 
-def _user_ref(user) -> dict:
+def _user_ref(user) -> dict[str, Any]:
     return {"username": user.username, "name": user.name}
 
 
-def invitation_payload(invitation: Invitation, user) -> dict:
+def invitation_payload(invitation: Invitation, user) -> dict[str, Any]:
     row = queries.invitation_row(invitation, user)
     return {
         "id": invitation.pk,
@@ -655,7 +656,7 @@ class InvitationListView(ApiView):
         )
 
 
-def _invitation_options(game, body, options) -> dict:
+def _invitation_options(game, body, options) -> dict[str, Any]:
     """The options of a new invitation: ``options``, and (as before there were several
     games) any of the game's options given at the top level of the body."""
     if options is not None and not isinstance(options, dict):
@@ -734,7 +735,7 @@ WithdrawInvitationView = _invitation_action(
 # The catalog ---------------------------------------------------------------------------------
 
 
-def catalog_entry(game) -> dict:
+def catalog_entry(game) -> dict[str, Any]:
     return {
         "id": game.id,
         "name": game.name,

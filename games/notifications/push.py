@@ -172,13 +172,13 @@ CHECKS: dict[str, due.Check] = {
 @dataclass(frozen=True)
 class PushMessage:
     subscription: PushSubscription
-    payload: dict
+    payload: dict[str, Any]
     # Push services replace a message still waiting for the device with a newer one of the
     # same topic (RFC 8030 5.4): one per game.
     topic: str
 
 
-def _payload(row: Notification, found: dict) -> dict:
+def _payload(row: Notification, found: dict[str, Any]) -> dict:
     if row.kind == Kind.MESSAGE:
         return message_notices.payload(found)
     if row.kind == Kind.INVITATION:

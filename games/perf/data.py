@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -89,7 +90,7 @@ def seat_to_move(game: Game) -> Seat | None:
     )
 
 
-def next_move(game: Game, rand: random.Random) -> tuple[Seat, dict] | None:
+def next_move(game: Game, rand: random.Random) -> tuple[Seat, dict[str, Any]] | None:
     """A seat the game waits for and the action its computer player would take, or None
     when the game waits for no one (over)."""
     if not game.is_active:

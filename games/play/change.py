@@ -19,6 +19,7 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -96,7 +97,7 @@ class Change:
         self.kind: GameKind = game.game_kind
         # The private records not yet public (``GameKind.private_record``), in order: the
         # snapshot includes them.
-        self.drafts: list[dict] = list(game.drafts)
+        self.drafts: list[dict[str, Any]] = list(game.drafts)
         # Only an undo needs the record (to rebuild the states before the last steps);
         # other changes append to an empty one, whose entries are then the new records.
         record = records.record_of(game) if with_record else None
@@ -115,7 +116,7 @@ class Change:
             s.number: s for s in (load_seats(game) if seats is None else seats)
         }
         self.waits = Waits(self.kind, self.match.state)
-        self.log: list[dict] = []  # the new records: player, action, events, automatic
+        self.log: list[dict[str, Any]] = []  # the new records: player, action, events, automatic
         self.public = False  # one of them is public: every record so far becomes a Move
         # Seat fields the caller changed (besides the decisions), stored with the change.
         self.seat_fields: dict[int, set[str]] = defaultdict(set)
@@ -125,8 +126,13 @@ class Change:
         return self.match.state
 
     def apply(
-        self, action: dict, seat: int, *, automatic: bool = False, marks: Iterable[dict] = ()
-    ) -> list[dict]:
+        self,
+        action: dict[str, Any],
+        seat: int,
+        *,
+        automatic: bool = False,
+        marks: Iterable[dict] = (),
+    ) -> list[dict[str, Any]]:
         """Apply and record one action; ``marks`` are site events stored before its own."""
         kind = action["kind"]
         events = self.match.apply(action, seat)
@@ -265,7 +271,7 @@ class Change:
         return game
 
 
-def draft_stamp(drafts: list[dict], seat: int) -> str:
+def draft_stamp(drafts: list[dict[str, Any]], seat: int) -> str:
     """A name for ``seat``'s own private records: equal records, equal names."""
     own = [d["action"] for d in drafts if d["player"] == seat]
     if not own:

@@ -40,7 +40,7 @@ class NewInvitation:
 
     game: GameKind
     players: int
-    options: dict  # every option of the game, defaults filled in
+    options: dict[str, Any]  # every option of the game, defaults filled in
     move_days: int | None
     invitees: list[User]
     computers: list[str]  # a strength per computer seat

@@ -22,7 +22,7 @@ from games.play.seats import load_seats, own_seat
 from games.reads.viewing import game_state
 
 
-def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
+def do_submit_action(game_id: int, user, action: dict[str, Any], version: int) -> Game:
     """Apply ``action`` for ``user``'s seat, chosen on the game at ``version``.
 
     Raises ``NotYourTurn`` (a ``PermissionDenied``) for a user without a seat,
@@ -86,7 +86,7 @@ def check_action_shape(kind_id: str, action: object) -> dict[str, Any]:
     return action
 
 
-def _act(game: Game, seats: list[Seat], seat: Seat, action: dict, version: int) -> Change:
+def _act(game: Game, seats: list[Seat], seat: Seat, action: dict[str, Any], version: int) -> Change:
     check_fresh(game, seat, version)
     change = Change(game, seats=seats)
     if not change.kind.legal_actions(change.state, seat.number):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
@@ -26,7 +28,7 @@ class DeletionRequestSerializer(serializers.Serializer):
     )
 
 
-def _status(user) -> dict:
+def _status(user) -> dict[str, Any]:
     return {
         "requested_at": user.deletion_requested_at,
         "due_at": deletion.due_at(user),

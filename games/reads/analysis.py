@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -307,7 +308,7 @@ def shown(game: Game, seat: int) -> Shown:
     )
 
 
-def payload(game: Game, seat: int) -> dict:
+def payload(game: Game, seat: int) -> dict[str, Any]:
     """The API's answer (games.api.serializers.AnalysisSerializer): every judged decision
     in words, in the language of the moment. Once ready it never changes: kept in the pages
     cache (naming a few hundred actions takes a second)."""
@@ -322,7 +323,7 @@ def payload(game: Game, seat: int) -> dict:
     return kept
 
 
-def _ready_payload(game: Game, row: Analysis, seat: int) -> dict:
+def _ready_payload(game: Game, row: Analysis, seat: int) -> dict[str, Any]:
     result = core.Analysis.from_json(row.result)
     chosen = marked(result, len(game.names), seat)
     marks = {d.step: i for i, d in enumerate(chosen, 1)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -168,7 +169,7 @@ def _datetime(value) -> datetime | None:
     return value
 
 
-def game_actions_context(game, user, seats=None) -> dict:
+def game_actions_context(game, user, seats=None) -> dict[str, Any]:
     """What ``games/game_actions.html`` needs (the ``game_actions`` tag builds the same),
     from the game's ``seats`` when the caller has read them."""
     seats = list(game.seats.all()) if seats is None else seats

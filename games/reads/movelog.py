@@ -14,6 +14,7 @@ fresh board that shows it (its newest dozen records, one or two of them new).
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
@@ -31,7 +32,7 @@ _kept: dict[tuple, tuple[str, ...]] = {}
 _lock = threading.Lock()
 
 
-def describe_move(game: Game, state, events: list[dict], viewer: int | None) -> list[str]:
+def describe_move(game: Game, state, events: list[dict[str, Any]], viewer: int | None) -> list[str]:
     """The lines of one move's ``events`` for ``viewer`` (None: a spectator), ``state``
     being the game's state (its names and options are what the lines read of it)."""
     # By repr: of JSON's values, equal reprs are equal values (and a key the same record
@@ -61,7 +62,7 @@ def forget() -> None:
         _kept.clear()
 
 
-def _describe(game: Game, state, events: list[dict], viewer: int | None) -> list[str]:
+def _describe(game: Game, state, events: list[dict[str, Any]], viewer: int | None) -> list[str]:
     lines = []
     game_events = []
     for event in events:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -95,7 +96,7 @@ def build_timeline(
     options,
     names: list[str],
     seed: int,
-    records: list[dict],
+    records: list[dict[str, Any]],
     rules: int | None = None,
 ) -> Timeline | None:
     """Replay ``records`` once and take the spectator's scores at the start, at the start of
@@ -139,7 +140,7 @@ def _sample(points: list[Point], limit: int) -> tuple[Point, ...]:
     return tuple(points[i] for i in picks)
 
 
-def _to_plain(timeline: Timeline) -> dict:
+def _to_plain(timeline: Timeline) -> dict[str, Any]:
     # Plain data in the cache: nothing that a changed class could fail to unpickle.
     return {
         "names": list(timeline.names),
@@ -148,7 +149,7 @@ def _to_plain(timeline: Timeline) -> dict:
     }
 
 
-def _from_plain(data: dict) -> Timeline:
+def _from_plain(data: dict[str, Any]) -> Timeline:
     return Timeline(
         tuple(data["names"]),
         data["score_label"],
@@ -280,7 +281,7 @@ def _game_name(kind: str) -> str:
         return kind
 
 
-def move_times(user) -> dict:
+def move_times(user) -> dict[str, Any]:
     """How long ``user`` takes to move, over every game they play or played: for each turn
     (a part of the game as its log heads it: a Guildhall turn, a Renaissance Man phase) in
     which they moved, how long the game had waited for them when they made their first

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
@@ -35,7 +37,7 @@ def game_state(game: Game):
     return game.game_kind.from_json(game.snapshot)
 
 
-def game_view(game: Game, seat: int | None) -> dict:
+def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """Everything ``seat`` (None: a spectator) may know of the game: the only way a stored
     game reaches a page, the API or an email."""
     return game.game_kind.view(game_state(game), seat)

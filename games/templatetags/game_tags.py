@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
@@ -71,7 +73,7 @@ def actions_key(context) -> tuple | None:
 
 
 @register.inclusion_tag("games/game_actions.html", takes_context=True)
-def game_actions(context, game: Game, oob: bool = False) -> dict:
+def game_actions(context, game: Game, oob: bool = False) -> dict[str, Any]:
     """The viewer's concede and cancel-vote buttons for ``game``: {% game_actions game %}.
 
     ``oob``: sent beside a new board for htmx to swap in place (``hx-swap-oob``), so that a
@@ -83,7 +85,7 @@ def game_actions(context, game: Game, oob: bool = False) -> dict:
 
 
 @register.inclusion_tag("games/vacation_panel.html", takes_context=True)
-def vacation_panel(context) -> dict:
+def vacation_panel(context) -> dict[str, Any]:
     """The viewer's vacation: start or stop it, and the days left this year."""
     user = getattr(context.get("request"), "user", None)
     if user is None or not user.is_authenticated:
@@ -100,7 +102,7 @@ def vacation_panel(context) -> dict:
 
 
 @register.inclusion_tag("games/quiet_hours_panel.html", takes_context=True)
-def quiet_hours_panel(context) -> dict:
+def quiet_hours_panel(context) -> dict[str, Any]:
     """The viewer's quiet hours: the nights their clocks stand still, and no notice comes."""
     user = getattr(context.get("request"), "user", None)
     if user is None or not user.is_authenticated:
@@ -117,7 +119,7 @@ def quiet_hours_panel(context) -> dict:
 
 
 @register.inclusion_tag("games/stand_in_board.html", takes_context=True)
-def stand_in_board(context) -> dict:
+def stand_in_board(context) -> dict[str, Any]:
     """On a board, for its player: let the computer play for them, or take it back."""
     game, user = context.get("game"), getattr(context.get("request"), "user", None)
     seats = context.get("game_seats") or []
@@ -139,7 +141,7 @@ def stand_in_board(context) -> dict:
 
 
 @register.inclusion_tag("games/stand_in_panel.html", takes_context=True)
-def stand_in_panel(context) -> dict:
+def stand_in_panel(context) -> dict[str, Any]:
     """On the settings page: the computer plays for the viewer in all their games until a
     date, or they take it back everywhere."""
     user = getattr(context.get("request"), "user", None)

@@ -5,6 +5,8 @@ of ``games.api.common``, set in settings.REST_FRAMEWORK)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
@@ -218,7 +220,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     max_players = StrictIntegerField(default=16)
     access = StrictChoiceField(choices=Tournament.Access.values, default="anyone")
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         data = dict(self.validated_data)
         data["kind"] = data.pop("game")
         return data
@@ -234,7 +236,7 @@ class TournamentEditSerializer(TournamentCreateSerializer):
             field.required = False
             field.default = serializers.empty
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         return dict(self.validated_data)
 
 
@@ -278,7 +280,7 @@ class JoinSerializer(serializers.Serializer):
     )
 
 
-def _fields(t: Tournament, user) -> dict:
+def _fields(t: Tournament, user) -> dict[str, Any]:
     joined = (
         user.is_authenticated and t.entries.filter(user=user, status=Entry.Status.ACTIVE).exists()
     )
@@ -309,7 +311,7 @@ def _fields(t: Tournament, user) -> dict:
     }
 
 
-def _stages(t: Tournament) -> list[dict]:
+def _stages(t: Tournament) -> list[dict[str, Any]]:
     return [
         {
             "season": s.season,
@@ -336,7 +338,7 @@ def _stages(t: Tournament) -> list[dict]:
     ]
 
 
-def _rounds(t: Tournament) -> list[dict]:
+def _rounds(t: Tournament) -> list[dict[str, Any]]:
     return [
         {
             "id": r.id,
@@ -369,14 +371,14 @@ def _rounds(t: Tournament) -> list[dict]:
     ]
 
 
-def _log(t: Tournament) -> list[dict]:
+def _log(t: Tournament) -> list[dict[str, Any]]:
     return [
         {"action": a.kind, "reason": a.text, "what": a.what, "created": a.created}
         for a in reads.log(t)
     ]
 
 
-def _detail(t: Tournament, user) -> dict:
+def _detail(t: Tournament, user) -> dict[str, Any]:
     return {
         **_fields(t, user),
         "stages": _stages(t),
@@ -568,7 +570,7 @@ class OrganiserView(ApiView):
     throttle_classes = [ApiThrottle, TournamentThrottle]
     body: type[serializers.Serializer] = ReasonSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
         raise NotImplementedError
 
     def post(self, request, tournament_id: int):
@@ -613,7 +615,7 @@ class CancelView(OrganiserView):
     serializer_class = ReasonSerializer
     body = ReasonSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
         organiser.do_cancel(tournament_id, user, data["reason"])
 
 
@@ -625,7 +627,7 @@ class RemoveView(OrganiserView):
     serializer_class = RemoveSerializer
     body = RemoveSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
         organiser.do_remove(tournament_id, user, data["username"], data["reason"])
 
 
@@ -637,7 +639,7 @@ class ResultView(OrganiserView):
     serializer_class = ResultSerializer
     body = ResultSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
         organiser.do_set_result(
             tournament_id,
             user,
@@ -656,7 +658,7 @@ class ExtendView(OrganiserView):
     serializer_class = ExtendSerializer
     body = ExtendSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
         organiser.do_extend(
             tournament_id, user, round_id=data["round"], days=data["days"], reason=data["reason"]
         )
@@ -670,7 +672,7 @@ class MessageView(OrganiserView):
     serializer_class = MessageSerializer
     body = MessageSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
         organiser.do_message(tournament_id, user, data["text"])
 
 
@@ -682,5 +684,5 @@ class SeedView(OrganiserView):
     serializer_class = SeedSerializer
     body = SeedSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
         organiser.do_seed(tournament_id, user, data["usernames"])

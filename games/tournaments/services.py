@@ -98,7 +98,7 @@ class NewTournament:
 
     name: str
     game: GameKind
-    options: dict
+    options: dict[str, Any]
     format: str
     table_size: int
     advance: int

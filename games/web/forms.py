@@ -8,6 +8,7 @@ radio buttons, every choice in view (its help names each)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -178,12 +179,12 @@ class InvitationForm(forms.Form):
         for field, messages in getattr(error, "message_dict", {"__all__": error.messages}).items():
             self.add_error(field if field in self.fields else None, messages)
 
-    def invitation(self) -> dict:
+    def invitation(self) -> dict[str, Any]:
         """The keyword arguments of ``games.play.invitations.do_create_invitation``, once
         valid."""
         return self._arguments(self.cleaned_data)
 
-    def _arguments(self, data: dict) -> dict:
+    def _arguments(self, data: dict[str, Any]) -> dict:
         return {
             "kind": self.game.id,
             "players": data["players"],
@@ -230,7 +231,7 @@ class ComputerGameForm(InvitationForm):
             data["players"] = 1 + data["computers"]
         return super().clean()
 
-    def _arguments(self, data: dict) -> dict:
+    def _arguments(self, data: dict[str, Any]) -> dict:
         return super()._arguments(data) | {
             "move_days": None,
             "invitees": [],

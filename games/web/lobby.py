@@ -6,6 +6,7 @@ in; every form also works without JavaScript (a POST, then a redirect).
 """
 
 import time
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -58,7 +59,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     ]
     page_key = cache_keys.key("dashboard", parts)
 
-    def render_dashboard(extra: dict) -> tuple[HttpResponse, str | None]:
+    def render_dashboard(extra: dict[str, Any]) -> tuple[HttpResponse, str | None]:
         games_to_play = queries.games_to_play(user)
         context = {
             "games_to_play": games_to_play,

@@ -3,6 +3,8 @@ made it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
@@ -74,7 +76,7 @@ class DeliverySerializer(serializers.Serializer):
     finished = serializers.DateTimeField(allow_null=True)
 
 
-def hook_data(hook, secret: bool = False) -> dict:
+def hook_data(hook, secret: bool = False) -> dict[str, Any]:
     data = {
         "id": hook.pk,
         "url": hook.url,
@@ -90,7 +92,7 @@ def hook_data(hook, secret: bool = False) -> dict:
     return data
 
 
-def delivery_data(row: Delivery) -> dict:
+def delivery_data(row: Delivery) -> dict[str, Any]:
     waiting = row.status in (Delivery.Status.QUEUED, Delivery.Status.SENDING)
     return {
         "id": row.pk,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -50,7 +51,7 @@ def _not_ended() -> list[Shown]:
     return [Shown(**row) for row in rows]
 
 
-def _cached() -> list[dict]:
+def _cached() -> list[dict[str, Any]]:
     rows = cache.get(CACHE_KEY)
     if rows is None:
         query = Announcement.objects.filter(Q(ends_at__isnull=True) | Q(ends_at__gt=timezone.now()))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -50,7 +51,9 @@ class Command(BaseCommand):
                 row = self._one(kind, seed, options["play_iterations"], budget)
                 self.stdout.write(json.dumps(row))
 
-    def _one(self, kind, seed: int, play_iterations: int, budget: analysis.Budget) -> dict:
+    def _one(
+        self, kind, seed: int, play_iterations: int, budget: analysis.Budget
+    ) -> dict[str, Any]:
         options = kind.parse_options({}, 2)
         names = ["Ann", "Bob"]
         match = Match(kind, options, names, seed)

@@ -114,7 +114,7 @@ class Command(BenchCommand):
 
     # The site ---------------------------------------------------------------------------
 
-    def run(self, database: str, broker, pages, flood: bool, o: dict[str, Any]) -> dict:
+    def run(self, database: str, broker, pages, flood: bool, o: dict[str, Any]) -> dict[str, Any]:
         bench_data.tasks_to_nowhere()  # (what this process sets up queues nothing)
         secret_key = secrets.token_urlsafe(64)
         settings.SECRET_KEY = secret_key

@@ -71,7 +71,7 @@ class Command(BenchCommand):
                     raise CommandError(str(error)) from error
         self.output(result)
 
-    def run(self, o: dict) -> dict[str, Any]:
+    def run(self, o: dict[str, Any]) -> dict[str, Any]:
         bench_data.tasks_to_nowhere()
         secret_key = secrets.token_urlsafe(64)
         settings.SECRET_KEY = secret_key
@@ -151,7 +151,7 @@ class Command(BenchCommand):
                 return True
         return False
 
-    def drive(self, master: int, port: int, mix: Mix, o: dict) -> list[dict[str, Any]]:
+    def drive(self, master: int, port: int, mix: Mix, o: dict[str, Any]) -> list[dict[str, Any]]:
         stop = threading.Event()
         counts = [0] * o["clients"]
         failures: list[str] = []
@@ -214,7 +214,9 @@ class Command(BenchCommand):
         self.failures = failures
         return samples
 
-    def summary(self, samples: list[dict[str, Any]], o: dict, errors: int) -> dict[str, Any]:
+    def summary(
+        self, samples: list[dict[str, Any]], o: dict[str, Any], errors: int
+    ) -> dict[str, Any]:
         warm = next((s for s in samples if s["seconds"] >= WARM_UP_SECONDS), samples[0])
         last = samples[-1]
         growth: dict[str, dict[str, float]] = {}

@@ -144,7 +144,7 @@ class Command(BaseCommand):
 
     # -------------------------------------------------------------------------------------
 
-    def measure(self, kind_id: str, o: dict) -> dict:
+    def measure(self, kind_id: str, o: dict[str, Any]) -> dict:
         self.json_out = o["json"]
         self.show_sql = o["sql"]
         t = time.perf_counter()
@@ -177,7 +177,7 @@ class Command(BaseCommand):
         board = f"/games/{game.pk}/"
         poll = f"/games/{game.pk}/poll/?v={poll_token_of(game, seat)}"
         htmx = {"headers": {"HX-Request": "true"}}
-        rows: dict[str, dict] = {}
+        rows: dict[str, dict[str, Any]] = {}
         fresh = {"PAGE_CACHE_SECONDS": 0}
         with override_settings(MIDDLEWARE=[]):
             # What Django costs with no middleware, no session and no user: the floor.
@@ -214,14 +214,14 @@ class Command(BaseCommand):
         self,
         client: Client,
         path: str,
-        o: dict,
-        overrides: dict | None = None,
-        extra: dict | None = None,
+        o: dict[str, Any],
+        overrides: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
         *,
         status: int = 200,
         must: bytes = b"",
         before: Callable[[], None] | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """``path`` requested ``repeat`` times (after two untimed), one at a time; ``before``
         called before each (untimed)."""
         extra = extra or {}
@@ -245,7 +245,7 @@ class Command(BaseCommand):
                 times.append(time.perf_counter() - t)
         return summary_of(times, queries=queries.calls, kb=len(response.content) / 1024, cpu=cpu)
 
-    def after_moves(self, data: bench_data.BenchData, o: dict) -> dict:
+    def after_moves(self, data: bench_data.BenchData, o: dict[str, Any]) -> dict:
         """The board as a player first opens it after a move (the one the turn email links
         to): a move by the game's computer player through the services (untimed), then the
         board of the seat the game waits for now, a new version (the page cache on, as in
@@ -276,7 +276,7 @@ class Command(BaseCommand):
             size = len(response.content)
         return summary_of(times, queries=None, kb=size / 1024)
 
-    def api_moves(self, data: bench_data.BenchData, o: dict) -> dict:
+    def api_moves(self, data: bench_data.BenchData, o: dict[str, Any]) -> dict:
         """Moves through the API one at a time (each chosen by the game's computer player
         outside the timed part): the late game, then its other active games."""
         rand = random.Random(o["seed"])
@@ -331,7 +331,7 @@ class Command(BaseCommand):
         summary["query_counts"] = {n: query_counts.count(n) for n in sorted(set(query_counts))}
         return summary
 
-    def profile(self, client: Client, path: str) -> dict:
+    def profile(self, client: Client, path: str) -> dict[str, Any]:
         """Where a fresh board's time goes: the functions with the most time of their own,
         and the translation lookups."""
         lookups = count_translations()
@@ -351,7 +351,7 @@ class Command(BaseCommand):
 
     # -------------------------------------------------------------------------------------
 
-    def report(self, summary: dict) -> None:
+    def report(self, summary: dict[str, Any]) -> None:
         s = summary["settings"]
         self.stdout.write(
             f"\nIn one process, one request at a time, {s['repeat']} requests per row; "
@@ -443,7 +443,7 @@ def settle_tables() -> None:
 
 def summary_of(
     times: list[float], *, queries: int | None, kb: float, cpu: list[float] | None = None
-) -> dict:
+) -> dict[str, Any]:
     ms = [t * 1000 for t in times] or [0.0]
     return {
         "p50": round(statistics.median(ms), 2),
@@ -471,7 +471,7 @@ def bench_settings() -> override_settings:
     )
 
 
-def bench_templates() -> list[dict]:
+def bench_templates() -> list[dict[str, Any]]:
     """The site's templates plus the bare view's folder (as ``bench_settings``)."""
     import copy
 
@@ -483,7 +483,7 @@ def bench_templates() -> list[dict]:
     return templates
 
 
-def relaxed_throttles() -> dict:
+def relaxed_throttles() -> dict[str, Any]:
     """The API's throttles counting but never refusing (moves come faster than a person's)."""
     return {k: "1000000/minute" for k in settings.API_THROTTLE_RATES}
 

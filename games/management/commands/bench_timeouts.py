@@ -23,6 +23,7 @@ import random
 import socket
 import time
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -162,7 +163,7 @@ class Command(BaseCommand):
 
     # Data -------------------------------------------------------------------------------
 
-    def snapshot(self) -> tuple[dict, int]:
+    def snapshot(self) -> tuple[dict[str, Any], int]:
         """A realistic position: a 2-player game of the first game, 300 decisions in (about
         30 Guildhall turns), one shared snapshot."""
         kind = registry.get(DEFAULT_KIND)
@@ -194,7 +195,9 @@ class Command(BaseCommand):
         )
         return list(User.objects.order_by("pk"))
 
-    def make_games(self, n: int, n_expired: int, users, snapshot: dict, to_move: int) -> None:
+    def make_games(
+        self, n: int, n_expired: int, users, snapshot: dict[str, Any], to_move: int
+    ) -> None:
         now = timezone.now()
         rand = random.Random(2)
         chunk = 2000

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import template
 from django.conf import settings
 
@@ -9,7 +11,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("notifications/push_panel.html", takes_context=True)
-def push_panel(context) -> dict:
+def push_panel(context) -> dict[str, Any]:
     """The settings page's push notifications: turn them on for this device (site/push.js),
     and the list of the devices that receive them. Nothing when push is off (no VAPID keys)."""
     user = getattr(context.get("request"), "user", None)

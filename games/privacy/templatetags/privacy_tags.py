@@ -1,5 +1,7 @@
 """The settings page's panel of the player's data: its download, the account's deletion."""
 
+from typing import Any
+
 from django import template
 
 from games.privacy.panel import panel_context
@@ -8,7 +10,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("privacy/panel.html", takes_context=True)
-def privacy_panel(context) -> dict:
+def privacy_panel(context) -> dict[str, Any]:
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
