@@ -17,7 +17,7 @@ INACTIVE_USER = "inactive_user"
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    def respond_user_inactive(self, request, user):
+    def respond_user_inactive(self, request, user: User):
         request.session[INACTIVE_USER] = user.pk
         return super().respond_user_inactive(request, user)
 

@@ -9,6 +9,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_noop, ngettext
 
+from accounts.models import User
+
 # SITE_NAME's default, translated in each language; a name the site sets is its own name
 # (gettext leaves a text it has no translation of as it is).
 gettext_noop("Card games by post")
@@ -32,7 +34,7 @@ def site(request: HttpRequest) -> dict[str, Any]:
     return {"site_name": site_name()}
 
 
-def unread_badge(user) -> SafeString:
+def unread_badge(user: User) -> SafeString:
     """The header's count of ``user``'s unread messages (``User.unread_messages``, read with
     the user: no query), or nothing when there are none."""
     count = getattr(user, "unread_messages", 0) if user.is_authenticated else 0

@@ -18,8 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.models import User
 from accounts.quiet_hours import CHANGE_EVERY, MAX_HOURS
 from games.api.serializers import GameSerializer, InvitationSerializer
 from games.api.views import GAME_ID, _invitations, game_payload, invitation_payload
@@ -43,7 +45,7 @@ def _as_player(action, *args):
         raise NotAPlayer(*error.args) from None
 
 
-def _game_answer(game_id: int, user) -> dict[str, Any]:
+def _game_answer(game_id: int, user: User) -> dict[str, Any]:
     """The game as ``user``'s seat sees it now."""
     game = Game.objects.get(pk=game_id)
     seat = Seat.objects.filter(game=game, user=user).values_list("number", flat=True).first()
@@ -88,7 +90,7 @@ class CancelVoteView(ApiView):
             ),
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: Request, game_id: int) -> Response:
         body = CancelVoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         _as_player(cancel_votes.do_vote_cancel, game_id, request.user, body.validated_data["vote"])
@@ -122,7 +124,7 @@ class RematchView(ApiView):
             429: OpenApiResponse(description="Too many new invitations this hour."),
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: Request, game_id: int) -> Response:
         made = rematch.do_rematch(game_id, request.user)
         data = invitation_payload(_invitations().get(pk=made.pk), request.user)
         return Response(InvitationSerializer(data).data, status=status.HTTP_201_CREATED)
@@ -169,7 +171,7 @@ class StandInView(ApiView):
             403: OpenApiResponse(description="Not a player of the game."),
         },
     )
-    def put(self, request, game_id: int):
+    def put(self, request: Request, game_id: int) -> Response:
         body = StandInRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         seat = _as_player(
@@ -187,7 +189,7 @@ class StandInView(ApiView):
             404: OpenApiResponse(description="No such game, or the computer did not stand in."),
         },
     )
-    def delete(self, request, game_id: int):
+    def delete(self, request: Request, game_id: int) -> Response:
         if not _as_player(stand_ins.do_take_back, game_id, request.user):
             raise exceptions.NotFound(_("The computer does not stand in for you in this game."))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -231,7 +233,7 @@ class StandInEverywhereView(ApiView):
     serializer_class = StandInEverywhereSerializer
 
     @extend_schema(tags=["account"], operation_id="stand_in_get")
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         user = request.user
         until = user.stand_in_until
         if until is None or until <= timezone.now():
@@ -255,7 +257,7 @@ class StandInEverywhereView(ApiView):
             )
         ],
     )
-    def put(self, request):
+    def put(self, request: Request) -> Response:
         body = StandInEverywhereRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -272,7 +274,7 @@ class StandInEverywhereView(ApiView):
         operation_id="stand_in_stop",
         responses={200: TakenBackSerializer},
     )
-    def delete(self, request):
+    def delete(self, request: Request) -> Response:
         count = stand_ins.do_take_back_everywhere(request.user)
         return Response(TakenBackSerializer({"taken_back": count}).data)
 
@@ -295,7 +297,7 @@ class VacationSerializer(serializers.Serializer):
     days_left = serializers.IntegerField(help_text="Whole days of vacation left this year.")
 
 
-def _vacation(user) -> dict[str, Any]:
+def _vacation(user: User) -> dict[str, Any]:
     current = clocks.current_vacation(user)
     left = clocks.time_left(user, timezone.now().astimezone(UTC).year)
     return {
@@ -314,7 +316,7 @@ class VacationView(ApiView):
     serializer_class = VacationSerializer
 
     @extend_schema(tags=["account"], operation_id="vacation_get")
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(VacationSerializer(_vacation(request.user)).data)
 
     @extend_schema(
@@ -329,7 +331,7 @@ class VacationView(ApiView):
             ),
         },
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         body = VacationRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         vacations.do_start_vacation(request.user, body.validated_data["days"])
@@ -345,7 +347,7 @@ class VacationView(ApiView):
             404: OpenApiResponse(description="I was not on vacation."),
         },
     )
-    def delete(self, request):
+    def delete(self, request: Request) -> Response:
         if vacations.do_stop_vacation(request.user) is None:
             raise exceptions.NotFound(_("You were not on vacation."))
         return Response(VacationSerializer(_vacation(request.user)).data)
@@ -369,7 +371,7 @@ class QuietHoursSerializer(serializers.Serializer):
     )
 
 
-def _quiet(user) -> dict[str, Any]:
+def _quiet(user: User) -> dict[str, Any]:
     return {"start": user.quiet_from, "end": user.quiet_until}
 
 
@@ -382,7 +384,7 @@ class QuietHoursView(ApiView):
     serializer_class = QuietHoursSerializer
 
     @extend_schema(tags=["account"], operation_id="quiet_hours_get")
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(QuietHoursSerializer(_quiet(request.user)).data)
 
     @extend_schema(
@@ -405,7 +407,7 @@ class QuietHoursView(ApiView):
             OpenApiExample("None", value={"start": None, "end": None}, request_only=True),
         ],
     )
-    def put(self, request):
+    def put(self, request: Request) -> Response:
         body = QuietHoursSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data

@@ -29,6 +29,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import User
@@ -197,7 +198,7 @@ class GameListView(ApiView):
     serializer_class = GameSummarySerializer
     pagination_class = Pagination
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         # The query checked first: a bad one is a 400 whatever tag comes with it.
         my_turn = query_flag(request, "my_turn")
         finished = query_flag(request, "finished")
@@ -254,7 +255,7 @@ class GameView(ApiView):
 
     serializer_class = GameSerializer
 
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         # The tag first: a move committed meanwhile gives the answer an older tag, never
         # an old answer the new one.
         tag = etags.game_tag(game_id, request.user.pk)
@@ -307,7 +308,7 @@ class ActionsView(ApiView):
         parameters=[GAME_ID],
         responses=LegalActionsSerializer,
     )
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         """My legal actions now, with the decision they answer and the version to send."""
         game, seat = viewing.get_game_for_viewer(game_id, request.user)
         state = viewing.game_state(game)
@@ -353,7 +354,7 @@ class ActionsView(ApiView):
             429: OpenApiResponse(ErrorSerializer, description="Too many actions: wait."),
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: Request, game_id: int) -> Response:
         """Submit one action, made on the game at ``version``. Undo and resign are actions
         too: ``{"kind": "undo"}``, ``{"kind": "resign"}``."""
         serializer = SubmitActionSerializer(data=request.data)
@@ -394,7 +395,7 @@ class ChatView(ApiView):
         ],
         responses={200: ChatLineSerializer(many=True), 403: ErrorSerializer, 404: ErrorSerializer},
     )
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         game = chat_reads.readable_game(game_id, request.user)
         after = request.query_params.get("after")
         after_id = None
@@ -420,7 +421,7 @@ class ChatView(ApiView):
             429: ErrorSerializer,
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: Request, game_id: int) -> Response:
         body = ChatWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         line = chat.do_write(game_id, request.user, body.validated_data["text"])
@@ -437,7 +438,7 @@ class NoteView(ApiView):
     throttle_classes = [ApiThrottle, NoteThrottle]
 
     @extend_schema(tags=["games"], operation_id="game_note_get", parameters=[GAME_ID])
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         return Response(NoteSerializer({"text": notes.note_text(game_id, request.user)}).data)
 
     @extend_schema(
@@ -447,7 +448,7 @@ class NoteView(ApiView):
         request=NoteSerializer,
         responses={200: NoteSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
     )
-    def put(self, request, game_id: int):
+    def put(self, request: Request, game_id: int) -> Response:
         body = NoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         note = notes.do_save_note(game_id, request.user, body.validated_data["text"])
@@ -470,7 +471,7 @@ class AnalysisView(ApiView):
         parameters=[GAME_ID],
         responses={200: AnalysisSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
     )
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         game, seat = analysis_reads.readable(game_id, request.user)
         return Response(AnalysisSerializer(analysis_reads.payload(game, seat)).data)
 
@@ -486,7 +487,7 @@ class AnalysisView(ApiView):
             404: ErrorSerializer,
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: Request, game_id: int) -> Response:
         _row, queued = analysis.do_request_analysis(game_id, request.user)
         game, seat = analysis_reads.readable(game_id, request.user)
         data = AnalysisSerializer(analysis_reads.payload(game, seat)).data
@@ -516,7 +517,7 @@ class MovesView(ApiView):
     serializer_class = MoveSerializer
     pagination_class = Pagination
 
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         game, seat = viewing.get_game_for_viewer(game_id, request.user)
         moves = Move.objects.filter(game=game).order_by("number")
         after = request.query_params.get("after")
@@ -542,11 +543,11 @@ class MovesView(ApiView):
 # Invitations -------------------------------------------------------------------------------
 
 
-def _user_ref(user) -> dict[str, Any]:
+def _user_ref(user: User) -> dict[str, Any]:
     return {"username": user.username, "name": user.name}
 
 
-def invitation_payload(invitation: Invitation, user) -> dict[str, Any]:
+def invitation_payload(invitation: Invitation, user: User) -> dict[str, Any]:
     row = queries.invitation_row(invitation, user)
     return {
         "id": invitation.pk,
@@ -578,7 +579,7 @@ def _invitations():
     )
 
 
-def _visible_invitation(invitation_id: int, user) -> Invitation:
+def _visible_invitation(invitation_id: int, user: User) -> Invitation:
     """The invitation, if ``user`` may see it: open to all, theirs, or addressed to or
     answered by them. 404 otherwise (whether or not it exists)."""
     visible = queries.visible_invitations(user)  # the pages' rule too (services)
@@ -600,7 +601,7 @@ class InvitationListView(ApiView):
         operation_id="invitations_list",
         responses=InvitationSerializer(many=True),
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         """Open invitations I may answer, and my own open ones, the newest first."""
         page = self.paginate_queryset(queries.open_invitations_queryset(request.user))
         rows = [invitation_payload(i, request.user) for i in page]
@@ -630,7 +631,7 @@ class InvitationListView(ApiView):
             ),
         ],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         """A new invitation; I take the first seat. The game starts when the last seat is
         taken."""
         serializer = InvitationCreateSerializer(data=request.data)
@@ -678,7 +679,7 @@ class InvitationView(ApiView):
 
     serializer_class = InvitationSerializer
 
-    def get(self, request, invitation_id: int):
+    def get(self, request: Request, invitation_id: int) -> Response:
         invitation = _visible_invitation(invitation_id, request.user)
         return Response(InvitationSerializer(invitation_payload(invitation, request.user)).data)
 
@@ -688,7 +689,7 @@ class _InvitationAction(ApiView):
     # The action (games.play.invitations), set on each view by _invitation_action.
     service: Callable[[int, User], Invitation] | None = None
 
-    def post(self, request, invitation_id: int):
+    def post(self, request: Request, invitation_id: int) -> Response:
         _visible_invitation(invitation_id, request.user)
         service = type(self).service
         assert service is not None
@@ -761,7 +762,7 @@ class CatalogView(ApiView):
 
     serializer_class = CatalogGameSerializer
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         rows = [catalog_entry(game) for game in registry.all_games()]
         return Response(CatalogGameSerializer(rows, many=True).data)
 
@@ -788,7 +789,7 @@ class LeaderboardView(ApiView):
     serializer_class = LeaderboardEntrySerializer
     pagination_class = Pagination
 
-    def get(self, request, game: str):
+    def get(self, request: Request, game: str) -> Response:
         try:
             kind = registry.get(game)
         except registry.UnknownGame:

@@ -8,12 +8,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from accounts.models import User
 from games.notifications.models import Notification
 
 
 def record(
     kind: str,
-    user,
+    user: User,
     *,
     game=None,
     invitation=None,

@@ -24,6 +24,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.core import GameKind, Match
 from games.core.match import RESIGN, UNDO
 from games.core.waits import Waits
@@ -71,7 +72,7 @@ def check_active(game: Game) -> None:
         raise GameNotActive("game_cancelled", _("The game was cancelled"))
 
 
-def seat_for(game: Game, user) -> Seat:
+def seat_for(game: Game, user: User) -> Seat:
     seat = seat_of(game, user)
     if seat is None:
         raise NotYourTurn(_("You do not play in this game"))

@@ -10,9 +10,11 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import deletion
+from accounts.models import User
 from games.privacy import export
 from games.privacy.serializers import AccountDeletionSerializer, PlayerDataSerializer
 from games.privacy.throttles import DataExportThrottle, DeletionThrottle, attachment
@@ -28,7 +30,7 @@ class DeletionRequestSerializer(serializers.Serializer):
     )
 
 
-def _status(user) -> dict[str, Any]:
+def _status(user: User) -> dict[str, Any]:
     return {
         "requested_at": user.deletion_requested_at,
         "due_at": deletion.due_at(user),
@@ -48,7 +50,7 @@ class DataView(ApiView):
         operation_id="me_data",
         responses={200: OpenApiResponse(PlayerDataSerializer, description="A JSON file.")},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         """My account, preferences, games and the moves I made in them, chat lines and
         messages I wrote, notes, friends, blocks, tokens, webhooks and devices: never a
         secret, nor another player's hidden information. Sent as an attachment
@@ -68,7 +70,7 @@ class DeletionView(ApiView):
     throttle_classes = [ApiThrottle, DeletionThrottle]
 
     @extend_schema(tags=["account"], operation_id="me_deletion_get")
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         """Whether a deletion is asked for, and when it will happen."""
         return Response(AccountDeletionSerializer(_status(request.user)).data)
 
@@ -83,7 +85,7 @@ class DeletionView(ApiView):
             )
         ],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         """Ask for my account to be deleted (asked again: the choice changes, not the
         date). 403 for a staff account."""
         serializer = DeletionRequestSerializer(data=request.data)
@@ -99,7 +101,7 @@ class DeletionView(ApiView):
         operation_id="me_deletion_cancel",
         responses={200: AccountDeletionSerializer},
     )
-    def delete(self, request):
+    def delete(self, request: Request) -> Response:
         """Keep my account: the deletion asked for is cancelled (nothing if none was)."""
         deletion.do_cancel_deletion(request.user)
         return Response(AccountDeletionSerializer(_status(request.user)).data)

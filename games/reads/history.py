@@ -22,6 +22,8 @@ from typing import Any
 
 from django.db import connection
 
+from games.core import GameKind
+from games.core.protocol import State
 from games.models import Game, Move
 from games.reads.movelog import describe_move
 
@@ -55,7 +57,7 @@ class Page:
 
 def page(
     game: Game,
-    state,
+    state: State,
     viewer: int | None,
     before: int | None = None,
     records_at_least: int = PAGE_RECORDS,
@@ -142,7 +144,7 @@ def _newest_first(
         below, size = chunk[-1][0] - 1, _CHUNK
 
 
-def _first_heading(kind, state, events: list[dict[str, Any]]) -> int:
+def _first_heading(kind: GameKind, state: State, events: list[dict[str, Any]]) -> int:
     """The index of the first event of ``events`` that begins a group (len if none)."""
     return next(
         (i for i, event in enumerate(events) if kind.log_heading(state, event) is not None),
@@ -150,7 +152,9 @@ def _first_heading(kind, state, events: list[dict[str, Any]]) -> int:
     )
 
 
-def _split(kind, state, events: list[dict[str, Any]]) -> list[tuple[str | None, list[dict]]]:
+def _split(
+    kind: GameKind, state: State, events: list[dict[str, Any]]
+) -> list[tuple[str | None, list[dict[str, Any]]]]:
     """``events`` cut at each heading: (the heading, or None for the part before the first
     one, and the events from it on)."""
     parts: list[tuple[str | None, list[dict[str, Any]]]] = [(None, [])]
@@ -165,7 +169,7 @@ def _split(kind, state, events: list[dict[str, Any]]) -> list[tuple[str | None, 
 
 def context(
     game: Game,
-    state,
+    state: State,
     seat: int | None,
     before: int | None = None,
     records_at_least: int = PAGE_RECORDS,

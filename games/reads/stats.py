@@ -38,7 +38,9 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext, ngettext
 
+from accounts.models import User
 from games.core import GameKind, Match, registry
+from games.core.protocol import Options
 from games.models import Game, Move, Seat
 from games.reads import cache_keys
 
@@ -93,7 +95,7 @@ def score_timeline(game: Game) -> Timeline | None:
 
 def build_timeline(
     kind: GameKind,
-    options,
+    options: Options,
     names: list[str],
     seed: int,
     records: list[dict[str, Any]],
@@ -231,7 +233,7 @@ def _minutes(n: int) -> str:
     return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
 
 
-def player_stats(user) -> PlayerStats:
+def player_stats(user: User) -> PlayerStats:
     """``user``'s finished games (cancelled ones left out) per game and per number of
     players, and the time they take to move (``move_times``). Two queries."""
     players = (
@@ -281,7 +283,7 @@ def _game_name(kind: str) -> str:
         return kind
 
 
-def move_times(user) -> dict[str, Any]:
+def move_times(user: User) -> dict[str, Any]:
     """How long ``user`` takes to move, over every game they play or played: for each turn
     (a part of the game as its log heads it: a Guildhall turn, a Renaissance Man phase) in
     which they moved, how long the game had waited for them when they made their first

@@ -19,8 +19,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.models import User
 from games.models import MOVE_DAYS
 from games.tournaments import organiser, reads, services
 from games.tournaments.models import Action, Entry, Tournament
@@ -280,7 +282,7 @@ class JoinSerializer(serializers.Serializer):
     )
 
 
-def _fields(t: Tournament, user) -> dict[str, Any]:
+def _fields(t: Tournament, user: User) -> dict[str, Any]:
     joined = (
         user.is_authenticated and t.entries.filter(user=user, status=Entry.Status.ACTIVE).exists()
     )
@@ -378,7 +380,7 @@ def _log(t: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-def _detail(t: Tournament, user) -> dict[str, Any]:
+def _detail(t: Tournament, user: User) -> dict[str, Any]:
     return {
         **_fields(t, user),
         "stages": _stages(t),
@@ -398,7 +400,7 @@ def _tournament(tournament_id: int) -> Tournament:
 private = method_decorator(never_cache, name="dispatch")
 
 
-def _answer(tournament_id: int, user) -> Response:
+def _answer(tournament_id: int, user: User) -> Response:
     return Response(TournamentSerializer(_fields(_tournament(tournament_id), user)).data)
 
 
@@ -444,13 +446,13 @@ class TournamentListView(ApiView):
             return [ApiThrottle(), TournamentThrottle()]
         return super().get_throttles()
 
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         body = TournamentCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         t = services.do_create_tournament(request.user, **body.arguments())
         return Response(_detail(_tournament(t.pk), request.user), status=201)
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         rows = reads.tournaments()
         status = request.query_params.get("status")
         if status is not None:
@@ -485,7 +487,7 @@ class TournamentView(ApiView):
     serializer_class = TournamentDetailSerializer
     permission_classes = [AllowAny]
 
-    def get(self, request, tournament_id: int):
+    def get(self, request: Request, tournament_id: int) -> Response:
         t = _tournament(tournament_id)
         return Response(TournamentDetailSerializer(_detail(t, request.user)).data)
 
@@ -505,7 +507,7 @@ class StandingsView(ApiView):
     serializer_class = StageSerializer
     permission_classes = [AllowAny]
 
-    def get(self, request, tournament_id: int):
+    def get(self, request: Request, tournament_id: int) -> Response:
         return Response(StageSerializer(_stages(_tournament(tournament_id)), many=True).data)
 
 
@@ -527,7 +529,7 @@ class JoinView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiThrottle, TournamentThrottle]
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: Request, tournament_id: int) -> Response:
         body = JoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.do_join(tournament_id, request.user, code=body.validated_data.get("code", ""))
@@ -554,7 +556,7 @@ class LeaveView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiThrottle, TournamentThrottle]
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: Request, tournament_id: int) -> Response:
         services.do_leave(tournament_id, request.user)
         return Response(
             TournamentSerializer(_fields(_tournament(tournament_id), request.user)).data
@@ -570,10 +572,10 @@ class OrganiserView(ApiView):
     throttle_classes = [ApiThrottle, TournamentThrottle]
     body: type[serializers.Serializer] = ReasonSerializer
 
-    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: Request, tournament_id: int) -> Response:
         body = self.body(data=request.data)
         body.is_valid(raise_exception=True)
         self.act(tournament_id, request.user, dict(body.validated_data))
@@ -600,7 +602,7 @@ class EditView(OrganiserView):
     serializer_class = TournamentEditSerializer
     body = TournamentEditSerializer
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: Request, tournament_id: int) -> Response:
         body = TournamentEditSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         organiser.do_edit(tournament_id, request.user, **body.arguments())
@@ -615,7 +617,7 @@ class CancelView(OrganiserView):
     serializer_class = ReasonSerializer
     body = ReasonSerializer
 
-    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_cancel(tournament_id, user, data["reason"])
 
 
@@ -627,7 +629,7 @@ class RemoveView(OrganiserView):
     serializer_class = RemoveSerializer
     body = RemoveSerializer
 
-    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_remove(tournament_id, user, data["username"], data["reason"])
 
 
@@ -639,7 +641,7 @@ class ResultView(OrganiserView):
     serializer_class = ResultSerializer
     body = ResultSerializer
 
-    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_set_result(
             tournament_id,
             user,
@@ -658,7 +660,7 @@ class ExtendView(OrganiserView):
     serializer_class = ExtendSerializer
     body = ExtendSerializer
 
-    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_extend(
             tournament_id, user, round_id=data["round"], days=data["days"], reason=data["reason"]
         )
@@ -672,7 +674,7 @@ class MessageView(OrganiserView):
     serializer_class = MessageSerializer
     body = MessageSerializer
 
-    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_message(tournament_id, user, data["text"])
 
 
@@ -684,5 +686,5 @@ class SeedView(OrganiserView):
     serializer_class = SeedSerializer
     body = SeedSerializer
 
-    def act(self, tournament_id: int, user, data: dict[str, Any]) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_seed(tournament_id, user, data["usernames"])

@@ -35,6 +35,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
 from games.core import IllegalAction, SeatUser
 from games.models import Game
 from games.play import change, errors, moves, presence
@@ -274,7 +275,7 @@ def _render_board(
     return response
 
 
-def _next_game(user, game: Game, seat: int | None, deciders) -> dict[str, Any] | None:
+def _next_game(user: User, game: Game, seat: int | None, deciders) -> dict[str, Any] | None:
     """For a player this game does not wait for: how many of their other games wait for
     them, and where the next one is (Yucata's "next game", offered, never forced)."""
     if seat is None or seat in deciders or game.status not in Game.ACTIVE:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from guildhall_site.rest import ApiView
@@ -43,7 +44,7 @@ class AnnouncementListView(ApiView):
     permission_classes = [AllowAny]
     serializer_class = AnnouncementSerializer
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         gone = announcements.dismissed_by(request) if request.user.is_authenticated else set()
         rows = [vars(a) | {"dismissed": a.id in gone} for a in announcements.current()]
         return Response(AnnouncementSerializer(rows, many=True).data)

@@ -47,6 +47,7 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.utils import timezone, translation
 
+from accounts.models import User
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.perf import data as bench_data
@@ -205,7 +206,7 @@ class Command(BaseCommand):
             result["profile"] = profile
         return result
 
-    def client_for(self, user, language: str) -> Client:
+    def client_for(self, user: User, language: str) -> Client:
         client = Client(headers={"Accept-Language": language})
         client.cookies[settings.SESSION_COOKIE_NAME] = bench_data.login_session(user)
         return client
