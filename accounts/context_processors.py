@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html
@@ -34,7 +35,7 @@ def site(request: HttpRequest) -> dict[str, Any]:
     return {"site_name": site_name()}
 
 
-def unread_badge(user: User) -> SafeString:
+def unread_badge(user: User | AnonymousUser) -> SafeString:
     """The header's count of ``user``'s unread messages (``User.unread_messages``, read with
     the user: no query), or nothing when there are none."""
     count = getattr(user, "unread_messages", 0) if user.is_authenticated else 0

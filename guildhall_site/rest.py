@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, TypeAlias, TypeVar, cast
 
 from django.conf import settings
 from django.db.models import Model, QuerySet
@@ -27,6 +27,10 @@ from guildhall_site.parsers import check_body_size
 
 _M = TypeVar("_M", bound=Model)
 _Row = TypeVar("_Row")
+
+# A serializer's instance: one row, or (many=True) a list of them, which DRF's stubs do not
+# tell apart.
+OneOrMany: TypeAlias = _Row | Sequence[_Row]
 
 # Throttles ---------------------------------------------------------------------------------
 
@@ -188,7 +192,8 @@ class TokenThrottle(ApiThrottle):
 # Views -------------------------------------------------------------------------------------
 
 
-class ApiView(GenericAPIView[Model]):
+# Open: the base of views of any model's rows or of none (most answer with the reads' dicts).
+class ApiView(GenericAPIView[Any]):
     """The base of every API view: the body limit before anything else, the general
     request throttle, and the headers that tell a client where it stands with them."""
 

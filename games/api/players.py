@@ -21,6 +21,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.http import AuthenticatedRequest
 from accounts.models import User
 from accounts.quiet_hours import CHANGE_EVERY, MAX_HOURS
 from games.api.serializers import GameSerializer, InvitationSerializer
@@ -55,7 +56,7 @@ def _game_answer(game_id: int, user: User) -> dict[str, Any]:
 # Cancel votes ----------------------------------------------------------------------------------
 
 
-class CancelVoteSerializer(serializers.Serializer):
+class CancelVoteSerializer(serializers.Serializer[dict[str, Any]]):
     vote = StrictBooleanField(
         default=True,
         help_text="true: I agree to cancel the game; false: I take my vote back.",
@@ -90,7 +91,7 @@ class CancelVoteView(ApiView):
             ),
         },
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         body = CancelVoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         _as_player(cancel_votes.do_vote_cancel, game_id, request.user, body.validated_data["vote"])
@@ -124,7 +125,7 @@ class RematchView(ApiView):
             429: OpenApiResponse(description="Too many new invitations this hour."),
         },
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         made = rematch.do_rematch(game_id, request.user)
         data = invitation_payload(_invitations().get(pk=made.pk), request.user)
         return Response(InvitationSerializer(data).data, status=status.HTTP_201_CREATED)
@@ -133,7 +134,7 @@ class RematchView(ApiView):
 # Stand-ins -------------------------------------------------------------------------------------
 
 
-class StandInRequestSerializer(serializers.Serializer):
+class StandInRequestSerializer(serializers.Serializer[dict[str, Any]]):
     level = StrictCharField(
         max_length=16,
         help_text="The strength the computer plays for me: one of the game's "
@@ -141,7 +142,7 @@ class StandInRequestSerializer(serializers.Serializer):
     )
 
 
-class StandInSerializer(serializers.Serializer):
+class StandInSerializer(serializers.Serializer[dict[str, Any]]):
     level = serializers.CharField(help_text="The strength the computer plays my seat at.")
     until = serializers.DateTimeField(
         allow_null=True, help_text="When it stops by itself; null: when I take it back."
@@ -195,7 +196,7 @@ class StandInView(ApiView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class StandInEverywhereRequestSerializer(serializers.Serializer):
+class StandInEverywhereRequestSerializer(serializers.Serializer[dict[str, Any]]):
     level = StrictCharField(
         max_length=16,
         help_text="The strength the computer plays: one of the catalog's `computer_levels` "
@@ -207,7 +208,7 @@ class StandInEverywhereRequestSerializer(serializers.Serializer):
     )
 
 
-class StandInEverywhereSerializer(serializers.Serializer):
+class StandInEverywhereSerializer(serializers.Serializer[dict[str, Any]]):
     level = serializers.CharField(
         allow_blank=True, help_text="The strength the computer plays for me; empty: none."
     )
@@ -221,7 +222,7 @@ class StandInEverywhereSerializer(serializers.Serializer):
     )
 
 
-class TakenBackSerializer(serializers.Serializer):
+class TakenBackSerializer(serializers.Serializer[dict[str, Any]]):
     taken_back = serializers.IntegerField(help_text="In how many games it stood in for me.")
 
 
@@ -233,7 +234,7 @@ class StandInEverywhereView(ApiView):
     serializer_class = StandInEverywhereSerializer
 
     @extend_schema(tags=["account"], operation_id="stand_in_get")
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         user = request.user
         until = user.stand_in_until
         if until is None or until <= timezone.now():
@@ -257,7 +258,7 @@ class StandInEverywhereView(ApiView):
             )
         ],
     )
-    def put(self, request: Request) -> Response:
+    def put(self, request: AuthenticatedRequest) -> Response:
         body = StandInEverywhereRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -274,7 +275,7 @@ class StandInEverywhereView(ApiView):
         operation_id="stand_in_stop",
         responses={200: TakenBackSerializer},
     )
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: AuthenticatedRequest) -> Response:
         count = stand_ins.do_take_back_everywhere(request.user)
         return Response(TakenBackSerializer({"taken_back": count}).data)
 
@@ -282,7 +283,7 @@ class StandInEverywhereView(ApiView):
 # Vacations -------------------------------------------------------------------------------------
 
 
-class VacationRequestSerializer(serializers.Serializer):
+class VacationRequestSerializer(serializers.Serializer[dict[str, Any]]):
     days = StrictIntegerField(
         min_value=1,
         max_value=clocks.MAX_DAYS,
@@ -291,7 +292,7 @@ class VacationRequestSerializer(serializers.Serializer):
     )
 
 
-class VacationSerializer(serializers.Serializer):
+class VacationSerializer(serializers.Serializer[dict[str, Any]]):
     start = serializers.DateTimeField(allow_null=True, help_text="null: not on vacation.")
     end = serializers.DateTimeField(allow_null=True, help_text="When my clocks run again.")
     days_left = serializers.IntegerField(help_text="Whole days of vacation left this year.")
@@ -316,7 +317,7 @@ class VacationView(ApiView):
     serializer_class = VacationSerializer
 
     @extend_schema(tags=["account"], operation_id="vacation_get")
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         return Response(VacationSerializer(_vacation(request.user)).data)
 
     @extend_schema(
@@ -331,7 +332,7 @@ class VacationView(ApiView):
             ),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         body = VacationRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         vacations.do_start_vacation(request.user, body.validated_data["days"])
@@ -347,7 +348,7 @@ class VacationView(ApiView):
             404: OpenApiResponse(description="I was not on vacation."),
         },
     )
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: AuthenticatedRequest) -> Response:
         if vacations.do_stop_vacation(request.user) is None:
             raise exceptions.NotFound(_("You were not on vacation."))
         return Response(VacationSerializer(_vacation(request.user)).data)
@@ -356,7 +357,7 @@ class VacationView(ApiView):
 # Quiet hours -----------------------------------------------------------------------------------
 
 
-class QuietHoursSerializer(serializers.Serializer):
+class QuietHoursSerializer(serializers.Serializer[dict[str, Any]]):
     start = StrictIntegerField(
         min_value=0,
         max_value=23,
@@ -384,7 +385,7 @@ class QuietHoursView(ApiView):
     serializer_class = QuietHoursSerializer
 
     @extend_schema(tags=["account"], operation_id="quiet_hours_get")
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         return Response(QuietHoursSerializer(_quiet(request.user)).data)
 
     @extend_schema(
@@ -407,7 +408,7 @@ class QuietHoursView(ApiView):
             OpenApiExample("None", value={"start": None, "end": None}, request_only=True),
         ],
     )
-    def put(self, request: Request) -> Response:
+    def put(self, request: AuthenticatedRequest) -> Response:
         body = QuietHoursSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data

@@ -76,7 +76,7 @@ def _game_kinds(schemas: dict[str, dict[str, Any]], game: GameKind) -> dict[str,
     return out
 
 
-def _bare(schema: dict[str, Any]) -> dict:
+def _bare(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` without the words for people (they may differ where the values do not)."""
     return {k: v for k, v in schema.items() if k not in ("description", "example")}
 
@@ -85,7 +85,7 @@ def _disjoint(variants: list[dict[str, Any]]) -> bool:
     """Whether no object fits two of ``variants``: of each two, one requires a field that
     the other refuses (``additionalProperties: false``)."""
 
-    def excludes(a: dict[str, Any], b: dict) -> bool:
+    def excludes(a: dict[str, Any], b: dict[str, Any]) -> bool:
         refused = b.get("additionalProperties") is False
         return refused and any(f not in b["properties"] for f in a.get("required", []))
 
@@ -94,7 +94,7 @@ def _disjoint(variants: list[dict[str, Any]]) -> bool:
     )
 
 
-def _merged_field(found: list[tuple[GameKind, dict[str, Any]]]) -> dict:
+def _merged_field(found: list[tuple[GameKind, dict[str, Any]]]) -> dict[str, Any]:
     """One field of a kind several games share: the same schema, integer bounds widened to
     take every game's, or any of the games' schemas."""
     bare = [_bare(s) for _, s in found]
@@ -127,7 +127,7 @@ def _words(found: list[tuple[GameKind, dict[str, Any]]]) -> str:
     return " ".join(f"{name}: {text}" for name, text in texts.items())
 
 
-def _merged(found: list[tuple[GameKind, dict[str, Any]]]) -> dict:
+def _merged(found: list[tuple[GameKind, dict[str, Any]]]) -> dict[str, Any]:
     """The one schema of a kind several games share: every game's fields, required where
     every game requires them."""
     variants = [s for _, s in found]
@@ -229,7 +229,9 @@ def add_actions(schemas: dict[str, dict[str, Any]]) -> None:
 PER_GAME = ("Game", "LegalActions")
 
 
-def _game_fields(name: str, game: GameKind, schemas: dict[str, dict[str, Any]]) -> dict[str, dict]:
+def _game_fields(
+    name: str, game: GameKind, schemas: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
     """The properties of answer ``name`` that are ``game``'s own."""
     tag: dict[str, Any] = {"type": "string", "enum": [game.id], "description": f"{game.name}."}
     if name == "Game":
@@ -322,7 +324,7 @@ ERROR_CODES: dict[str, str] = {
 ERROR_CODE_CHOICES = list(ERROR_CODES)  # (the enum's name: settings.ENUM_NAME_OVERRIDES)
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
     """Every error response."""
 
     code = serializers.ChoiceField(

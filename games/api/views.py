@@ -32,6 +32,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.http import AuthenticatedRequest
 from accounts.models import User
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
@@ -198,11 +199,11 @@ class GameListView(ApiView):
     serializer_class = GameSummarySerializer
     pagination_class = Pagination
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         # The query checked first: a bad one is a 400 whatever tag comes with it.
         my_turn = query_flag(request, "my_turn")
         finished = query_flag(request, "finished")
-        assert self.paginator is not None  # (pagination_class)
+        assert isinstance(self.paginator, Pagination)  # (pagination_class)
         self.paginator.check_query(request)
         tag = etags.games_list_tag(request.user.pk, request.META.get("QUERY_STRING", ""))
         # Not "*": a page past the end has no answer for it to match (a 404 says so).
@@ -255,7 +256,7 @@ class GameView(ApiView):
 
     serializer_class = GameSerializer
 
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         # The tag first: a move committed meanwhile gives the answer an older tag, never
         # an old answer the new one.
         tag = etags.game_tag(game_id, request.user.pk)
@@ -354,7 +355,7 @@ class ActionsView(ApiView):
             429: OpenApiResponse(ErrorSerializer, description="Too many actions: wait."),
         },
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         """Submit one action, made on the game at ``version``. Undo and resign are actions
         too: ``{"kind": "undo"}``, ``{"kind": "resign"}``."""
         serializer = SubmitActionSerializer(data=request.data)
@@ -438,7 +439,7 @@ class NoteView(ApiView):
     throttle_classes = [ApiThrottle, NoteThrottle]
 
     @extend_schema(tags=["games"], operation_id="game_note_get", parameters=[GAME_ID])
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         return Response(NoteSerializer({"text": notes.note_text(game_id, request.user)}).data)
 
     @extend_schema(
@@ -448,7 +449,7 @@ class NoteView(ApiView):
         request=NoteSerializer,
         responses={200: NoteSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
     )
-    def put(self, request: Request, game_id: int) -> Response:
+    def put(self, request: AuthenticatedRequest, game_id: int) -> Response:
         body = NoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         note = notes.do_save_note(game_id, request.user, body.validated_data["text"])
@@ -487,7 +488,7 @@ class AnalysisView(ApiView):
             404: ErrorSerializer,
         },
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         _row, queued = analysis.do_request_analysis(game_id, request.user)
         game, seat = analysis_reads.readable(game_id, request.user)
         data = AnalysisSerializer(analysis_reads.payload(game, seat)).data
@@ -601,7 +602,7 @@ class InvitationListView(ApiView):
         operation_id="invitations_list",
         responses=InvitationSerializer(many=True),
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         """Open invitations I may answer, and my own open ones, the newest first."""
         page = self.paginate_queryset(queries.open_invitations_queryset(request.user))
         rows = [invitation_payload(i, request.user) for i in page]
@@ -631,7 +632,7 @@ class InvitationListView(ApiView):
             ),
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         """A new invitation; I take the first seat. The game starts when the last seat is
         taken."""
         serializer = InvitationCreateSerializer(data=request.data)
@@ -679,7 +680,7 @@ class InvitationView(ApiView):
 
     serializer_class = InvitationSerializer
 
-    def get(self, request: Request, invitation_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, invitation_id: int) -> Response:
         invitation = _visible_invitation(invitation_id, request.user)
         return Response(InvitationSerializer(invitation_payload(invitation, request.user)).data)
 
@@ -689,7 +690,7 @@ class _InvitationAction(ApiView):
     # The action (games.play.invitations), set on each view by _invitation_action.
     service: Callable[[int, User], Invitation] | None = None
 
-    def post(self, request: Request, invitation_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, invitation_id: int) -> Response:
         _visible_invitation(invitation_id, request.user)
         service = type(self).service
         assert service is not None

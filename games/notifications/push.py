@@ -179,7 +179,7 @@ class PushMessage:
     topic: str
 
 
-def _payload(row: Notification, found: dict[str, Any]) -> dict:
+def _payload(row: Notification, found: dict[str, Any]) -> dict[str, Any]:
     if row.kind == Kind.MESSAGE:
         return message_notices.payload(found)
     if row.kind == Kind.INVITATION:

@@ -132,7 +132,7 @@ class Change:
         seat: int,
         *,
         automatic: bool = False,
-        marks: Iterable[dict] = (),
+        marks: Iterable[dict[str, Any]] = (),
     ) -> list[dict[str, Any]]:
         """Apply and record one action; ``marks`` are site events stored before its own."""
         kind = action["kind"]

@@ -9,6 +9,7 @@ it: the board, the replay and the API ask ``note_text`` for the viewer's own not
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -31,7 +32,7 @@ def check_text(text: str) -> str:
     return text
 
 
-def _player(game_id: int, user: User) -> None:
+def _player(game_id: int, user: User | AnonymousUser) -> None:
     if not Game.objects.filter(pk=game_id).exists():
         raise NotFound(_("No such game"))
     if not user.is_authenticated or not Seat.objects.filter(game_id=game_id, user=user).exists():

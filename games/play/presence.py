@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -31,7 +32,7 @@ def mark_seen(game_id: int, user: User, seen_at: datetime | None = None) -> None
     ).update(last_seen_at=now)
 
 
-def do_look(game_id: int, user: User, now: datetime | None = None) -> Since:
+def do_look(game_id: int, user: User | AnonymousUser, now: datetime | None = None) -> Since:
     """``user`` opens the board of ``game_id``: what the others did since their previous
     look (``games.reads.since``); this look becomes the marker of the next one."""
     now = now or timezone.now()

@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.utils.translation import gettext as _
 
@@ -53,7 +54,7 @@ def _latest_vacation(vendor: str) -> str:
 _SEAT_GAME = Seat._meta.get_field("game")
 
 
-def own_seat(seats: Iterable[Seat], user: User) -> Seat:
+def own_seat(seats: Iterable[Seat], user: User | AnonymousUser) -> Seat:
     """``user``'s seat among ``seats``; ``NotYourTurn`` for anyone else."""
     if user is not None and user.is_authenticated:
         for seat in seats:

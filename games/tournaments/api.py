@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -22,6 +23,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.http import AuthenticatedRequest
 from accounts.models import User
 from games.models import MOVE_DAYS
 from games.tournaments import organiser, reads, services
@@ -29,6 +31,7 @@ from games.tournaments.models import Action, Entry, Tournament
 from guildhall_site.rest import (
     ApiThrottle,
     ApiView,
+    OneOrMany,
     Pagination,
     StrictBooleanField,
     StrictCharField,
@@ -47,7 +50,7 @@ class TournamentThrottle(WriteThrottle):
         return settings.API_THROTTLE_RATES.get(self.scope, "60/hour")
 
 
-class TournamentSerializer(serializers.Serializer):
+class TournamentSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.CharField(help_text="The game's id in the catalog.")
@@ -78,7 +81,7 @@ class TournamentSerializer(serializers.Serializer):
     joined = serializers.BooleanField(help_text="Whether I play in it.")
 
 
-class CellSerializer(serializers.Serializer):
+class CellSerializer(serializers.Serializer[dict[str, Any]]):
     bye = serializers.BooleanField()
     place = serializers.IntegerField(allow_null=True)
     table_size = serializers.IntegerField()
@@ -113,7 +116,7 @@ class CrosstableRow(serializers.ListField):
     pass
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[dict[str, Any]]):
     rank = serializers.IntegerField()
     username = serializers.CharField()
     name = serializers.CharField()
@@ -133,20 +136,20 @@ class StandingSerializer(serializers.Serializer):
     )
 
 
-class StageSerializer(serializers.Serializer):
+class StageSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     season = serializers.IntegerField(help_text="League: the season; 0 otherwise.")
     division = serializers.IntegerField(help_text="League: the division, 1 the top; 0 otherwise.")
     tie_breaks = serializers.BooleanField()
     standings = StandingSerializer(many=True)
 
 
-class TablePlayerSerializer(serializers.Serializer):
+class TablePlayerSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     name = serializers.CharField()
     place = serializers.IntegerField(allow_null=True)
 
 
-class TableSerializer(serializers.Serializer):
+class TableSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     players = TablePlayerSerializer(many=True)
     game = serializers.IntegerField(allow_null=True, help_text="The game's id (none for a bye).")
@@ -157,7 +160,7 @@ class TableSerializer(serializers.Serializer):
     )
 
 
-class RoundSerializer(serializers.Serializer):
+class RoundSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(help_text="For the organiser's result and extend.")
     number = serializers.IntegerField()
     season = serializers.IntegerField()
@@ -168,7 +171,7 @@ class RoundSerializer(serializers.Serializer):
     tables = TableSerializer(many=True)
 
 
-class OrganiserActionSerializer(serializers.Serializer):
+class OrganiserActionSerializer(serializers.Serializer[dict[str, Any]]):
     # Named apart from the games' Action (a component of the schema with a "kind").
     action = serializers.ChoiceField(choices=Action.Kind.values)
     reason = serializers.CharField(help_text="The organiser's reason.")
@@ -197,7 +200,7 @@ class GameOptionsField(serializers.JSONField):
     pass
 
 
-class TournamentCreateSerializer(serializers.Serializer):
+class TournamentCreateSerializer(serializers.Serializer[dict[str, Any]]):
     """A new tournament: every rule is the page's (``services.check_new_tournament``)."""
 
     name = StrictCharField(max_length=80)
@@ -242,7 +245,7 @@ class TournamentEditSerializer(TournamentCreateSerializer):
         return dict(self.validated_data)
 
 
-class ReasonSerializer(serializers.Serializer):
+class ReasonSerializer(serializers.Serializer[dict[str, Any]]):
     reason = StrictCharField(max_length=300, help_text="Why: shown on the event's page.")
 
 
@@ -264,7 +267,7 @@ class ExtendSerializer(ReasonSerializer):
     days = StrictIntegerField(min_value=1, max_value=organiser.MAX_EXTEND_DAYS)
 
 
-class SeedSerializer(serializers.Serializer):
+class SeedSerializer(serializers.Serializer[dict[str, Any]]):
     usernames = serializers.ListField(
         child=StrictCharField(max_length=150),
         max_length=services.MAX_PLAYERS,
@@ -272,17 +275,17 @@ class SeedSerializer(serializers.Serializer):
     )
 
 
-class MessageSerializer(serializers.Serializer):
+class MessageSerializer(serializers.Serializer[dict[str, Any]]):
     text = StrictCharField(max_length=organiser.MAX_MESSAGE)
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(serializers.Serializer[dict[str, Any]]):
     code = StrictCharField(
         required=False, allow_blank=True, max_length=64, help_text="The invitation code, if asked."
     )
 
 
-def _fields(t: Tournament, user: User) -> dict[str, Any]:
+def _fields(t: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
     joined = (
         user.is_authenticated and t.entries.filter(user=user, status=Entry.Status.ACTIVE).exists()
     )
@@ -380,7 +383,7 @@ def _log(t: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-def _detail(t: Tournament, user: User) -> dict[str, Any]:
+def _detail(t: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
     return {
         **_fields(t, user),
         "stages": _stages(t),
@@ -446,7 +449,7 @@ class TournamentListView(ApiView):
             return [ApiThrottle(), TournamentThrottle()]
         return super().get_throttles()
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         body = TournamentCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         t = services.do_create_tournament(request.user, **body.arguments())
@@ -529,7 +532,7 @@ class JoinView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiThrottle, TournamentThrottle]
 
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         body = JoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.do_join(tournament_id, request.user, code=body.validated_data.get("code", ""))
@@ -556,7 +559,7 @@ class LeaveView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiThrottle, TournamentThrottle]
 
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         services.do_leave(tournament_id, request.user)
         return Response(
             TournamentSerializer(_fields(_tournament(tournament_id), request.user)).data
@@ -570,19 +573,19 @@ class OrganiserView(ApiView):
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiThrottle, TournamentThrottle]
-    body: type[serializers.Serializer] = ReasonSerializer
+    body: type[serializers.Serializer[dict[str, Any]]] = ReasonSerializer
 
     def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         body = self.body(data=request.data)
         body.is_valid(raise_exception=True)
         self.act(tournament_id, request.user, dict(body.validated_data))
         return Response(_detail(_tournament(tournament_id), request.user))
 
 
-def _organiser_schema(operation: str, body: type[serializers.Serializer]):
+def _organiser_schema(operation: str, body: type[serializers.Serializer[dict[str, Any]]]):
     return extend_schema_view(
         post=extend_schema(
             tags=["tournaments"],
@@ -602,7 +605,7 @@ class EditView(OrganiserView):
     serializer_class = TournamentEditSerializer
     body = TournamentEditSerializer
 
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         body = TournamentEditSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         organiser.do_edit(tournament_id, request.user, **body.arguments())

@@ -184,7 +184,7 @@ class InvitationForm(forms.Form):
         valid."""
         return self._arguments(self.cleaned_data)
 
-    def _arguments(self, data: dict[str, Any]) -> dict:
+    def _arguments(self, data: dict[str, Any]) -> dict[str, Any]:
         return {
             "kind": self.game.id,
             "players": data["players"],
@@ -231,7 +231,7 @@ class ComputerGameForm(InvitationForm):
             data["players"] = 1 + data["computers"]
         return super().clean()
 
-    def _arguments(self, data: dict[str, Any]) -> dict:
+    def _arguments(self, data: dict[str, Any]) -> dict[str, Any]:
         return super()._arguments(data) | {
             "move_days": None,
             "invitees": [],

@@ -10,12 +10,12 @@ from rest_framework import serializers
 
 from games.webhooks.models import Delivery, Event
 from games.webhooks.services import EVENTS, SECRET_MAX
-from guildhall_site.rest import StrictBooleanField, StrictCharField, StrictChoiceField
+from guildhall_site.rest import OneOrMany, StrictBooleanField, StrictCharField, StrictChoiceField
 
 EVENT_CHOICES = [(e.value, e.label) for e in Event if e.value in EVENTS]
 
 
-class WebhookSerializer(serializers.Serializer):
+class WebhookSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField()
     url = serializers.URLField()
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_CHOICES))
@@ -36,7 +36,7 @@ class NewWebhookSerializer(WebhookSerializer):
     )
 
 
-class WebhookCreateSerializer(serializers.Serializer):
+class WebhookCreateSerializer(serializers.Serializer[dict[str, Any]]):
     url = StrictCharField(max_length=500, help_text="https:// only, on the public internet.")
     events = serializers.ListField(
         child=StrictChoiceField(choices=EVENT_CHOICES),
@@ -51,13 +51,13 @@ class WebhookCreateSerializer(serializers.Serializer):
     )
 
 
-class WebhookUpdateSerializer(serializers.Serializer):
+class WebhookUpdateSerializer(serializers.Serializer[dict[str, Any]]):
     url = StrictCharField(max_length=500, required=False)
     events = serializers.ListField(child=StrictChoiceField(choices=EVENT_CHOICES), required=False)
     active = StrictBooleanField(required=False)
 
 
-class DeliverySerializer(serializers.Serializer):
+class DeliverySerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField(help_text="Also the Guildhall-Delivery header.")
     event = serializers.ChoiceField(choices=Event.choices)
     payload = serializers.JSONField(help_text="The body that was posted.")

@@ -14,6 +14,7 @@ from rest_framework import exceptions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.http import AuthenticatedRequest
 from accounts.models import ApiToken
 from games.webhooks import delivery, events, services
 from games.webhooks.models import Event, Webhook
@@ -52,7 +53,7 @@ class WebhookListView(ApiView):
     @extend_schema(
         tags=["webhooks"], operation_id="webhooks_list", responses=WebhookSerializer(many=True)
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         hooks = Webhook.objects.filter(user=request.user).select_related("token")
         page = self.paginate_queryset(hooks)
         assert page is not None  # the view has its paginator
@@ -75,7 +76,7 @@ class WebhookListView(ApiView):
             ),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         if not isinstance(request.auth, ApiToken):
             raise exceptions.PermissionDenied(
                 _("A webhook belongs to an API token: register it with one.")

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from guildhall_site.rest import ApiView
+from guildhall_site.rest import ApiView, OneOrMany
 from guildhall_site.upkeep import announcements
 from guildhall_site.upkeep.models import ANNOUNCEMENT_MAX_CHARS
 
 
-class AnnouncementSerializer(serializers.Serializer):
+class AnnouncementSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField()
     text = serializers.CharField(
         max_length=ANNOUNCEMENT_MAX_CHARS, help_text="Plain text: show it escaped."

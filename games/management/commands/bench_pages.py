@@ -135,7 +135,7 @@ class Command(BenchCommand):
             raise CommandError("wrk is not installed (apt-get install wrk), or use --load python")
         return path if choice != "python" else None
 
-    def run(self, o: dict[str, Any]) -> dict:
+    def run(self, o: dict[str, Any]) -> dict[str, Any]:
         # The moves below queue their notification tasks to no broker in this process (the
         # benchmark sends no email); the site's own processes queue them to Redis.
         bench_data.tasks_to_nowhere()
@@ -303,7 +303,7 @@ class Command(BenchCommand):
             "127.0.0.1", self.port, target, connections=o["connections"], seconds=seconds
         )
 
-    def measure_pages(self, targets: dict[str, Any], o: dict) -> dict:
+    def measure_pages(self, targets: dict[str, Any], o: dict[str, Any]) -> dict:
         """Each page after the bare view, ``rounds`` times (A B A B). Returns the runs of
         each page, and of the bare view next to each page."""
         self.note("Warming up (every worker renders every page)...")
@@ -324,7 +324,9 @@ class Command(BenchCommand):
                 )
         return {"runs": runs, "paired": paired, "names": {k: t.name for k, t in targets.items()}}
 
-    def measure_moves(self, data, bare: load.Target, tokens: dict[str, Any], o: dict) -> dict:
+    def measure_moves(
+        self, data, bare: load.Target, tokens: dict[str, Any], o: dict[str, Any]
+    ) -> dict:
         """Moves through the API one at a time, each after reading the game (outside the
         timed part); the bare view one at a time before each round's moves. The late game
         first; should it end, the other active games of the same game."""
@@ -369,7 +371,7 @@ class Command(BenchCommand):
             "slowest": sorted(done_moves, key=lambda m: -m["ms"])[:3],
         }
 
-    def api_move(self, conn, games: list[int], tokens: dict[str, Any]) -> dict | None:
+    def api_move(self, conn, games: list[int], tokens: dict[str, Any]) -> dict[str, Any] | None:
         """One move of the seat to move in the first game of ``games`` still going (those
         over are dropped from the list), by its computer player, posted to the API with the
         version read. Returns the game, the version the move was made on, the action's kind,
@@ -422,7 +424,7 @@ class Command(BenchCommand):
 
     # The result ------------------------------------------------------------------------------
 
-    def summary(self, pages: dict[str, Any], moves: dict, sizes: dict) -> dict:
+    def summary(self, pages: dict[str, Any], moves: dict[str, Any], sizes: dict) -> dict:
         def median(results: list[load.Result]) -> dict[str, Any]:
             rps = [r.rps for r in results]
             middle = statistics.median(rps)

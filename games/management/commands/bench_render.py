@@ -145,7 +145,7 @@ class Command(BaseCommand):
 
     # -------------------------------------------------------------------------------------
 
-    def measure(self, kind_id: str, o: dict[str, Any]) -> dict:
+    def measure(self, kind_id: str, o: dict[str, Any]) -> dict[str, Any]:
         self.json_out = o["json"]
         self.show_sql = o["sql"]
         t = time.perf_counter()
@@ -246,7 +246,7 @@ class Command(BaseCommand):
                 times.append(time.perf_counter() - t)
         return summary_of(times, queries=queries.calls, kb=len(response.content) / 1024, cpu=cpu)
 
-    def after_moves(self, data: bench_data.BenchData, o: dict[str, Any]) -> dict:
+    def after_moves(self, data: bench_data.BenchData, o: dict[str, Any]) -> dict[str, Any]:
         """The board as a player first opens it after a move (the one the turn email links
         to): a move by the game's computer player through the services (untimed), then the
         board of the seat the game waits for now, a new version (the page cache on, as in
@@ -277,7 +277,7 @@ class Command(BaseCommand):
             size = len(response.content)
         return summary_of(times, queries=None, kb=size / 1024)
 
-    def api_moves(self, data: bench_data.BenchData, o: dict[str, Any]) -> dict:
+    def api_moves(self, data: bench_data.BenchData, o: dict[str, Any]) -> dict[str, Any]:
         """Moves through the API one at a time (each chosen by the game's computer player
         outside the timed part): the late game, then its other active games."""
         rand = random.Random(o["seed"])
