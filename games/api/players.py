@@ -9,8 +9,9 @@ answers in ``games.api.common.exception_handler`` (a rule broken: 400; too soon 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC
-from typing import Any
+from typing import Any, TypeVar, TypeVarTuple
 
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -18,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.http import AuthenticatedRequest
@@ -33,9 +33,11 @@ from games.reads import clocks
 from guildhall_site.rest import ApiView, StrictBooleanField, StrictCharField, StrictIntegerField
 
 private = method_decorator(never_cache, name="dispatch")
+_Args = TypeVarTuple("_Args")
+_T = TypeVar("_T")
 
 
-def _as_player(action, *args):
+def _as_player(action: Callable[[*_Args], _T], *args: *_Args) -> _T:
     """``action(*args)``, where no seat in the game is a 403 ``permission_denied``: no turn
     would change it (the actions raise ``NotYourTurn``, the moves' word)."""
     try:
@@ -172,7 +174,7 @@ class StandInView(ApiView):
             403: OpenApiResponse(description="Not a player of the game."),
         },
     )
-    def put(self, request: Request, game_id: int) -> Response:
+    def put(self, request: AuthenticatedRequest, game_id: int) -> Response:
         body = StandInRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         seat = _as_player(
@@ -190,7 +192,7 @@ class StandInView(ApiView):
             404: OpenApiResponse(description="No such game, or the computer did not stand in."),
         },
     )
-    def delete(self, request: Request, game_id: int) -> Response:
+    def delete(self, request: AuthenticatedRequest, game_id: int) -> Response:
         if not _as_player(stand_ins.do_take_back, game_id, request.user):
             raise exceptions.NotFound(_("The computer does not stand in for you in this game."))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -16,6 +16,7 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from drf_spectacular.utils import Direction
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
@@ -123,7 +124,7 @@ def _words(found: list[tuple[GameKind, dict[str, Any]]]) -> str:
     """The descriptions of several games' schemas: one if they agree, else each game's."""
     texts = {game.name: s["description"] for game, s in found if s.get("description")}
     if len(set(texts.values())) == 1:
-        return next(iter(texts.values()))
+        return str(next(iter(texts.values())))
     return " ".join(f"{name}: {text}" for name, text in texts.items())
 
 
@@ -279,7 +280,9 @@ def _per_game(schemas: dict[str, dict[str, Any]], name: str) -> None:
     }
 
 
-def add_components(result, generator, request, public):
+def add_components(
+    result: dict[str, Any], generator: object, request: object, public: bool
+) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the games' components, and the answers that
     depend on the game as one variant per game."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
@@ -382,7 +385,9 @@ SERVER_ERROR = (
 )
 
 
-def add_server_errors(result, generator, request, public):
+def add_server_errors(
+    result: dict[str, Any], generator: object, request: object, public: bool
+) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: 500 (``server_error``) on every operation, those
     of views and the hand-written ones alike: any request may meet a fault of ours, and a
     generated client decodes the answer only if the operation lists it."""
@@ -399,7 +404,7 @@ def add_server_errors(result, generator, request, public):
 class AutoSchema(SpectacularAutoSchema):
     """Lists the error responses every operation may give, besides those it declares."""
 
-    def _get_response_bodies(self, direction="response"):
+    def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
@@ -447,10 +452,10 @@ class TokenScheme(OpenApiAuthenticationExtension):
     target_class = "accounts.tokens.TokenAuthentication"
     name = ["bearerAuth", "tokenAuth"]
 
-    def get_security_requirement(self, auto_schema):
+    def get_security_requirement(self, auto_schema: SpectacularAutoSchema) -> list[dict[str, Any]]:
         return [{name: []} for name in self.name]
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: SpectacularAutoSchema) -> list[dict[str, Any]]:
         where = "Create tokens on your settings page (API tokens) or with POST /api/v1/auth/token/."
         bearer = build_bearer_security_scheme_object(
             header_name="Authorization", token_prefix="Bearer"

@@ -352,7 +352,7 @@ class InvitationCreateSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="The game's chat is for its players: spectators do not read it.",
     )
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         games = registry.all_games()
         field = cast(serializers.ChoiceField, self.fields["game"])  # a StrictChoiceField

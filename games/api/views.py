@@ -11,10 +11,10 @@ the same way; the catalog lists them. Errors raised by the services
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import get_language
@@ -33,6 +33,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.http import AuthenticatedRequest
+
+if TYPE_CHECKING:  # (a protocol of DRF's stubs only)
+    from rest_framework.permissions import _SupportsHasPermission
 from accounts.models import User
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
@@ -50,7 +53,7 @@ from games.api.serializers import (
     NoteSerializer,
     SubmitActionSerializer,
 )
-from games.core import registry
+from games.core import GameKind, registry
 from games.models import Game, Invitation, Move, Seat
 from games.play import analysis, chat, invitations, moves, notes, presence, ratings
 from games.reads import analysis as analysis_reads
@@ -160,7 +163,7 @@ CONDITIONAL = [
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the `ETag` you sent: no body.")
 
 
-def _unchanged(request, tag: str | None, any_tag: bool = True) -> Response | None:
+def _unchanged(request: Request, tag: str | None, any_tag: bool = True) -> Response | None:
     """304 when the request's ``If-None-Match`` names ``tag`` (or is ``*``, if
     ``any_tag``)."""
     if tag is None or not etags.matches(request.headers.get("If-None-Match"), tag, any_tag):
@@ -223,6 +226,7 @@ class GameListView(ApiView):
         elif finished is False:
             seats = seats.filter(game__status__in=Game.ACTIVE)
         page = self.paginate_queryset(seats)
+        assert page is not None  # the view has its paginator
         rows = [
             {
                 **_game_fields(row.game, list(row.waiting)),
@@ -379,7 +383,7 @@ class ChatView(ApiView):
     pagination_class = Pagination
     throttle_classes = [ApiThrottle, ChatThrottle, ChatAddressThrottle]
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[_SupportsHasPermission]:
         # Reading is open like the board's chat (docs/api.md); writing needs a player.
         if self.request is not None and self.request.method in ("GET", "HEAD"):
             return [AllowAny()]
@@ -574,7 +578,7 @@ def invitation_payload(invitation: Invitation, user: User) -> dict[str, Any]:
     }
 
 
-def _invitations():
+def _invitations() -> QuerySet[Invitation]:
     return Invitation.objects.select_related("creator").prefetch_related(
         "invitees", "responses__user"
     )
@@ -605,6 +609,7 @@ class InvitationListView(ApiView):
     def get(self, request: AuthenticatedRequest) -> Response:
         """Open invitations I may answer, and my own open ones, the newest first."""
         page = self.paginate_queryset(queries.open_invitations_queryset(request.user))
+        assert page is not None  # the view has its paginator
         rows = [invitation_payload(i, request.user) for i in page]
         return self.get_paginated_response(InvitationSerializer(rows, many=True).data)
 
@@ -643,7 +648,10 @@ class InvitationListView(ApiView):
             request.user,
             kind=game.id,
             players=data["players"],
-            options=_invitation_options(game, request.data, data.get("options")),
+            # (the body the serializer took: an object)
+            options=_invitation_options(
+                game, cast("dict[str, Any]", request.data), data.get("options")
+            ),
             move_days=data["move_days"],
             invitees=data["invitees"],
             # Strengths may differ from seat to seat here, unlike in the lobby's form.
@@ -658,7 +666,9 @@ class InvitationListView(ApiView):
         )
 
 
-def _invitation_options(game, body, options) -> dict[str, Any]:
+def _invitation_options(
+    game: GameKind, body: Mapping[str, object], options: object
+) -> dict[str, Any]:
     """The options of a new invitation: ``options``, and (as before there were several
     games) any of the game's options given at the top level of the body."""
     if options is not None and not isinstance(options, dict):
@@ -699,7 +709,9 @@ class _InvitationAction(ApiView):
         return Response(InvitationSerializer(invitation_payload(invitation, request.user)).data)
 
 
-def _invitation_action(name: str, operation_id: str, service, doc: str):
+def _invitation_action(
+    name: str, operation_id: str, service: Callable[[int, User], Invitation], doc: str
+) -> type[_InvitationAction]:
     view_class = type(
         name, (_InvitationAction,), {"service": staticmethod(service), "__doc__": doc}
     )
@@ -737,7 +749,7 @@ WithdrawInvitationView = _invitation_action(
 # The catalog ---------------------------------------------------------------------------------
 
 
-def catalog_entry(game) -> dict[str, Any]:
+def catalog_entry(game: GameKind) -> dict[str, Any]:
     return {
         "id": game.id,
         "name": game.name,
