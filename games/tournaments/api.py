@@ -5,7 +5,8 @@ of ``games.api.common``, set in settings.REST_FRAMEWORK)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -22,8 +23,12 @@ from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 
 from accounts.http import AuthenticatedRequest
+
+if TYPE_CHECKING:  # (a protocol of DRF's stubs only)
+    from rest_framework.permissions import _SupportsHasPermission
 from accounts.models import User
 from games.models import MOVE_DAYS
 from games.tournaments import organiser, reads, services
@@ -234,7 +239,7 @@ class TournamentCreateSerializer(serializers.Serializer[dict[str, Any]]):
 class TournamentEditSerializer(TournamentCreateSerializer):
     """Any of the settings, before the start."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.pop("game")
         for field in self.fields.values():
@@ -441,10 +446,10 @@ class TournamentListView(ApiView):
     serializer_class = TournamentSerializer
     pagination_class = Pagination
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[_SupportsHasPermission]:
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         if self.request.method == "POST":
             return [ApiThrottle(), TournamentThrottle()]
         return super().get_throttles()
@@ -470,6 +475,7 @@ class TournamentListView(ApiView):
                 )
             rows = rows.filter(status=status)
         page = self.paginate_queryset(rows)
+        assert page is not None  # the view has its paginator
         data = [_fields(t, request.user) for t in page]
         return self.get_paginated_response(TournamentSerializer(data, many=True).data)
 
@@ -585,7 +591,12 @@ class OrganiserView(ApiView):
         return Response(_detail(_tournament(tournament_id), request.user))
 
 
-def _organiser_schema(operation: str, body: type[serializers.Serializer[dict[str, Any]]]):
+_View = TypeVar("_View", bound=type[ApiView])
+
+
+def _organiser_schema(
+    operation: str, body: type[serializers.Serializer[dict[str, Any]]]
+) -> Callable[[_View], _View]:
     return extend_schema_view(
         post=extend_schema(
             tags=["tournaments"],

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.commands.runserver import naiveip_re
 from django.utils import autoreload
 
@@ -54,7 +54,7 @@ class Command(BaseCommand):
         "Links in emails point to ADDR:PORT unless SITE_URL is set."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "addrport",
             nargs="?",

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from games.core import analysis, bench, registry
 from games.core.match import Match
@@ -27,14 +27,14 @@ from games.core.match import Match
 class Command(BaseCommand):
     help = "Time the analysis of finished 2-player games of each game at the site's budget."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=1, help="games of each game")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--play-iterations", type=int, default=100)
         parser.add_argument("--iterations", type=int, default=None, help="per decision")
         parser.add_argument("--seconds", type=float, default=None, help="per game")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         budget = analysis.Budget(
             iterations=options["iterations"] or settings.ANALYSIS_ITERATIONS,
             seconds=options["seconds"] or settings.ANALYSIS_SECONDS,

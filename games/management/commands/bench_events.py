@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from games.models import Game
@@ -43,7 +43,7 @@ APP_NAME = "guildhall-bench-events"
 class Command(BenchCommand):
     help = "Hold many idle event streams on one uvicorn and time a move's events to all."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--listeners", type=int, default=1000)
         parser.add_argument("--idle", type=float, default=20.0, help="seconds of quiet")
         parser.add_argument("--moves", type=int, default=5)
@@ -55,7 +55,7 @@ class Command(BenchCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["listeners"] < 2 or options["moves"] < 1:
             raise CommandError("--listeners must be at least 2 and --moves at least 1")
         self.as_json = options["json"]

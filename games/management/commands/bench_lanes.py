@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from accounts.models import User
@@ -77,7 +77,7 @@ class Arrivals:
 class Command(BenchCommand):
     help = "Time emails and webhooks under a stream of moves, with and without a computer flood."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--seconds", type=float, default=600.0, help="of moves, per run")
         parser.add_argument("--rate", type=float, default=3.0, help="moves a second")
         parser.add_argument("--games", type=int, default=30, help="games between people")
@@ -89,7 +89,7 @@ class Command(BenchCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **o):
+    def handle(self, *args: Any, **o: Any) -> None:
         if o["redis"] == o["pages_redis"]:
             raise CommandError("--redis and --pages-redis must be two databases")
         self.as_json = o["json"]

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from games.models import Game
@@ -49,7 +49,7 @@ WARM_UP_SECONDS = 60
 class Command(BenchCommand):
     help = "Drive a real gunicorn for N minutes and print each worker's RSS over time."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--minutes", type=float, default=5)
         parser.add_argument("--every", type=float, default=20, help="Seconds between samples.")
         parser.add_argument("--workers", type=int, default=2)
@@ -60,7 +60,7 @@ class Command(BenchCommand):
         parser.add_argument("--seed", type=int, default=46)
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **o):
+    def handle(self, *args: Any, **o: Any) -> None:
         self.as_json = o["json"]
         with quiet_logs():
             redis = empty_redis(o["redis"]) if o["redis"] else nullcontext()

@@ -42,7 +42,7 @@ from typing import Any
 
 import django
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from games.core import registry
@@ -61,7 +61,7 @@ PAGES = ("board", "partial", "poll", "dashboard")
 class Command(BenchCommand):
     help = "Measure the board, its partial, its poll, the dashboard and API moves under gunicorn."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", default="guildhall", help="a game of the registry")
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument("--moves", type=int, default=600, help="decisions into the game")
@@ -99,7 +99,7 @@ class Command(BenchCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         with quiet_logs():
             return self.measured(*args, **options)
 

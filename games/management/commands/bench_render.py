@@ -41,7 +41,7 @@ from typing import Any
 
 import django
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.test import Client
 from django.test.utils import override_settings
@@ -67,7 +67,7 @@ def percentile(values: list[float], pc: float) -> float:
 class Command(BaseCommand):
     help = "What each page costs in one process: fresh boards, polls, dashboards, API moves."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--game", action="append", help="a game of the registry (default: every one)"
         )
@@ -95,7 +95,7 @@ class Command(BaseCommand):
             "--sql", action="store_true", help="print the queries of the dearest API move counted"
         )
 
-    def handle(self, *args, **o):
+    def handle(self, *args: Any, **o: Any) -> None:
         with quiet_logs():
             return self.run(*args, **o)
 

@@ -24,7 +24,7 @@ from games.perf.restart import Demo, python_command, uv_command
 class Command(BenchCommand):
     help = "Time the demo's first start and its restarts until / answers 200."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--restarts", type=int, default=3)
         parser.add_argument("--uv", action="store_true", help="Start it through uv run.")
         parser.add_argument("--json", action="store_true")

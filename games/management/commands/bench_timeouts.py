@@ -26,7 +26,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
@@ -39,7 +39,7 @@ from games.notifications.models import Notification
 class Command(BaseCommand):
     help = "Measure the time-out sweep and the turn emails on many games (scratch database)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=100_000)
         parser.add_argument("--expired", type=float, default=1.0, help="per cent past deadline")
         parser.add_argument("--players", type=int, default=2000, help="users to seat")

@@ -7,7 +7,7 @@ stores what it found (every Rating and RatingChange row replaced, in one transac
 stored rating differs.
 """
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts.models import User
@@ -17,7 +17,7 @@ from games.play import ratings
 class Command(BaseCommand):
     help = "Recompute every rating from the finished rated games (--check: only compare)."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--check",
             action="store_true",

@@ -12,7 +12,7 @@ state (it holds hands and the seed).
 
 import argparse
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.core import registry
 from games.models import Game
@@ -37,7 +37,7 @@ def back_to(value: str) -> tuple[str, int]:
 class Command(BaseCommand):
     help = "Upgrade every stored game to the current state format; mend broken records."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_ids", nargs="*", type=int, help="only these games")
         parser.add_argument(
             "--dry-run", action="store_true", help="say what would change, change nothing"

@@ -3,6 +3,7 @@
 from typing import Any
 
 from django import template
+from django.template import Context
 
 from games.privacy.panel import panel_context
 
@@ -10,7 +11,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("privacy/panel.html", takes_context=True)
-def privacy_panel(context) -> dict[str, Any]:
+def privacy_panel(context: Context) -> dict[str, Any]:
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
