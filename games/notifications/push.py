@@ -126,7 +126,7 @@ class Gone(PushError):
 # Recording ---------------------------------------------------------------------------------------
 
 
-def record(kind: str, user: User, **key) -> list[tuple[Notification, bool]]:
+def record(kind: str, user: User, **key: Any) -> list[tuple[Notification, bool]]:
     """The rows of a push of ``kind`` to each device of ``user`` (none when push is off)."""
     if not enabled() or kind not in KINDS or not wants(user, kind):
         return []
@@ -139,7 +139,7 @@ def record(kind: str, user: User, **key) -> list[tuple[Notification, bool]]:
 # Whether a push is still due --------------------------------------------------------------------
 
 
-def _check_finished(row: Notification, now: datetime):
+def _check_finished(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     """Game over: not to a player who saw the end on the board, nor while they look at it."""
     found = due.CHECKS[Kind.FINISHED](row, now)
     if isinstance(found, Skip | Defer):
@@ -254,7 +254,8 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | PushMessage:
 
 @lru_cache(maxsize=4)
 def _vapid(private_key: str) -> Vapid:
-    return Vapid.from_string(private_key)
+    key: Vapid = Vapid.from_string(private_key)  # py_vapid's, unannotated
+    return key
 
 
 _TEMPORARY = (

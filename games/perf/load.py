@@ -112,7 +112,7 @@ def python_load(
     """``connections`` threads, each sending ``target`` in a loop for ``seconds``."""
     barrier = threading.Barrier(connections + 1)
     latencies: list[list[float]] = [[] for _ in range(connections)]
-    statuses: list[Counter] = [Counter() for _ in range(connections)]
+    statuses: list[Counter[int]] = [Counter() for _ in range(connections)]
     ends = [0.0] * connections
     start = 0.0
 

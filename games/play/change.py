@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.core import GameKind, Match
 from games.core.match import RESIGN, UNDO
+from games.core.protocol import State
 from games.core.waits import Waits
 from games.models import Game, Move, Seat
 from games.play import events, ratings
@@ -123,7 +124,7 @@ class Change:
         self.seat_fields: dict[int, set[str]] = defaultdict(set)
 
     @property
-    def state(self):
+    def state(self) -> State:
         return self.match.state
 
     def apply(

@@ -53,7 +53,7 @@ def check_new_invitation(
     *,
     kind: str = DEFAULT_KIND,
     players: int = 2,
-    options: Mapping | None = None,
+    options: Mapping[str, Any] | None = None,
     move_days: int | None = None,
     invitees: Iterable[User | str] = (),
     computers: Sequence[str] = (),

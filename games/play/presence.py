@@ -44,7 +44,7 @@ def do_look(game_id: int, user: User | AnonymousUser, now: datetime | None = Non
         seat = Seat.objects.filter(game=game, user_id=user.pk).first()
     if seat is None:
         raise NotYourTurn(_("You do not play in this game"))
-    seat.user = user
+    seat.user = user  # type: ignore[assignment]  # (the seat's: a User, never anonymous)
     kind = game.game_kind
     state = kind.from_json(game.snapshot)
     view = kind.view(state, seat.number)

@@ -275,7 +275,9 @@ def _render_board(
     return response
 
 
-def _next_game(user: User, game: Game, seat: int | None, deciders) -> dict[str, Any] | None:
+def _next_game(
+    user: User, game: Game, seat: int | None, deciders: frozenset[int]
+) -> dict[str, Any] | None:
     """For a player this game does not wait for: how many of their other games wait for
     them, and where the next one is (Yucata's "next game", offered, never forced)."""
     if seat is None or seat in deciders or game.status not in Game.ACTIVE:

@@ -105,7 +105,12 @@ class InvitationForm(forms.Form):
     )
 
     def __init__(
-        self, *args, creator: User, game: GameKind, against_computer: bool = False, **kwargs
+        self,
+        *args: Any,
+        creator: User,
+        game: GameKind,
+        against_computer: bool = False,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
@@ -162,10 +167,11 @@ class InvitationForm(forms.Form):
         """The usernames typed, separated by spaces or commas."""
         return [n for n in re.split(r"[\s,]+", self.cleaned_data["invitees"]) if n]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         """The invitation's rules (``games.play.invitations``), on what the fields gave, so
         that the form shows a broken rule beside the other fields' errors."""
         data = super().clean()
+        assert data is not None  # Django's clean() gives back cleaned_data
         if "players" in data:
             try:
                 invitations.check_new_invitation(self.creator, **self._arguments(data))
@@ -206,7 +212,7 @@ class ComputerGameForm(InvitationForm):
 
     FIELDS_LEFT_OUT = ("players", "move_days", "invitees", "rated", "chat_players_only")
 
-    def __init__(self, *args, creator: User, game: GameKind, **kwargs) -> None:
+    def __init__(self, *args: Any, creator: User, game: GameKind, **kwargs: Any) -> None:
         super().__init__(*args, creator=creator, game=game, against_computer=True, **kwargs)
         for name in self.FIELDS_LEFT_OUT:
             self.fields.pop(name, None)
@@ -225,7 +231,7 @@ class ComputerGameForm(InvitationForm):
             initial=least,
         )
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = self.cleaned_data
         if "computers" in data:
             data["players"] = 1 + data["computers"]
@@ -258,7 +264,7 @@ class LobbyFilterForm(forms.Form):
     )
     friends = forms.BooleanField(label=gettext_lazy("Only my friends' invitations"), required=False)
 
-    def __init__(self, *args, games: list[GameKind], **kwargs) -> None:
+    def __init__(self, *args: Any, games: list[GameKind], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         any_choice = ("", gettext("any"))
         self.fields["game"].choices = [any_choice] + [(g.id, g.name) for g in games]  # type: ignore[attr-defined]

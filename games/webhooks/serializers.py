@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from games.webhooks.models import Delivery, Event
+from games.webhooks.models import Delivery, Event, Webhook
 from games.webhooks.services import EVENTS, SECRET_MAX
 from guildhall_site.rest import OneOrMany, StrictBooleanField, StrictCharField, StrictChoiceField
 
@@ -76,7 +76,7 @@ class DeliverySerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     finished = serializers.DateTimeField(allow_null=True)
 
 
-def hook_data(hook, secret: bool = False) -> dict[str, Any]:
+def hook_data(hook: Webhook, secret: bool = False) -> dict[str, Any]:
     data = {
         "id": hook.pk,
         "url": hook.url,

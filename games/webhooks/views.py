@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.http import AuthenticatedRequest
@@ -34,7 +33,7 @@ private = method_decorator(never_cache, name="dispatch")
 HOOK_ID = OpenApiParameter("webhook_id", int, OpenApiParameter.PATH, description="The hook's id.")
 
 
-def _hook(request, webhook_id: int) -> Webhook:
+def _hook(request: AuthenticatedRequest, webhook_id: int) -> Webhook:
     hook = Webhook.objects.filter(pk=webhook_id, user=request.user).select_related("token")
     found = hook.first()
     if found is None:
@@ -105,7 +104,7 @@ class WebhookView(ApiView):
     serializer_class = WebhookSerializer
 
     @extend_schema(tags=["webhooks"], operation_id="webhook_get", parameters=[HOOK_ID])
-    def get(self, request: Request, webhook_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         return Response(WebhookSerializer(hook_data(_hook(request, webhook_id))).data)
 
     @extend_schema(
@@ -115,7 +114,7 @@ class WebhookView(ApiView):
         request=WebhookUpdateSerializer,
         responses=WebhookSerializer,
     )
-    def patch(self, request: Request, webhook_id: int) -> Response:
+    def patch(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         hook = _hook(request, webhook_id)
         body = WebhookUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -128,7 +127,7 @@ class WebhookView(ApiView):
         parameters=[HOOK_ID],
         responses={204: OpenApiResponse(description="Removed, with its deliveries.")},
     )
-    def delete(self, request: Request, webhook_id: int) -> Response:
+    def delete(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         _hook(request, webhook_id).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -146,7 +145,7 @@ class DeliveriesView(ApiView):
         parameters=[HOOK_ID],
         responses=DeliverySerializer(many=True),
     )
-    def get(self, request: Request, webhook_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         hook = _hook(request, webhook_id)
         rows = list(hook.deliveries.order_by("-created", "-id")[: delivery.KEEP])
         page = self.paginate_queryset(rows)
@@ -168,7 +167,7 @@ class PingView(ApiView):
         request=None,
         responses={202: OpenApiResponse(DeliverySerializer, description="Sent (or queued).")},
     )
-    def post(self, request: Request, webhook_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         hook = _hook(request, webhook_id)
         row, _created = events.record(
             hook, Event.PING, f"ping:{uuid.uuid4().hex}", {"webhook": hook.pk}
