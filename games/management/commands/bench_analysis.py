@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.core import analysis, bench, registry
+from games.core import GameKind, analysis, bench, registry
 from games.core.match import Match
 
 
@@ -52,7 +52,7 @@ class Command(BaseCommand):
                 self.stdout.write(json.dumps(row))
 
     def _one(
-        self, kind, seed: int, play_iterations: int, budget: analysis.Budget
+        self, kind: GameKind, seed: int, play_iterations: int, budget: analysis.Budget
     ) -> dict[str, Any]:
         options = kind.parse_options({}, 2)
         names = ["Ann", "Bob"]

@@ -103,7 +103,7 @@ class Command(BenchCommand):
         with quiet_logs():
             return self.measured(*args, **options)
 
-    def measured(self, *args, **options):
+    def measured(self, *args: Any, **options: Any) -> None:
         self.as_json = options["json"]
         try:
             registry.get(options["game"])
@@ -231,7 +231,10 @@ class Command(BenchCommand):
     def pg_version(self) -> str:
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
-            return cursor.fetchone()[0].split()[0]
+            row = cursor.fetchone()
+            assert row is not None  # (SHOW has a row)
+            version: str = row[0].split()[0]
+            return version
 
     # The requests ----------------------------------------------------------------------------
 
@@ -287,7 +290,9 @@ class Command(BenchCommand):
         conn.close()
         return sizes
 
-    def run_load(self, target: load.Target, o: dict[str, Any], seconds: float | None = None):
+    def run_load(
+        self, target: load.Target, o: dict[str, Any], seconds: float | None = None
+    ) -> load.Result:
         seconds = o["seconds"] if seconds is None else seconds
         if self.wrk:
             return load.wrk_load(
@@ -303,7 +308,7 @@ class Command(BenchCommand):
             "127.0.0.1", self.port, target, connections=o["connections"], seconds=seconds
         )
 
-    def measure_pages(self, targets: dict[str, Any], o: dict[str, Any]) -> dict:
+    def measure_pages(self, targets: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
         """Each page after the bare view, ``rounds`` times (A B A B). Returns the runs of
         each page, and of the bare view next to each page."""
         self.note("Warming up (every worker renders every page)...")
@@ -325,8 +330,12 @@ class Command(BenchCommand):
         return {"runs": runs, "paired": paired, "names": {k: t.name for k, t in targets.items()}}
 
     def measure_moves(
-        self, data, bare: load.Target, tokens: dict[str, Any], o: dict[str, Any]
-    ) -> dict:
+        self,
+        data: bench_data.BenchData,
+        bare: load.Target,
+        tokens: dict[int, str],
+        o: dict[str, Any],
+    ) -> dict[str, Any]:
         """Moves through the API one at a time, each after reading the game (outside the
         timed part); the bare view one at a time before each round's moves. The late game
         first; should it end, the other active games of the same game."""
@@ -371,7 +380,9 @@ class Command(BenchCommand):
             "slowest": sorted(done_moves, key=lambda m: -m["ms"])[:3],
         }
 
-    def api_move(self, conn, games: list[int], tokens: dict[str, Any]) -> dict[str, Any] | None:
+    def api_move(
+        self, conn: http.client.HTTPConnection, games: list[int], tokens: dict[int, str]
+    ) -> dict[str, Any] | None:
         """One move of the seat to move in the first game of ``games`` still going (those
         over are dropped from the list), by its computer player, posted to the API with the
         version read. Returns the game, the version the move was made on, the action's kind,
@@ -424,7 +435,9 @@ class Command(BenchCommand):
 
     # The result ------------------------------------------------------------------------------
 
-    def summary(self, pages: dict[str, Any], moves: dict[str, Any], sizes: dict) -> dict:
+    def summary(
+        self, pages: dict[str, Any], moves: dict[str, Any], sizes: dict[str, int]
+    ) -> dict[str, Any]:
         def median(results: list[load.Result]) -> dict[str, Any]:
             rps = [r.rps for r in results]
             middle = statistics.median(rps)

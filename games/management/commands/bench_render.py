@@ -37,7 +37,7 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 import django
 from django.conf import settings
@@ -55,6 +55,9 @@ from games.perf.logs import quiet_logs
 from games.play.moves import do_submit_action
 from games.templatetags.fragment_tags import forget_fragments
 from games.web.board import poll_token_of
+
+if TYPE_CHECKING:  # (the test client's answer, of Django's stubs only)
+    from django.test.client import _MonkeyPatchedWSGIResponse
 
 MOVES = {"guildhall": 600, "renaissance": 150}  # a late game of each (Renaissance Man's end sooner)
 
@@ -99,7 +102,7 @@ class Command(BaseCommand):
         with quiet_logs():
             return self.run(*args, **o)
 
-    def run(self, *args, **o):
+    def run(self, *args: Any, **o: Any) -> None:
         kinds = o["game"] or [k.id for k in registry.all_games()]
         for kind_id in kinds:
             try:
@@ -305,7 +308,9 @@ class Command(BaseCommand):
             body = {"version": game.version, "action": action}
             headers = {"Authorization": f"Token {tokens[seat.user_id]}"}
 
-            def post(path=path, body=body, headers=headers):
+            def post(
+                path: str = path, body: dict[str, Any] = body, headers: dict[str, str] = headers
+            ) -> _MonkeyPatchedWSGIResponse:
                 return client.post(
                     path, body, content_type="application/json", secure=True, headers=headers
                 )
@@ -496,24 +501,24 @@ class count_translations:
 
     def __init__(self) -> None:
         self.calls = 0
-        self.saved: dict[str, Callable] = {}
+        self.saved: dict[str, Callable[..., str]] = {}
 
-    def __enter__(self):
-        trans = translation._trans
+    def __enter__(self) -> Self:
+        trans = translation._trans  # type: ignore[attr-defined]  # (private: not in the stubs)
         for name in self.NAMES:
             original = getattr(trans, name)
             self.saved[name] = original
 
-            def counted(*args, _original=original, **kwargs):
+            def counted(*args: Any, _original: Callable[..., str] = original, **kwargs: Any) -> str:
                 self.calls += 1
                 return _original(*args, **kwargs)
 
             setattr(trans, name, counted)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         for name, original in self.saved.items():
-            setattr(translation._trans, name, original)
+            setattr(translation._trans, name, original)  # type: ignore[attr-defined]
 
 
 class count_queries:
@@ -524,15 +529,22 @@ class count_queries:
         self.calls = 0
         self.sql: list[str] = []
 
-    def __call__(self, execute, sql, params, many, context):
+    def __call__(
+        self,
+        execute: Callable[..., object],
+        sql: str,
+        params: object,
+        many: bool,
+        context: dict[str, Any],
+    ) -> object:
         self.calls += 1
         self.sql.append(sql)
         return execute(sql, params, many, context)
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         self.wrapper = connection.execute_wrapper(self)
         self.wrapper.__enter__()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.wrapper.__exit__(*exc)

@@ -7,6 +7,8 @@ stores what it found (every Rating and RatingChange row replaced, in one transac
 stored rating differs.
 """
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
@@ -24,7 +26,7 @@ class Command(BaseCommand):
             help="change nothing; exit 1 naming the ratings that differ from the recomputation",
         )
 
-    def handle(self, *args, check: bool, **options) -> None:
+    def handle(self, *args: Any, check: bool, **options: Any) -> None:
         with transaction.atomic():
             # Games being rated meanwhile lock their players (games.play.ratings): holding every
             # player's lock, nothing is rated between reading the games and storing.

@@ -11,6 +11,7 @@ state (it holds hands and the seed).
 """
 
 import argparse
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -50,7 +51,12 @@ class Command(BaseCommand):
         )
 
     def handle(
-        self, *args, game_ids: list[int], dry_run: bool, back_to: tuple[str, int] | None, **options
+        self,
+        *args: Any,
+        game_ids: list[int],
+        dry_run: bool,
+        back_to: tuple[str, int] | None,
+        **options: Any,
     ) -> None:
         ids = Game.objects.order_by("pk").values_list("pk", flat=True)
         if game_ids:

@@ -12,6 +12,8 @@ nothing to decide. Exit status 1 if any game differs. Output names games, seats 
 differs, never their state (it holds hands and the seed).
 """
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.core import registry, replays
@@ -64,7 +66,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_ids", nargs="*", type=int, help="only these games")
 
-    def handle(self, *args, game_ids: list[int], **options) -> None:
+    def handle(self, *args: Any, game_ids: list[int], **options: Any) -> None:
         games = Game.objects.order_by("pk")
         if game_ids:
             games = games.filter(pk__in=game_ids)
