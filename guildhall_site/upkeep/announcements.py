@@ -52,7 +52,7 @@ def _not_ended() -> list[Shown]:
 
 
 def _cached() -> list[dict[str, Any]]:
-    rows = cache.get(CACHE_KEY)
+    rows: list[dict[str, Any]] | None = cache.get(CACHE_KEY)
     if rows is None:
         query = Announcement.objects.filter(Q(ends_at__isnull=True) | Q(ends_at__gt=timezone.now()))
         rows = [
@@ -71,7 +71,7 @@ def current(now: datetime | None = None) -> list[Shown]:
     ]
 
 
-def changed(**kwargs) -> None:
+def changed(**kwargs: object) -> None:
     """(post_save and post_delete of an Announcement.)"""
     cache.delete(CACHE_KEY)
     _memo.forget(CACHE_KEY)
