@@ -23,6 +23,7 @@ import logging
 import time
 import uuid
 from datetime import datetime, timedelta
+from typing import Any
 
 from celery import current_app
 from django.conf import settings
@@ -101,7 +102,7 @@ def deliver(delivery_id: int) -> str:
 
 def _finish(delivery: Delivery, claim: uuid.UUID, outcome: sending.Outcome) -> str:
     now = timezone.now()
-    fields: dict = {
+    fields: dict[str, Any] = {
         "attempts": F("attempts") + 1,
         "response_status": outcome.status,
         "response_body": outcome.body,
