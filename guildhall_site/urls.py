@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path, re_path
@@ -26,7 +28,7 @@ class FaviconView(RedirectView):
     Resolved at each request, not at import: in production the static file's hashed name
     comes from collectstatic's manifest, which need not exist when the URLs are loaded."""
 
-    def get_redirect_url(self, *args, **kwargs) -> str:
+    def get_redirect_url(self, *args: Any, **kwargs: Any) -> str:
         return static("site/favicon.svg")
 
 

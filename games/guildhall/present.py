@@ -21,15 +21,14 @@ from .cards import (
     IDENT,
     PROFESSION_INDEX,
     VP_KINDS,
-    card_json,
     color_letter,
     color_name,
     full_name,
     profession_name,
     vp_ability,
-    vp_json,
 )
 from .professions import EFFECT_TEXT, effect_text
+from .views import card_json, vp_json
 
 # What the board's card partials ("card", "chip", "mini") read of a card: its key for
 # {% cached_partial %} (rendered once per key and language).

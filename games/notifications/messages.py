@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Max
 from django.urls import reverse
 from django.utils.text import Truncator
@@ -42,9 +43,7 @@ PUSH_BODY = 140
 
 
 def conversation_url(conversation_id: int) -> str:
-    from games.notifications.emails import site_url  # emails imports this module
-
-    return site_url(reverse("accounts:conversation", args=[conversation_id]))
+    return settings.SITE_URL + reverse("accounts:conversation", args=[conversation_id])
 
 
 def check(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:

@@ -40,7 +40,7 @@ class NewInvitation:
 
     game: GameKind
     players: int
-    options: dict  # every option of the game, defaults filled in
+    options: dict[str, Any]  # every option of the game, defaults filled in
     move_days: int | None
     invitees: list[User]
     computers: list[str]  # a strength per computer seat
@@ -53,7 +53,7 @@ def check_new_invitation(
     *,
     kind: str = DEFAULT_KIND,
     players: int = 2,
-    options: Mapping | None = None,
+    options: Mapping[str, Any] | None = None,
     move_days: int | None = None,
     invitees: Iterable[User | str] = (),
     computers: Sequence[str] = (),
@@ -251,7 +251,7 @@ def _check_limits(creator: User, computers: Sequence[str]) -> None:
             )
 
 
-def _lock_invitation(invitation_id: int, user) -> Invitation:
+def _lock_invitation(invitation_id: int, user: User) -> Invitation:
     """The invitation, locked, if ``user`` may see it (``queries.visible_invitations``, the
     API's rule too); 404 otherwise, whether or not it exists."""
     visible = queries.visible_invitations(user).values("pk")
@@ -266,7 +266,7 @@ def _check_open(invitation: Invitation) -> None:
         raise ValidationError(_("This invitation is no longer open"))
 
 
-def may_answer(invitation: Invitation, user) -> bool:
+def may_answer(invitation: Invitation, user: User) -> bool:
     return invitation.open_to_all or invitation.invitees.filter(pk=user.pk).exists()
 
 

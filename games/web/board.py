@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
@@ -34,6 +35,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
 from games.community.chat import views as chat
 from games.core import IllegalAction, SeatUser
 from games.models import Game
@@ -266,7 +268,7 @@ def _render_board(
             partial,
         )
 
-    def render(extra: dict) -> tuple[HttpResponse, str | None]:
+    def render(extra: dict[str, Any]) -> tuple[HttpResponse, str | None]:
         return _render_fresh(request, game_id, error, status, partial, extra, seats)
 
     response = page_cache.serve(request, page_key, render)
@@ -275,7 +277,9 @@ def _render_board(
     return response
 
 
-def _next_game(user, game: Game, seat: int | None, deciders) -> dict | None:
+def _next_game(
+    user: User, game: Game, seat: int | None, deciders: frozenset[int]
+) -> dict[str, Any] | None:
     """For a player this game does not wait for: how many of their other games wait for
     them, and where the next one is (Yucata's "next game", offered, never forced)."""
     if seat is None or seat in deciders or game.status not in Game.ACTIVE:
@@ -296,7 +300,7 @@ def _render_fresh(
     error: str | None,
     status: int,
     partial: bool,
-    extra: dict,
+    extra: dict[str, Any],
     seats: list[SeatRow],
 ) -> tuple[HttpResponse, str | None]:
     """The board rendered from the stored game, and the key it may be cached under (built

@@ -6,6 +6,8 @@ in; every form also works without JavaScript (a POST, then a redirect).
 """
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
 from games.community.friends import reads as friends
 from games.core import IllegalAction, registry
 from games.models import DEFAULT_KIND, Invitation
@@ -58,7 +61,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     ]
     page_key = cache_keys.key("dashboard", parts)
 
-    def render_dashboard(extra: dict) -> tuple[HttpResponse, str | None]:
+    def render_dashboard(extra: dict[str, Any]) -> tuple[HttpResponse, str | None]:
         games_to_play = queries.games_to_play(user)
         context = {
             "games_to_play": games_to_play,
@@ -157,14 +160,18 @@ def create_invitation(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/invitation_form.html", context, status=status)
 
 
-def _answer(request: AuthenticatedHttpRequest, invitation_id: int, do) -> HttpResponse:
+def _answer(
+    request: AuthenticatedHttpRequest,
+    invitation_id: int,
+    do: Callable[[int, User], Invitation],
+) -> HttpResponse:
     error = None
     try:
         invitation = do(invitation_id, request.user)
     except ValidationError as e:
         error = " ".join(e.messages)
         invitation = Invitation.objects.get(pk=invitation_id)
-    if invitation.game_id is not None and invitation.game.seats.filter(user=request.user).exists():
+    if invitation.game is not None and invitation.game.seats.filter(user=request.user).exists():
         url = reverse("games:board", args=[invitation.game_id])
         if request.htmx:
             return HttpResponseClientRedirect(url)

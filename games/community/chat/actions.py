@@ -12,6 +12,7 @@ hour per game (``games.notifications.chat``), queued by name like every other ev
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -39,7 +40,7 @@ def check_text(text: str) -> str:
     return text
 
 
-def do_write(game_id: int, user: User, text: str) -> ChatLine:
+def do_write(game_id: int, user: User | AnonymousUser, text: str) -> ChatLine:
     """``user`` writes ``text`` in the game's chat: the line as kept. ``Invalid`` for a text
     that may not be a line, ``NotFound`` for no such game, ``NotAPlayer`` for someone who is
     not one of its players."""
