@@ -26,6 +26,7 @@ from games.play import invitations, moves
 from games.reads import viewing
 from tests.conftest import client_for
 from tests.e2e.conftest import PHONE, log_in, tap_and_wait, wait_for_board
+from tests.e2e.test_axe_e2e import AXE, RUN
 from tests.games.helpers import random_action, start_game
 from tests.seeds import FixedSeed
 
@@ -191,8 +192,10 @@ def _positions() -> dict[str, State]:
     return out
 
 
-def _open(screen, live_server, game: Game, size: str):
+def _open(screen, live_server, game: Game, size: str, axe: bool = False):
     page = screen(size)
+    if axe:  # loaded into each page before its own scripts, outside its policy
+        page.context.add_init_script(path=str(AXE))
     log_in(page, live_server.url, f"/games/{game.pk}/")
     page.wait_for_function("window.htmx !== undefined")
     return page
@@ -253,8 +256,9 @@ def test_ordering_ten_cards_takes_one_tap_in_a_fifth_of_a_phone(
     st = order_of_ten()
     cards = list(decision(st)["cards"])
     game = game_from_state(st, [alice, bob])
-    page = _open(screen, live_server, game, "phone")
+    page = _open(screen, live_server, game, "phone", axe=True)
     _settled(page)
+    assert page.evaluate(RUN) == []
     panel = page.locator("#board .panel")
     bar = panel.bounding_box()
     page.screenshot(path=str(screenshots / "gh-order-phone.png"))
@@ -286,13 +290,18 @@ def test_ordering_ten_cards_takes_one_tap_in_a_fifth_of_a_phone(
 
 
 def test_a_whole_order_of_ones_own_one_card_at_a_time(screen, live_server, alice, bob, screenshots):
+    # In German, as Alice reads the site.
+    alice.language = "de"
+    alice.save(update_fields=["language"])
     st = order_of_ten()
     cards = list(decision(st)["cards"])
     game = game_from_state(st, [alice, bob])
-    page = _open(screen, live_server, game, "phone")
+    page = _open(screen, live_server, game, "phone", axe=True)
     _settled(page)
+    assert "die oben auf den Ablagestapel kommt" in page.inner_text("#board .panel .prompt")
     page.click("[data-panel-toggle]")
     page.click("#board .order-one summary")
+    assert page.evaluate(RUN) == []
     page.screenshot(path=str(screenshots / "gh-order-one-at-a-time.png"))
     chosen = [cards[9], cards[0]]
     for card in chosen:  # two cards, one at a time: the part stays open between them

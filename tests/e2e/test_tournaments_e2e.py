@@ -14,6 +14,7 @@ from games.tournaments import services
 from games.tournaments.models import Entry, Tournament
 from tests.conftest import make_person
 from tests.e2e.conftest import log_in
+from tests.e2e.test_axe_e2e import AXE, RUN
 from tests.games.helpers import start_game
 from tests.games.tournaments.helpers import people, play_round, tournament
 
@@ -37,6 +38,7 @@ def test_signing_up_and_reading_the_standings_on_a_phone(
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
 
+    page.context.add_init_script(path=str(AXE))  # axe in the page, for its rules below
     page.reload()
     winner = page.locator("#winner")
     winner.wait_for()
@@ -56,6 +58,7 @@ def test_signing_up_and_reading_the_standings_on_a_phone(
     for column in columns:
         assert column["whole"] and column["nameShown"], column
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate(RUN) == []
     page.locator("#standings .standings-scroll").screenshot(
         path=str(screenshots / "tournament-standings-rounds-phone.png")
     )
@@ -76,7 +79,8 @@ _COLUMNS_IN_SIGHT = """() => {
     const n = name.getBoundingClientRect();
     return {
       name: th.textContent.trim(),
-      whole: r.left >= Math.max(left, b.left, 0) - 1 && r.right <= Math.min(b.right, innerWidth) + 1,
+      whole: r.left >= Math.max(left, b.left, 0) - 1
+        && r.right <= Math.min(b.right, innerWidth) + 1,
       nameShown: n.left >= b.left - 1 && n.right <= b.right + 1,
     };
   });
