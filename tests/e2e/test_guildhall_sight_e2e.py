@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
+from accounts.models import User
 from games.guildhall import Options, apply, decision, to_json
 from games.guildhall.builder import build
 from games.guildhall.cards import VP_CARD_KIND, VP_KINDS, parse_card
@@ -54,14 +59,14 @@ _PLACES = """() => {
 
 
 @pytest.fixture
-def screen(browser):
+def screen(browser: Browser) -> Iterator[Callable[[str], Page]]:
     """screen("phone" | "desktop") -> a new page of that size (its own cookies)."""
-    contexts = []
+    contexts: list[BrowserContext] = []
 
-    def new_page(size: str) -> Any:
+    def new_page(size: str) -> Page:
         phone = size == "phone"
         context = browser.new_context(
-            viewport=SIZES[size],
+            viewport=ViewportSize(width=SIZES[size]["width"], height=SIZES[size]["height"]),
             device_scale_factor=2 if phone else 1,
             is_mobile=phone,
             has_touch=phone,
@@ -75,7 +80,7 @@ def screen(browser):
         context.close()
 
 
-def game_from_state(state: State, users: list) -> Game:
+def game_from_state(state: State, users: list[User]) -> Game:
     """A game row holding a position set up with the engine's builder."""
     game = Game.objects.create(
         options=state.options.to_json(),
@@ -91,7 +96,7 @@ def game_from_state(state: State, users: list) -> Game:
     return game
 
 
-def in_sight(page, kind: str) -> dict:
+def in_sight(page: Page, kind: str) -> dict[str, Any]:
     """The prompt and the subject in the viewport, the bar covering no part of the subject
     (a subject taller than the room beside the bar fills that room from its top)."""
     places = page.evaluate(_PLACES)
@@ -135,6 +140,12 @@ def order_of_ten() -> State:
     return st
 
 
+def order_cards(st: State) -> list[int]:
+    d = decision(st)
+    assert d is not None and d["kind"] == "order"
+    return list(d["cards"])
+
+
 def _positions() -> dict[str, State]:
     """A position for the decisions a random game seldom gives Alice (seat 0)."""
     two = [
@@ -156,7 +167,7 @@ def _positions() -> dict[str, State]:
     st = build(players=two, center=["vp3_draw", "vp5", "vp5", None, None])
     _buy(st, "vp3_draw")
     apply(st, {"kind": "pay", "chapter": 0})
-    while decision(st)["kind"] == "order":
+    while (decision(st) or {}).get("kind") == "order":
         apply(st, GUILDHALL.legal_actions(st, 0)[0])
     out["vp_ability"] = st
     st = build(
@@ -192,7 +203,9 @@ def _positions() -> dict[str, State]:
     return out
 
 
-def _open(screen, live_server, game: Game, size: str, axe: bool = False):
+def _open(
+    screen: Callable[[str], Page], live_server: Any, game: Game, size: str, axe: bool = False
+) -> Page:
     page = screen(size)
     if axe:  # loaded into each page before its own scripts, outside its policy
         page.context.add_init_script(path=str(AXE))
@@ -201,7 +214,7 @@ def _open(screen, live_server, game: Game, size: str, axe: bool = False):
     return page
 
 
-def _settled(page) -> None:
+def _settled(page: Page) -> None:
     # board.js looks again once the fonts are in (window "load"): after that.
     page.wait_for_load_state("load")
     page.wait_for_timeout(150)
@@ -209,8 +222,15 @@ def _settled(page) -> None:
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_decision_is_in_sight_with_its_subject(
-    screen, live_server, monkeypatch, alice, bob, charlie, screenshots, size
-):
+    screen: Callable[[str], Page],
+    live_server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    alice: User,
+    bob: User,
+    charlie: User,
+    screenshots: Path,
+    size: str,
+) -> None:
     # A real game, random moves of both seats, seen by Alice at each kind of decision she
     # meets first; then the positions of the kinds it did not give her.
     monkeypatch.setattr(invitations, "seed_random", FixedSeed(47))
@@ -251,16 +271,17 @@ def _discard_pile(game: Game) -> list[int]:
 
 
 def test_ordering_ten_cards_takes_one_tap_in_a_fifth_of_a_phone(
-    screen, live_server, alice, bob, screenshots
-):
+    screen: Callable[[str], Page], live_server: Any, alice: User, bob: User, screenshots: Path
+) -> None:
     st = order_of_ten()
-    cards = list(decision(st)["cards"])
+    cards = order_cards(st)
     game = game_from_state(st, [alice, bob])
     page = _open(screen, live_server, game, "phone", axe=True)
     _settled(page)
     assert page.evaluate(RUN) == []
     panel = page.locator("#board .panel")
     bar = panel.bounding_box()
+    assert bar is not None
     page.screenshot(path=str(screenshots / "gh-order-phone.png"))
     assert "compact" in (panel.get_attribute("class") or "")
     assert bar["height"] <= PHONE["height"] / 5, bar
@@ -289,12 +310,14 @@ def test_ordering_ten_cards_takes_one_tap_in_a_fifth_of_a_phone(
     assert page.locator("#board .panel .order").count() == 0
 
 
-def test_a_whole_order_of_ones_own_one_card_at_a_time(screen, live_server, alice, bob, screenshots):
+def test_a_whole_order_of_ones_own_one_card_at_a_time(
+    screen: Callable[[str], Page], live_server: Any, alice: User, bob: User, screenshots: Path
+) -> None:
     # In German, as Alice reads the site.
     alice.language = "de"
     alice.save(update_fields=["language"])
     st = order_of_ten()
-    cards = list(decision(st)["cards"])
+    cards = order_cards(st)
     game = game_from_state(st, [alice, bob])
     page = _open(screen, live_server, game, "phone", axe=True)
     _settled(page)
@@ -317,16 +340,16 @@ def test_a_whole_order_of_ones_own_one_card_at_a_time(screen, live_server, alice
     assert pile[2:-1] == [c for c in cards if c not in (*chosen, cards[1])]
 
 
-def _post_steps(client, game: Game, steps: object):
+def _post_steps(client: Client, game: Game, steps: object) -> Any:
     data = {"actions": json.dumps(steps), "version": game.version}
     return client.post(
         reverse("games:board_move", args=[game.pk]), data, headers={"HX-Request": "true"}
     )
 
 
-def test_the_steps_of_one_tap_stand_or_fall_together(alice, bob):
+def test_the_steps_of_one_tap_stand_or_fall_together(alice: User, bob: User) -> None:
     st = order_of_ten()
-    cards = list(decision(st)["cards"])
+    cards = order_cards(st)
     game = game_from_state(st, [alice, bob])
     client = client_for(alice)
     before = Game.objects.get(pk=game.pk).snapshot
