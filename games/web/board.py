@@ -8,9 +8,11 @@ hand, pending choice, deck order or seed can reach the HTML.
 
 One view serves the page and its ``board`` partial (``games/board.html#board``): htmx
 requests get the partial, others the page. All decisions are buttons of one form whose value
-is a legal action as JSON; the form also posts the version of the game the player saw, so a
-stale or illegal move changes nothing and is answered with the board and a message
-(409 / 400). Without JavaScript the same form posts normally and redirects back (PRG).
+is a legal action as JSON (``action``), or a few steps of one choice made in one tap
+(``actions``, a list, made together or not at all); the form also posts the version of the
+game the player saw, so a stale or illegal move changes nothing and is answered with the
+board and a message (409 / 400). Without JavaScript the same form posts normally and
+redirects back (PRG).
 
 The board polls ``games:board_poll`` every few seconds: 204 while the version is unchanged,
 else the new board. The poll also marks the viewer's seat as seen (``Seat.last_seen_at``),
