@@ -8,9 +8,11 @@ hand, pending choice, deck order or seed can reach the HTML.
 
 One view serves the page and its ``board`` partial (``games/board.html#board``): htmx
 requests get the partial, others the page. All decisions are buttons of one form whose value
-is a legal action as JSON; the form also posts the version of the game the player saw, so a
-stale or illegal move changes nothing and is answered with the board and a message
-(409 / 400). Without JavaScript the same form posts normally and redirects back (PRG).
+is a legal action as JSON (``action``), or a few steps of one choice made in one tap
+(``actions``, a list, made together or not at all); the form also posts the version of the
+game the player saw, so a stale or illegal move changes nothing and is answered with the
+board and a message (409 / 400). Without JavaScript the same form posts normally and
+redirects back (PRG).
 
 The board polls ``games:board_poll`` every few seconds: 204 while the version is unchanged,
 else the new board. The poll also marks the viewer's seat as seen (``Seat.last_seen_at``),
@@ -24,7 +26,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.db import transaction
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -63,6 +66,8 @@ from guildhall_site.rest import ActionThrottle, page_limit
 # How recently a seat must have been seen to be shown as online.
 ONLINE_WITHIN = timedelta(minutes=2)
 POLL_SECONDS = 3
+# The most steps one button may post (``actions``): Guildhall orders at most 10 cards.
+MOST_STEPS = 12
 
 # Views ----------------------------------------------------------------------------------------
 
@@ -104,7 +109,8 @@ def board_poll(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
 @board_login_required
 @require_POST
 def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    """A decision: ``action`` (a legal action as JSON) made on the game at ``version``.
+    """A decision: ``action`` (a legal action as JSON) made on the game at ``version``, or
+    ``actions``, several steps of one choice made at once (``_posted_actions``).
 
     Done: the new board (htmx) or a redirect to the page. Refused: the board as it is now
     with the reason, status 409 when the game had changed, 400 when the action is not legal
@@ -115,15 +121,17 @@ def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     limited = page_limit(request, ActionThrottle())
     if limited is not None:
         return _render_board(request, game_id, status=429, error=limited[1])
-    try:
-        action = parsing.loads(request.POST.get("action", ""))
-    except ValueError:
-        action = None
+    actions = _posted_actions(request.POST)
     version = parsing.whole_number(request.POST.get("version"))
-    if not isinstance(action, dict) or version is None:
+    if actions is None or version is None:
         return _render_board(request, game_id, error=_("That move could not be read."), status=400)
     try:
-        moves.do_submit_action(game_id, request.user, action, version)
+        # Several steps of one choice stand or fall together: one transaction, in which
+        # each step is a move like any other (its shape, turn and legality checked by the
+        # game), on the version the step before it left.
+        with transaction.atomic():
+            for action in actions:
+                version = moves.do_submit_action(game_id, request.user, action, version).version
     except errors.StaleVersion:
         return _render_board(
             request,
@@ -143,6 +151,26 @@ def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     if request.htmx:
         return _render_board(request, game_id, partial=True)
     return redirect("games:board", game_id=game_id)
+
+
+def _posted_actions(post: QueryDict) -> list[dict[str, Any]] | None:
+    """The steps a board's button posts: ``action``, one legal action as JSON; or
+    ``actions``, a JSON list of up to ``MOST_STEPS`` actions of one kind, made one after
+    the other (a choice of several steps in one tap: Guildhall's "this card on top" is the
+    game's one-card order actions for the others first). None when it cannot be read."""
+    several = "actions" in post
+    try:
+        posted = parsing.loads(post.get("actions" if several else "action", ""))
+    except ValueError:
+        return None
+    steps = posted if several else [posted]
+    if not isinstance(steps, list) or not 0 < len(steps) <= MOST_STEPS:
+        return None
+    if not all(isinstance(step, dict) for step in steps):
+        return None
+    if len({str(step.get("kind")) for step in steps}) != 1:
+        return None
+    return steps
 
 
 def rules_label(players: int, options_label: str) -> str:
