@@ -8,11 +8,12 @@ and password (for a phone app's login screen); they are listed and revoked here 
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import authenticate
+from django.http import HttpRequest
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -24,15 +25,18 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import login_limits, tokens
 from accounts.forms import ProfileForm
+from accounts.http import AuthenticatedRequest
 from accounts.models import ApiToken, User
 from guildhall_site.rest import (
     ApiThrottle,
     ApiView,
     LoginThrottle,
+    OneOrMany,
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
 # Serializers -------------------------------------------------------------------------------
 
 
-class UserSerializer(serializers.Serializer):
+class UserSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     name = serializers.CharField(help_text="The name other players see.")
@@ -59,7 +63,7 @@ class UserSerializer(serializers.Serializer):
     )
 
 
-class PreferencesSerializer(serializers.Serializer):
+class PreferencesSerializer(serializers.Serializer[dict[str, Any]]):
     turn_emails = StrictChoiceField(
         choices=User.TurnEmails.values,
         help_text="each_turn, daily_digest or never (guests get no emails).",
@@ -105,7 +109,7 @@ class PreferencesSerializer(serializers.Serializer):
     message_emails = StrictBooleanField(help_text="An email when a player sends me a message.")
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     key = serializers.CharField(
         help_text="The token's first characters: how to tell it apart, and revoke it."
     )
@@ -121,13 +125,13 @@ class NewTokenSerializer(TokenSerializer):
     )
 
 
-class LoginSerializer(serializers.Serializer):
+class LoginSerializer(serializers.Serializer[dict[str, Any]]):
     username = StrictCharField(max_length=254, help_text="Username or email address.")
     password = StrictCharField(max_length=4096, trim_whitespace=False)
     name = StrictCharField(max_length=50, help_text="What the token is for, e.g. 'My phone'.")
 
 
-def token_payload(token: ApiToken, request, secret: str | None = None) -> dict:
+def token_payload(token: ApiToken, request: Request, secret: str | None = None) -> dict[str, Any]:
     data = {
         "key": token.token_key,
         "name": token.name,
@@ -149,7 +153,7 @@ class MeView(ApiView):
 
     serializer_class = UserSerializer
 
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         user = request.user
         return Response(
             UserSerializer(
@@ -181,7 +185,7 @@ EMAIL_FIELDS = {
 }
 
 
-def _preferences(user: User) -> dict:
+def _preferences(user: User) -> dict[str, Any]:
     return {name: getattr(user, name) for name in PREFERENCE_FIELDS}
 
 
@@ -193,7 +197,7 @@ class PreferencesView(ApiView):
     serializer_class = PreferencesSerializer
 
     @extend_schema(operation_id="preferences_get")
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         return Response(PreferencesSerializer(_preferences(request.user)).data)
 
     @extend_schema(
@@ -207,7 +211,7 @@ class PreferencesView(ApiView):
             )
         ],
     )
-    def patch(self, request):
+    def patch(self, request: AuthenticatedRequest) -> Response:
         """Change some of them; checked exactly as the settings page checks them."""
         serializer = PreferencesSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
@@ -261,7 +265,7 @@ class TokenLoginView(ApiView):
     throttle_classes = [ApiThrottle, LoginThrottle]
     serializer_class = NewTokenSerializer
 
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         serializer = LoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -291,7 +295,7 @@ class TokenLoginView(ApiView):
         )
 
 
-def check_token_throttle(request, user: User) -> None:
+def check_token_throttle(request: HttpRequest | Request, user: User) -> None:
     """At most API_THROTTLE_RATES["tokens"] new tokens per user (here and on the page)."""
     throttle = TokenThrottle()
     # The throttle keys on request.user; at a login that is the user just authenticated. It
@@ -314,7 +318,7 @@ class TokenListView(ApiView):
 
     serializer_class = TokenSerializer
 
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         rows = [token_payload(t, request) for t in tokens.tokens_of(request.user)]
         return Response(TokenSerializer(rows, many=True).data)
 
@@ -330,7 +334,7 @@ class TokenListView(ApiView):
 class TokenRevokeView(ApiView):
     """Revoke one of my tokens (it stops working at once); the one in use is allowed."""
 
-    def delete(self, request, key: str):
+    def delete(self, request: AuthenticatedRequest, key: str) -> Response:
         if not tokens.do_revoke_token(request.user, key):
             raise exceptions.NotFound(_("You have no token with that key"))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -156,7 +158,7 @@ class User(AbstractUser):
     # The fields only their own service writes, never a save() of the whole row.
     _WRITTEN_APART = frozenset({"unread_messages"})
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_skeleton = skeleton(self.username)
         # (Cut to the column: NFKC may make a stored name longer, "ﷺ" 18 letters.)
         self.display_name_skeleton = skeleton(self.display_name)[:150]

@@ -37,6 +37,7 @@ def load_seats(game: Game) -> list[Seat]:
         Seat, "user", "game", game.pk, extra=_latest_vacation(connection.vendor), order_by="number"
     ):
         _SEAT_GAME.set_cached_value(seat, game)  # as the ORM's game.seats: the game known
+        # Not a field: read beside the row, as an annotate() would add it.
         seat.vacation_end = end.value("end", latest)  # type: ignore[attr-defined]
         seats.append(seat)
     return seats

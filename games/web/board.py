@@ -250,6 +250,7 @@ def _games_stamp(request: AuthenticatedHttpRequest) -> str:
     stamp: str | None = getattr(request, "_games_stamp", None)
     if stamp is None:
         stamp = list_stamps.stamps(request.user.pk)[0]
+        # Kept on the request for its second read: an attribute of ours, not in the stubs.
         request._games_stamp = stamp  # type: ignore[attr-defined]
     return stamp
 

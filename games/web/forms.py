@@ -267,15 +267,20 @@ class LobbyFilterForm(forms.Form):
     def __init__(self, *args: Any, games: list[GameKind], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         any_choice = ("", gettext("any"))
-        self.fields["game"].choices = [any_choice] + [(g.id, g.name) for g in games]  # type: ignore[attr-defined]
+        self._choice_field("game").choices = [any_choice] + [(g.id, g.name) for g in games]
         most = max((g.max_players for g in games), default=2)
-        self.fields["players"].choices = [any_choice] + [  # type: ignore[attr-defined]
+        self._choice_field("players").choices = [any_choice] + [
             (n, str(n)) for n in range(1, most + 1)
         ]
-        self.fields["move_days"].choices = [any_choice] + [  # type: ignore[attr-defined]
+        self._choice_field("move_days").choices = [any_choice] + [
             (lobby_filters.NO_LIMIT if d is None else str(d), label)
             for d, label in MOVE_DAYS_CHOICES
         ]
+
+    def _choice_field(self, name: str) -> forms.ChoiceField:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)  # declared so above
+        return field
 
     def lobby_filter(self) -> lobby_filters.LobbyFilter:
         """What the valid fields ask for (an invalid one asks nothing)."""

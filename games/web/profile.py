@@ -48,12 +48,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             and request.user.pk != profile_user.pk
             and not profile_user.is_computer
         ),
-        "is_friend": friends.is_friend(request.user, profile_user),  # type: ignore[arg-type]
+        "is_friend": friends.is_friend(request.user, profile_user),
         "my_friends": (
             friends.friends(profile_user) if request.user.pk == profile_user.pk else None
         ),
         # Whom the viewer blocked (games.community.blocks): never shown to the blocked player.
-        "is_blocked": blocks.is_blocked(request.user, profile_user),  # type: ignore[arg-type]
+        "is_blocked": blocks.is_blocked(request.user, profile_user),
         "my_blocked": (
             blocks.blocked_users(profile_user) if request.user.pk == profile_user.pk else None
         ),

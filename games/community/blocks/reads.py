@@ -27,7 +27,7 @@ def blocked_users(user: User) -> list[User]:
     return sorted(found, key=lambda u: u.name.casefold())
 
 
-def is_blocked(user: User, other: User) -> bool:
+def is_blocked(user: User | AnonymousUser, other: User) -> bool:
     """Whether ``user`` blocked ``other``."""
     return user.is_authenticated and Block.objects.filter(user=user, blocked_id=other.pk).exists()
 

@@ -4,6 +4,8 @@ show their open invitations alone, and the dashboard shows their games to watch.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
+
 from accounts.models import User
 from games.community.models import Friendship
 
@@ -23,5 +25,5 @@ def friend_ids(user: User) -> set[int]:
     return set(Friendship.objects.filter(user=user).values_list("friend_id", flat=True))
 
 
-def is_friend(user: User, other: User) -> bool:
+def is_friend(user: User | AnonymousUser, other: User) -> bool:
     return user.is_authenticated and Friendship.objects.filter(user=user, friend=other).exists()

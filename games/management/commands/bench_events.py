@@ -162,6 +162,7 @@ class Command(BenchCommand):
                 return all(x.seen(None, version=v) for x in listeners)
 
             _wait(arrived, 30, f"move {i + 1}'s events")
+            # Each listener has seen the version now (``arrived``): no None is left.
             delays += [x.seen(None, version=version) - committed for x in listeners]  # type: ignore[operator]
             held_max = max(held_max, self.held())
             time.sleep(2)
