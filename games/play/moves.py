@@ -40,6 +40,21 @@ def do_submit_action(game_id: int, user: User, action: dict[str, Any], version: 
     return do_play(game_id, user, action, version).game
 
 
+def do_submit_actions(
+    game_id: int, user: User, actions: list[dict[str, Any]], version: int
+) -> Game:
+    """Several steps of one choice made at once (a board's one tap for Guildhall's "this card
+    on top": the game's one-card order actions): each a move like any other, on the version
+    the step before it left, all in one transaction, so they stand or fall together."""
+    if not actions:
+        raise IllegalAction("no_steps", _("Choose at least one step"))
+    with transaction.atomic():
+        for action in actions:
+            game = do_submit_action(game_id, user, action, version)
+            version = game.version
+    return game
+
+
 @dataclass(frozen=True)
 class Played:
     """A change done by a player: the game and its seats (with their users, in seat order)

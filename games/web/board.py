@@ -26,7 +26,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -126,12 +125,7 @@ def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     if actions is None or version is None:
         return _render_board(request, game_id, error=_("That move could not be read."), status=400)
     try:
-        # Several steps of one choice stand or fall together: one transaction, in which
-        # each step is a move like any other (its shape, turn and legality checked by the
-        # game), on the version the step before it left.
-        with transaction.atomic():
-            for action in actions:
-                version = moves.do_submit_action(game_id, request.user, action, version).version
+        moves.do_submit_actions(game_id, request.user, actions, version)
     except errors.StaleVersion:
         return _render_board(
             request,
