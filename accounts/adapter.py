@@ -1,7 +1,12 @@
+from typing import Any
+
 from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
 from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from accounts import login_limits
@@ -10,16 +15,16 @@ from accounts.services import COMPUTER_PREFIX, DELETED_PREFIX, GUEST_PREFIX
 from accounts.usernames import normalise, skeleton
 
 # The session's note of the account refused at the login for being inactive (suspended): the
-# page it is sent to says why (games.moderation's suspension_notice).
+# page it is sent to says why (games.community.moderation's suspension_notice).
 INACTIVE_USER = "inactive_user"
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    def respond_user_inactive(self, request, user):
+    def respond_user_inactive(self, request: HttpRequest, user: AbstractBaseUser) -> HttpResponse:
         request.session[INACTIVE_USER] = user.pk
         return super().respond_user_inactive(request, user)
 
-    def confirm_email(self, request, email_address) -> bool:
+    def confirm_email(self, request: HttpRequest, email_address: EmailAddress) -> bool:
         """Confirming an address logs its player in, in whichever browser opened the link
         (a phone's mail app has its own): else they had to log in again. Only its first
         confirmation does (allauth calls this for an address not yet verified): the link of
@@ -30,14 +35,14 @@ class AccountAdapter(DefaultAccountAdapter):
             self.login(request, user)
         return confirmed
 
-    def pre_authenticate(self, request, **credentials) -> None:
+    def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
         """allauth's limits per address and per login as typed, then ours per account
         (accounts.login_limits), which forged addresses and other spellings do not dodge."""
         super().pre_authenticate(request, **credentials)
         if login_limits.wait(_login_of(credentials)) is not None:
             raise self.validation_error("too_many_login_attempts")
 
-    def authentication_failed(self, request, **credentials) -> None:
+    def authentication_failed(self, request: HttpRequest, **credentials: Any) -> None:
         super().authentication_failed(request, **credentials)
         login_limits.failed(_login_of(credentials))
 
@@ -66,5 +71,5 @@ class AccountAdapter(DefaultAccountAdapter):
         return username
 
 
-def _login_of(credentials: dict) -> str:
+def _login_of(credentials: dict[str, Any]) -> str:
     return str(credentials.get("email") or credentials.get("username") or "")

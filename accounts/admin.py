@@ -1,12 +1,13 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.http import HttpRequest
 from knox.models import AuthToken as KnoxAuthToken
 
 from accounts.models import ApiToken, User
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(BaseUserAdmin[User]):
     list_display = ["username", "email", "display_name", "is_guest", "date_joined", "is_staff"]
     list_filter = ["is_guest", *BaseUserAdmin.list_filter]
     fieldsets = [
@@ -34,7 +35,7 @@ if admin.site.is_registered(KnoxAuthToken):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
     """API tokens can be seen and revoked (deleted) here; only their owners make them."""
 
     list_display = ["name", "token_key", "user", "created", "last_used"]
@@ -44,8 +45,8 @@ class ApiTokenAdmin(admin.ModelAdmin):
     fields = ("name", "token_key", "user", "created", "last_used")
     readonly_fields = fields
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: ApiToken | None = None) -> bool:
         return False

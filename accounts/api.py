@@ -1,5 +1,5 @@
-"""The accounts part of the JSON API: who I am, my preferences, API tokens, friends and
-messages.
+"""The accounts part of the JSON API: who I am, my preferences, API tokens (friends, blocks
+and messages are the community's: ``games.community``).
 
 Tokens are made on the settings page (``accounts.token_views``) or here with a username
 and password (for a phone app's login screen); they are listed and revoked here too.
@@ -8,15 +8,14 @@ and password (for a phone app's login screen); they are listed and revoked here 
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import authenticate
-from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -26,21 +25,18 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts import blocks, friends, login_limits, tokens
-from accounts import messages as pm
+from accounts import login_limits, tokens
 from accounts.forms import ProfileForm
-from accounts.models import ApiToken, Conversation, Message, User
+from accounts.http import AuthenticatedRequest
+from accounts.models import ApiToken, User
 from guildhall_site.rest import (
     ApiThrottle,
     ApiView,
-    FriendAddressThrottle,
-    FriendThrottle,
     LoginThrottle,
-    MessageAddressThrottle,
-    MessageThrottle,
-    Pagination,
+    OneOrMany,
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
@@ -49,12 +45,12 @@ from guildhall_site.rest import (
 )
 
 if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
+    pass
 
 # Serializers -------------------------------------------------------------------------------
 
 
-class UserSerializer(serializers.Serializer):
+class UserSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     name = serializers.CharField(help_text="The name other players see.")
@@ -67,7 +63,7 @@ class UserSerializer(serializers.Serializer):
     )
 
 
-class PreferencesSerializer(serializers.Serializer):
+class PreferencesSerializer(serializers.Serializer[dict[str, Any]]):
     turn_emails = StrictChoiceField(
         choices=User.TurnEmails.values,
         help_text="each_turn, daily_digest or never (guests get no emails).",
@@ -113,7 +109,7 @@ class PreferencesSerializer(serializers.Serializer):
     message_emails = StrictBooleanField(help_text="An email when a player sends me a message.")
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     key = serializers.CharField(
         help_text="The token's first characters: how to tell it apart, and revoke it."
     )
@@ -129,13 +125,13 @@ class NewTokenSerializer(TokenSerializer):
     )
 
 
-class LoginSerializer(serializers.Serializer):
+class LoginSerializer(serializers.Serializer[dict[str, Any]]):
     username = StrictCharField(max_length=254, help_text="Username or email address.")
     password = StrictCharField(max_length=4096, trim_whitespace=False)
     name = StrictCharField(max_length=50, help_text="What the token is for, e.g. 'My phone'.")
 
 
-def token_payload(token: ApiToken, request, secret: str | None = None) -> dict:
+def token_payload(token: ApiToken, request: Request, secret: str | None = None) -> dict[str, Any]:
     data = {
         "key": token.token_key,
         "name": token.name,
@@ -157,7 +153,7 @@ class MeView(ApiView):
 
     serializer_class = UserSerializer
 
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         user = request.user
         return Response(
             UserSerializer(
@@ -189,7 +185,7 @@ EMAIL_FIELDS = {
 }
 
 
-def _preferences(user: User) -> dict:
+def _preferences(user: User) -> dict[str, Any]:
     return {name: getattr(user, name) for name in PREFERENCE_FIELDS}
 
 
@@ -201,7 +197,7 @@ class PreferencesView(ApiView):
     serializer_class = PreferencesSerializer
 
     @extend_schema(operation_id="preferences_get")
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         return Response(PreferencesSerializer(_preferences(request.user)).data)
 
     @extend_schema(
@@ -215,7 +211,7 @@ class PreferencesView(ApiView):
             )
         ],
     )
-    def patch(self, request):
+    def patch(self, request: AuthenticatedRequest) -> Response:
         """Change some of them; checked exactly as the settings page checks them."""
         serializer = PreferencesSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
@@ -269,7 +265,7 @@ class TokenLoginView(ApiView):
     throttle_classes = [ApiThrottle, LoginThrottle]
     serializer_class = NewTokenSerializer
 
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         serializer = LoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -299,7 +295,7 @@ class TokenLoginView(ApiView):
         )
 
 
-def check_token_throttle(request, user: User) -> None:
+def check_token_throttle(request: HttpRequest | Request, user: User) -> None:
     """At most API_THROTTLE_RATES["tokens"] new tokens per user (here and on the page)."""
     throttle = TokenThrottle()
     # The throttle keys on request.user; at a login that is the user just authenticated. It
@@ -322,7 +318,7 @@ class TokenListView(ApiView):
 
     serializer_class = TokenSerializer
 
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         rows = [token_payload(t, request) for t in tokens.tokens_of(request.user)]
         return Response(TokenSerializer(rows, many=True).data)
 
@@ -338,336 +334,7 @@ class TokenListView(ApiView):
 class TokenRevokeView(ApiView):
     """Revoke one of my tokens (it stops working at once); the one in use is allowed."""
 
-    def delete(self, request, key: str):
+    def delete(self, request: AuthenticatedRequest, key: str) -> Response:
         if not tokens.do_revoke_token(request.user, key):
             raise exceptions.NotFound(_("You have no token with that key"))
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-# Friends -----------------------------------------------------------------------------------
-
-
-class FriendSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    name = serializers.CharField(help_text="The name other players see.")
-
-
-def _person(username: str) -> User:
-    user = User.objects.filter(username=username).first()
-    if user is None:
-        raise exceptions.NotFound(_("No player of that name"))
-    return user
-
-
-@extend_schema_view(
-    get=extend_schema(
-        tags=["account"], operation_id="friends_list", responses=FriendSerializer(many=True)
-    )
-)
-class FriendListView(ApiView):
-    """My friends, by name: added in one direction, nothing to accept,
-    and the friend is not told."""
-
-    serializer_class = FriendSerializer
-
-    def get(self, request):
-        rows = [{"username": u.username, "name": u.name} for u in friends.friends(request.user)]
-        return Response(FriendSerializer(rows, many=True).data)
-
-
-FRIEND = OpenApiParameter(
-    "username", str, OpenApiParameter.PATH, description="The player's username."
-)
-
-
-@extend_schema_view(
-    put=extend_schema(
-        tags=["account"],
-        operation_id="friend_add",
-        parameters=[FRIEND],
-        request=None,
-        responses={200: FriendSerializer},
-    ),
-    delete=extend_schema(
-        tags=["account"], operation_id="friend_remove", parameters=[FRIEND], responses={204: None}
-    ),
-)
-class _PlayerList(ApiView):
-    """A list of mine that a player is put on (PUT) or taken off (DELETE: 404 if they were
-    not on it), limited like the profile page's buttons; a removal that changed nothing does
-    not count against the limit."""
-
-    serializer_class = FriendSerializer
-    throttle_classes = [ApiThrottle, FriendThrottle, FriendAddressThrottle]
-    not_on_it: StrOrPromise = ""  # the 404's message
-
-    def add(self, user, other) -> None:
-        raise NotImplementedError
-
-    def remove(self, user, other) -> bool:
-        raise NotImplementedError
-
-    def put(self, request, username: str):
-        other = _person(username)
-        try:
-            self.add(request.user, other)
-        except DjangoValidationError as error:
-            raise exceptions.ValidationError({"username": error.messages}) from None
-        return Response(FriendSerializer({"username": other.username, "name": other.name}).data)
-
-    def delete(self, request, username: str):
-        try:
-            if not self.remove(request.user, _person(username)):
-                raise exceptions.NotFound(self.not_on_it)
-        except exceptions.NotFound:
-            for throttle in getattr(self, "counted_throttles", ()):
-                if isinstance(throttle, FriendThrottle | FriendAddressThrottle):
-                    throttle.refund()
-            raise
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class FriendView(_PlayerList):
-    """Add a player to my friends (PUT: done, or already one) or remove them (DELETE: 404 if
-    they were not one); limited like the profile page's buttons."""
-
-    not_on_it = gettext_lazy("That player is not your friend")
-
-    def add(self, user, other) -> None:
-        friends.do_add_friend(user, other)
-
-    def remove(self, user, other) -> bool:
-        return bool(friends.do_remove_friend(user, other))
-
-
-# Blocks ------------------------------------------------------------------------------------
-
-
-@extend_schema_view(
-    get=extend_schema(
-        tags=["account"], operation_id="blocks_list", responses=FriendSerializer(many=True)
-    )
-)
-class BlockListView(ApiView):
-    """The players I blocked, by name: they cannot invite, message or sit with me, and their
-    chat lines are left out of what I read. They are not told."""
-
-    serializer_class = FriendSerializer
-
-    def get(self, request):
-        rows = [
-            {"username": u.username, "name": u.name} for u in blocks.blocked_users(request.user)
-        ]
-        return Response(FriendSerializer(rows, many=True).data)
-
-
-@extend_schema_view(
-    put=extend_schema(
-        tags=["account"],
-        operation_id="block_add",
-        parameters=[FRIEND],
-        request=None,
-        responses={200: FriendSerializer},
-    ),
-    delete=extend_schema(
-        tags=["account"], operation_id="block_remove", parameters=[FRIEND], responses={204: None}
-    ),
-)
-class BlockView(_PlayerList):
-    """Block a player (PUT: done, or blocked already; a friend is a friend no more) or
-    unblock them (DELETE: 404 if they were not blocked); limited like the friends' changes,
-    one limit for both, as on the profile page."""
-
-    not_on_it = gettext_lazy("That player is not blocked")
-
-    def add(self, user, other) -> None:
-        blocks.do_block(user, other)
-
-    def remove(self, user, other) -> bool:
-        return bool(blocks.do_unblock(user, other))
-
-
-# Messages ----------------------------------------------------------------------------------
-
-
-class ConversationSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField(help_text="The other player's username.")
-    name = serializers.CharField(help_text="The name the other player shows.")
-    unread = serializers.IntegerField(help_text="Their messages I have not read.")
-    last_message_at = serializers.DateTimeField()
-
-
-class MessageSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    conversation = serializers.IntegerField(help_text="The conversation's `id`.")
-    sender = serializers.CharField(help_text="The writer's username.")
-    mine = serializers.BooleanField(help_text="Whether I wrote it.")
-    text = serializers.CharField(
-        allow_blank=True, help_text="Plain text (never HTML); empty when `hidden`."
-    )
-    hidden = serializers.BooleanField(help_text="Hidden by the moderators: its text is gone.")
-    created = serializers.DateTimeField()
-
-
-class SendMessageSerializer(serializers.Serializer):
-    to = StrictCharField(max_length=150, help_text="The recipient's username.")
-    text = StrictCharField(
-        max_length=Message.MAX_LENGTH,
-        trim_whitespace=False,
-        allow_blank=True,
-        help_text=(
-            "Plain text up to 2000 characters, line breaks and tabs but no other control "
-            "character, not white space only."
-        ),
-    )
-
-
-class UnreadSerializer(serializers.Serializer):
-    unread_messages = serializers.IntegerField(help_text="All my unread messages, after this.")
-
-
-def message_payload(message: Message, user: User) -> dict:
-    return {
-        "id": message.pk,
-        "conversation": message.conversation_id,
-        "sender": message.sender.username,
-        "mine": message.sender_id == user.pk,
-        "text": "" if message.hidden else message.text,
-        "hidden": message.hidden,
-        "created": message.created,
-    }
-
-
-CONVERSATION = OpenApiParameter(
-    "conversation_id", int, OpenApiParameter.PATH, description="The conversation's `id`."
-)
-
-
-def _conversation(request, conversation_id: int) -> Conversation:
-    found = pm.conversation_of(request.user, conversation_id)
-    if found is None:
-        raise exceptions.NotFound(_("No such conversation"))
-    return found
-
-
-@extend_schema_view(
-    get=extend_schema(
-        tags=["messages"],
-        operation_id="conversations_list",
-        responses=ConversationSerializer(many=True),
-    )
-)
-class ConversationListView(ApiView):
-    """My conversations with other players, the newest first, with how many of their
-    messages I have not read (one conversation per pair of players)."""
-
-    serializer_class = ConversationSerializer
-    pagination_class = Pagination
-
-    def get(self, request):
-        page = self.paginate_queryset(pm.inbox(request.user))
-        rows = [
-            {
-                "id": row.conversation.pk,
-                "username": row.other.username,
-                "name": row.other.name,
-                "unread": row.unread,
-                "last_message_at": row.last_at,
-            }
-            for row in pm.inbox_rows(request.user, list(page or []))
-        ]
-        return self.get_paginated_response(ConversationSerializer(rows, many=True).data)
-
-
-@extend_schema_view(
-    get=extend_schema(
-        tags=["messages"],
-        operation_id="conversation_messages",
-        parameters=[CONVERSATION],
-        responses=MessageSerializer(many=True),
-    )
-)
-class ConversationView(ApiView):
-    """The messages of one of my conversations, the newest first (page 1 holds the
-    newest). Reading them here marks nothing read: POST .../read/ does. 404 for a
-    conversation that is not mine."""
-
-    serializer_class = MessageSerializer
-    pagination_class = Pagination
-
-    def get(self, request, conversation_id: int):
-        conversation = _conversation(request, conversation_id)
-        rows = pm.visible(conversation, request.user).order_by("-created", "-pk")
-        page = self.paginate_queryset(rows)
-        data = [message_payload(m, request.user) for m in page or []]
-        return self.get_paginated_response(MessageSerializer(data, many=True).data)
-
-
-@extend_schema_view(
-    post=extend_schema(
-        tags=["messages"],
-        operation_id="conversation_read",
-        parameters=[CONVERSATION],
-        request=None,
-        responses={200: UnreadSerializer},
-    )
-)
-class ConversationReadView(ApiView):
-    """Every message of one of my conversations read, as when its page is opened."""
-
-    serializer_class = UnreadSerializer
-
-    def post(self, request, conversation_id: int):
-        conversation = _conversation(request, conversation_id)
-        user = User.objects.get(pk=request.user.pk)
-        count = pm.do_mark_read(conversation, user)
-        return Response(UnreadSerializer({"unread_messages": count}).data)
-
-
-@extend_schema_view(
-    post=extend_schema(
-        tags=["messages"],
-        operation_id="message_send",
-        request=SendMessageSerializer,
-        responses={201: MessageSerializer},
-        examples=[
-            OpenApiExample(
-                "A word to another player",
-                value={"to": "bob", "text": "Good game! Another one tomorrow?"},
-                request_only=True,
-            )
-        ],
-    )
-)
-class MessageSendView(ApiView):
-    """Send a message to a player (by username), in our conversation (started if we have
-    none). 400 for text or a recipient refused, 429 when too many are sent, or when I may
-    start no more conversations today; nothing is stored then."""
-
-    serializer_class = MessageSerializer
-    throttle_classes = [ApiThrottle, MessageThrottle, MessageAddressThrottle]
-
-    def post(self, request):
-        serializer = SendMessageSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        recipient = User.objects.filter(username=data["to"]).first()
-        if recipient is None:
-            raise exceptions.ValidationError({"to": [_("No player of that name")]})
-        try:
-            message = pm.do_send(request.user, recipient, data["text"])
-        except pm.Limited as error:
-            wait = error.retry_after
-            return Response(
-                {"code": "throttled", "message": " ".join(error.messages), "retry_after": wait},
-                status=status.HTTP_429_TOO_MANY_REQUESTS,
-                headers={"Retry-After": str(wait)},
-            )
-        except DjangoValidationError as error:
-            field = "to" if error.code == "recipient" else "text"
-            raise exceptions.ValidationError({field: error.messages}) from None
-        return Response(
-            MessageSerializer(message_payload(message, request.user)).data,
-            status=status.HTTP_201_CREATED,
-        )

@@ -23,17 +23,17 @@ MODEL = "accounts.backends.ModelBackend"
 ALLAUTH = "accounts.backends.AuthenticationBackend"
 
 
-def _session_user(backend: django_backends.ModelBackend, user_id) -> User | None:
+def _session_user(backend: django_backends.ModelBackend, user_id: object) -> User | None:
     """As ``ModelBackend.get_user``: the user, while they may log in; else None."""
     user = rows.get(User, user_id)
     return user if user is not None and backend.user_can_authenticate(user) else None
 
 
 class ModelBackend(django_backends.ModelBackend):
-    def get_user(self, user_id):
+    def get_user(self, user_id: object) -> User | None:
         return _session_user(self, user_id)
 
 
 class AuthenticationBackend(allauth_backends.AuthenticationBackend):
-    def get_user(self, user_id):
+    def get_user(self, user_id: object) -> User | None:
         return _session_user(self, user_id)

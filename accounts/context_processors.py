@@ -1,18 +1,23 @@
 """What every page rendered with a request may use (settings.TEMPLATES)."""
 
+from typing import Any
+
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_noop, ngettext
 
+from accounts.models import User
+
 # SITE_NAME's default, translated in each language; a name the site sets is its own name
 # (gettext leaves a text it has no translation of as it is).
 gettext_noop("Card games by post")
 
 
-def contact(request: HttpRequest) -> dict:
+def contact(request: HttpRequest) -> dict[str, Any]:
     """``contact_email``: where a page that says "contact us" links to (mailto:), the setting
     CONTACT_EMAIL. The 500 page, rendered without a request, has the tag of
     accounts/templatetags/contact.py instead."""
@@ -24,13 +29,13 @@ def site_name() -> str:
     return gettext(settings.SITE_NAME)
 
 
-def site(request: HttpRequest) -> dict:
+def site(request: HttpRequest) -> dict[str, Any]:
     """``site_name``: the setting SITE_NAME, in the reader's language (the 500 page has the
     tag of accounts/templatetags/contact.py)."""
     return {"site_name": site_name()}
 
 
-def unread_badge(user) -> SafeString:
+def unread_badge(user: User | AnonymousUser) -> SafeString:
     """The header's count of ``user``'s unread messages (``User.unread_messages``, read with
     the user: no query), or nothing when there are none."""
     count = getattr(user, "unread_messages", 0) if user.is_authenticated else 0
@@ -46,7 +51,7 @@ def unread_badge(user) -> SafeString:
     )
 
 
-def messages_badge(request: HttpRequest) -> dict:
+def messages_badge(request: HttpRequest) -> dict[str, Any]:
     """``unread_badge`` for the header (base.html), made only when a template shows it. A
     page kept in the cache (games.web.page_cache) stores a placeholder and puts each
     request's own badge in its place."""

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -99,7 +100,7 @@ def due(now: datetime | None = None) -> QuerySet[User]:
     ).order_by("deletion_requested_at", "pk")
 
 
-def cancel_on_login(sender, request, user: User, **kwargs) -> None:
+def cancel_on_login(sender: object, request: HttpRequest, user: User, **kwargs: object) -> None:
     """``user_logged_in``: logging in again keeps the account (what the page promised)."""
     if user.deletion_requested_at is not None and do_cancel_deletion(user):
         # (fail_silently: a login without the messages middleware, a test client's.)

@@ -1,3 +1,5 @@
+from typing import Any
+
 from allauth.account import app_settings
 from allauth.account.adapter import get_adapter
 from allauth.account.forms import LoginForm as AllauthLoginForm
@@ -19,7 +21,7 @@ class TimeZoneSelect(forms.Select):
     A value typed elsewhere ("berlin", from an old form) is shown as the zone it means; one
     that means none shows an empty first choice, so that nothing else looks chosen."""
 
-    def get_context(self, name, value, attrs):
+    def get_context(self, name: str, value: object, attrs: dict[str, Any] | None) -> dict[str, Any]:
         current = value if isinstance(value, str) else ""
         try:
             current = time_zones.parse_time_zone(current)
@@ -32,7 +34,7 @@ class TimeZoneSelect(forms.Select):
         return super().get_context(name, current, attrs)
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[User]):
     # The model's checks (a name this machine knows, 64 characters) still run on the name
     # clean_time_zone makes of what was sent.
     time_zone = forms.CharField(
@@ -70,7 +72,7 @@ class ProfileForm(forms.ModelForm):
         "message_emails",
     ]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.is_guest:
             # A guest has no address to send to; they get these once they save their account.
@@ -117,7 +119,7 @@ class LoginForm(AllauthLoginForm):
     """allauth's login form (settings.ACCOUNT_FORMS) with labels in the site's words: the
     field is not a "Login" beside a "Log in" button, and no Title Case."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Username or email")
         if "remember" in self.fields:
@@ -130,7 +132,7 @@ class GuestConversionForm(forms.Form):
     password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput)
     password2 = forms.CharField(label=_("Password (again)"), widget=forms.PasswordInput)
 
-    def __init__(self, *args, user: User, **kwargs):
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
 
@@ -140,7 +142,7 @@ class GuestConversionForm(forms.Form):
         return get_adapter().clean_username(self.cleaned_data["username"])
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].lower()
+        email: str = self.cleaned_data["email"].lower()
         taken = (
             EmailAddress.objects.filter(email__iexact=email).exists()
             or User.objects.filter(email__iexact=email).exists()
@@ -149,8 +151,9 @@ class GuestConversionForm(forms.Form):
             raise forms.ValidationError(_("Another account already uses this email address."))
         return email
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # Django's clean() gives back cleaned_data
         password1 = cleaned.get("password1")
         password2 = cleaned.get("password2")
         if password1 and password2 and password1 != password2:

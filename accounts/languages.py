@@ -13,6 +13,8 @@ from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.utils import translation
 
+from accounts.models import User
+
 
 def supported(code: str | None) -> str | None:
     """``code`` if the site speaks it (``de-AT`` counts as ``de``), else None."""
@@ -24,12 +26,12 @@ def supported(code: str | None) -> str | None:
         return None
 
 
-def language_of(user) -> str:
+def language_of(user: User) -> str:
     """The language of ``user``'s emails and pushes."""
     return supported(user.language) or supported(user.browser_language) or settings.LANGUAGE_CODE
 
 
-def for_request(request: HttpRequest, user) -> str:
+def for_request(request: HttpRequest, user: User) -> str:
     """The language of this page for a logged-in ``user``: their choice, else the browser's
     (already chosen by LocaleMiddleware), which is remembered for their emails."""
     chosen = supported(user.language)

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -86,8 +88,8 @@ class User(AbstractUser):
     push_turn = models.BooleanField(_("it is my turn"), default=True)
     push_finished = models.BooleanField(_("a game is over"), default=True)
     push_invitation = models.BooleanField(_("someone invites me"), default=True)
-    # Game chat (games.play.chat) and messages between players: a notice of new lines, at
-    # most one per game (conversation) per quarter hour, by email and to the devices.
+    # Game chat (games.community.chat.actions) and messages between players: a notice of new
+    # lines, at most one per game (conversation) per quarter hour, by email and to the devices.
     chat_emails = models.BooleanField(
         _("game chat"),
         default=True,
@@ -123,10 +125,10 @@ class User(AbstractUser):
     # A computer player's account (games.play.computer_players): the strength it plays at ("easy",
     # "normal", "strong"); empty for people. Such an account is inactive: it never logs in.
     computer_level = models.CharField(max_length=16, blank=True, default="", editable=False)
-    # How many messages from other players this user has not read (accounts.messages): the
-    # header's count, read with the user every request already reads, so that it costs no
-    # query. Written only by accounts.messages.recount_unread, counted again from the
-    # messages under the user's row lock; a save without update_fields leaves it alone (see
+    # How many messages from other players this user has not read (games.community.messages):
+    # the header's count, read with the user every request already reads, so that it costs no
+    # query. Written only by games.community.messages.actions.recount_unread, counted again
+    # from the messages under the user's row lock; a save without update_fields leaves it alone (see
     # save), so that a form saving a user read a moment ago never writes back an old count.
     unread_messages = models.PositiveIntegerField(default=0, editable=False)
     # The player asked for their account to be deleted (accounts.deletion): it is, by the
@@ -156,7 +158,7 @@ class User(AbstractUser):
     # The fields only their own service writes, never a save() of the whole row.
     _WRITTEN_APART = frozenset({"unread_messages"})
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_skeleton = skeleton(self.username)
         # (Cut to the column: NFKC may make a stored name longer, "ﷺ" 18 letters.)
         self.display_name_skeleton = skeleton(self.display_name)[:150]
@@ -238,106 +240,3 @@ class ApiToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.token_key}...) of {self.user}"
-
-
-class Friendship(models.Model):
-    """A friend of a player (Yucata's buddy list): in one direction, nothing to accept, and
-    the friend is not told (``accounts.friends``)."""
-
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friendships")
-    friend = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "friend"], name="one_friendship_each"),
-            models.CheckConstraint(
-                condition=~models.Q(user=models.F("friend")), name="no_friend_of_oneself"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} -> {self.friend}"
-
-
-class Block(models.Model):
-    """A player kept away (``accounts.blocks``): ``blocked`` cannot invite ``user``, message
-    them, join their open invitations or be seated with them by one, and their chat lines are
-    hidden from ``user``. In one direction, and never shown to the blocked player."""
-
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
-    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "blocked"], name="one_block_each"),
-            models.CheckConstraint(
-                condition=~models.Q(user=models.F("blocked")), name="no_block_of_oneself"
-            ),
-        ]
-        indexes = [models.Index(fields=["blocked", "user"])]
-
-    def __str__(self) -> str:
-        return f"{self.user} blocks {self.blocked}"
-
-
-class Conversation(models.Model):
-    """The messages between two players (``accounts.messages``): one conversation per pair,
-    ``user_a`` the one with the lower id. Each participant's ``*_read_at`` is when they last
-    had it open (the newest message they have read, and whether they have it open now:
-    no notice goes to a player reading it)."""
-
-    user_a = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
-    user_b = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
-    # Who wrote first (the limit on conversations a player starts in a day counts these).
-    started_by = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
-    last_message_at = models.DateTimeField()
-    a_read_at = models.DateTimeField(null=True, blank=True)
-    b_read_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user_a", "user_b"], name="one_conversation_per_pair"),
-            models.CheckConstraint(
-                condition=models.Q(user_a__lt=models.F("user_b")), name="conversation_pair_ordered"
-            ),
-        ]
-        indexes = [
-            # Each player's inbox, newest first (user_a's by the constraint's index).
-            models.Index(fields=["user_a", "-last_message_at"], name="conversation_inbox_a"),
-            models.Index(fields=["user_b", "-last_message_at"], name="conversation_inbox_b"),
-            models.Index(fields=["started_by", "created"], name="conversation_started"),
-        ]
-
-    def __str__(self) -> str:
-        return f"conversation {self.pk} of {self.user_a_id} and {self.user_b_id}"
-
-    def other_id(self, user_id: int) -> int:
-        return self.user_b_id if user_id == self.user_a_id else self.user_a_id
-
-    def read_at(self, user_id: int):
-        return self.a_read_at if user_id == self.user_a_id else self.b_read_at
-
-
-class Message(models.Model):
-    """One message of a conversation: plain text, shown escaped with links made links.
-    ``hidden`` by a moderator: shown to nobody (its place says so)."""
-
-    MAX_LENGTH = 2000
-
-    conversation = models.ForeignKey(
-        Conversation, on_delete=models.CASCADE, related_name="messages"
-    )
-    sender = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
-    text = models.TextField(max_length=MAX_LENGTH)
-    created = models.DateTimeField(auto_now_add=True)
-    hidden = models.BooleanField(default=False)
-
-    class Meta:
-        indexes = [models.Index(fields=["conversation", "created"], name="message_in_order")]
-
-    def __str__(self) -> str:
-        # Never the text: logs, the admin's lists and error reports show this.
-        return f"message {self.pk} from {self.sender_id} in conversation {self.conversation_id}"

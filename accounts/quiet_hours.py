@@ -15,6 +15,8 @@ import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from accounts.models import User
+
 MAX_HOURS = 10
 CHANGE_EVERY = timedelta(hours=24)
 
@@ -35,7 +37,7 @@ def length(start: int, end: int) -> int:
     return (end - start) % 24 or 24
 
 
-def of(user) -> QuietHours | None:
+def of(user: User) -> QuietHours | None:
     """``user``'s quiet hours, None without."""
     start, end = getattr(user, "quiet_from", None), getattr(user, "quiet_until", None)
     if start is None or end is None:

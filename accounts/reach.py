@@ -1,10 +1,10 @@
 """Who the site may reach outside a page they asked for: the one check every channel makes
 before it tells a player anything (emails, pushes, webhooks, the event stream).
 
-A suspended account (games.moderation: its ``is_active`` turned off, and on again when the
+A suspended account (games.community.moderation: its ``is_active`` turned off, and on again when the
 suspension is lifted) hears of nothing by any channel, nor does any other inactive account
 (computer players never log in). The moderators' own notice of the suspension is the one
-exception: it is sent by games.moderation.notices, not through these channels.
+exception: it is sent by games.community.moderation.notices, not through these channels.
 """
 
 from __future__ import annotations

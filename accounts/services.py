@@ -8,7 +8,7 @@ from allauth.account.models import EmailAddress
 from allauth.core.context import request_context
 from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -40,7 +40,7 @@ def do_create_guest() -> User:
     raise RuntimeError("could not find a free guest name")
 
 
-def idle_guests(now: datetime | None = None):
+def idle_guests(now: datetime | None = None) -> QuerySet[User]:
     """Guests older than IDLE_GUEST_AGE who never took a seat in a game and wait for no open
     invitation (their own or one they accepted). A guest with a seat, even in a finished game,
     stays: the game's record names them (and ``Seat.user`` protects them)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache, lru_cache
@@ -29,6 +30,9 @@ from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
+
+    # A choice of the picker (a zone and its label), or a region's group of them.
+    Choice = tuple[str, StrOrPromise] | tuple[StrOrPromise, list[tuple[str, str]]]
 
 # The regions of the picker, in its order; the first part of a zone's name.
 REGIONS = {
@@ -117,10 +121,10 @@ OFFSETS_LIFETIME = 15 * 60
 
 
 @lru_cache(maxsize=2)
-def _grouped(period: int) -> tuple:
+def _grouped(period: int) -> tuple[Choice, ...]:
     now = datetime.fromtimestamp(period * OFFSETS_LIFETIME, UTC)
     groups: dict[str, list[tuple[str, str]]] = {region: [] for region in REGIONS}
-    top: list = []
+    top: list[Choice] = []
     for name in picker_names():
         region = name.split("/", 1)[0]
         if region in groups and "/" in name:
@@ -135,7 +139,7 @@ def _grouped(period: int) -> tuple:
     )
 
 
-def choices(current: str | None = None, now: datetime | None = None) -> list:
+def choices(current: str | None = None, now: datetime | None = None) -> list[Choice]:
     """The picker's choices, for a Select: UTC, then a group per region (the labels with the
     offsets of ``now``, to the quarter hour).
 
@@ -172,7 +176,7 @@ class _Index:
         return sorted(n for k, found in self.names.items() if k.endswith(ending) for n in found)
 
 
-def _index(names) -> _Index:
+def _index(names: Iterable[str]) -> _Index:
     index: dict[str, list[str]] = {}
     for name in sorted(names):
         index.setdefault(_key(name), []).append(name)

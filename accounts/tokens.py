@@ -13,6 +13,7 @@ from hmac import compare_digest
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -22,6 +23,7 @@ from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
+from rest_framework.request import Request
 
 from accounts.models import ApiToken, User
 from guildhall_site import rows
@@ -63,7 +65,8 @@ def do_create_token(user: User, name: str) -> tuple[ApiToken, str]:
                 )
                 % {"count": MAX_TOKENS_PER_USER}
             )
-        return ApiToken.objects.create(user=user, name=name)
+        made: tuple[ApiToken, str] = ApiToken.objects.create(user=user, name=name)  # knox's
+        return made
 
 
 def do_revoke_token(user: User, token_key: str) -> int:
@@ -92,8 +95,10 @@ class TokenAuthentication(KnoxTokenAuthentication):
     """knox's tokens, sent as ``Authorization: Bearer <token>`` or ``Token <token>``,
     recording when each token was last used."""
 
-    def authenticate(self, request):
-        words = get_authorization_header(request).split()
+    # A Django request too: the event stream (games.api.stream) has no DRF view.
+    def authenticate(self, request: Request | HttpRequest) -> tuple[User, ApiToken] | None:
+        # DRF reads the header from META, which a Django request has: its stubs say Request.
+        words = get_authorization_header(request).split()  # type: ignore[arg-type]
         if not words or words[0].lower() not in AUTH_PREFIXES:
             return None  # no token: the session's, or nobody
         if len(words) != 2:
@@ -102,7 +107,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
             )
         return self.authenticate_credentials(words[1])
 
-    def authenticate_credentials(self, token: bytes):
+    def authenticate_credentials(self, token: bytes) -> tuple[User, ApiToken]:
         """knox's check: the token's digest compared in constant time with each stored token
         of its first characters; those tokens and their users read in plain SQL
         (``guildhall_site.rows``: built by the ORM, the query cost more than it took to
@@ -136,8 +141,11 @@ class TokenAuthentication(KnoxTokenAuthentication):
             return True
         return False
 
-    def validate_user(self, auth_token: ApiToken):
-        user, token = super().validate_user(auth_token)
+    def validate_user(self, auth_token: ApiToken) -> tuple[User, ApiToken]:
+        # knox's method, unannotated
+        found: tuple[User, ApiToken]
+        found = super().validate_user(auth_token)  # type: ignore[no-untyped-call]
+        user, token = found
         now = timezone.now()
         if token.last_used is None or now - token.last_used >= LAST_USED_PRECISION:
             ApiToken.objects.filter(pk=token.pk).update(last_used=now)

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
-from accounts import block_views, friend_views, language_views, message_views, token_views, views
+from accounts import language_views, token_views, views
 
 app_name = "accounts"
 
@@ -11,13 +11,6 @@ urlpatterns = [
     path("accounts/guest/", views.play_as_guest, name="play_as_guest"),
     path("accounts/guest/save/", views.convert_guest, name="guest_convert"),
     path("accounts/tokens/", token_views.api_tokens, name="api_tokens"),
-    path("friends/<str:username>/add/", friend_views.add_friend, name="friend_add"),
-    path("friends/<str:username>/remove/", friend_views.remove_friend, name="friend_remove"),
-    path("messages/", message_views.inbox, name="inbox"),
-    path("messages/<id:pk>/", message_views.conversation, name="conversation"),
-    path("messages/to/<str:username>/", message_views.write, name="message_write"),
-    path("blocks/<str:username>/add/", block_views.block, name="block"),
-    path("blocks/<str:username>/remove/", block_views.unblock, name="unblock"),
     path(
         "accounts/tokens/<str:key>/revoke/",
         token_views.revoke_api_token,

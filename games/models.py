@@ -16,6 +16,9 @@ response, an email or a log line; what a person sees comes from the game's ``vie
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -25,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.core import GameKind, registry
+from games.core.protocol import Options
 
 
 def _days(n: int) -> str:
@@ -98,7 +102,7 @@ class Invitation(models.Model):
     def game_kind(self) -> GameKind:
         return registry.get(self.kind)
 
-    def engine_options(self):
+    def engine_options(self) -> Options:
         """The game's parsed options for a game of ``players``."""
         return self.game_kind.parse_options(self.options, self.players)
 
@@ -183,7 +187,7 @@ class Game(models.Model):
     def game_kind(self) -> GameKind:
         return registry.get(self.kind)
 
-    def engine_options(self):
+    def engine_options(self) -> Options:
         return self.game_kind.load_options(self.options)
 
 
@@ -255,7 +259,7 @@ class Seat(models.Model):
         """A person's seat the computer took over: resigned or abandoned."""
         return self.resigned or self.abandoned
 
-    def stood_in(self, now) -> bool:
+    def stood_in(self, now: datetime) -> bool:
         """The computer plays this person's seat for them now, by their consent."""
         return bool(self.stand_in) and (self.stand_in_until is None or self.stand_in_until > now)
 
@@ -298,12 +302,12 @@ class Move(models.Model):
     def __str__(self) -> str:
         return f"Move {self.number} of game {self.game_id}: seat {self.seat} {self.action}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise ValueError("moves are append-only: a saved move cannot change")
         super().save(*args, **kwargs)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The entry of the engine's record (``Match.record``)."""
         if self.rules is None:
             return {"player": self.seat, "action": self.action}
@@ -413,7 +417,7 @@ class Note(models.Model):
 
 
 class ChatLine(models.Model):
-    """A line of a game's chat (games.play.chat), written by one of its players: plain text,
+    """A line of a game's chat (games.community.chat), written by one of its players: plain text,
     shown to the table (and to spectators unless the game's chat is for players only), in
     the board, the game's history, its replay at the version it was written, and the API.
     Only people write it: the site never says anything in a game's chat on its own."""
@@ -428,7 +432,7 @@ class ChatLine(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     # The game's version when it was written: the replay shows it from that position on.
     version = models.PositiveIntegerField()
-    # Hidden for everyone by a moderator (games.moderation); its author is told.
+    # Hidden for everyone by a moderator (games.community.moderation); its author is told.
     hidden = models.BooleanField(default=False)
 
     class Meta:

@@ -1,10 +1,10 @@
 from django.urls import path
 
 import games.converters  # noqa: F401 (the "id" converter)
+from games.community.chat import views as chat
 from games.web import (
     analysis,
     board,
-    chat,
     leaderboard,
     lobby,
     log,
@@ -27,7 +27,7 @@ urlpatterns = [
     path("games/<id:game_id>/poll/", board.board_poll, name="board_poll"),
     # The player's private note beside the board: games.web.notes.
     path("games/<id:game_id>/note/", notes.game_note, name="note"),
-    # The game's chat beside the board: games.web.chat.
+    # The game's chat beside the board: games.community.chat.views.
     path("games/<id:game_id>/chat/", chat.game_chat, name="chat"),
     # What the others did since the player last looked: games.web.since.
     path("games/<id:game_id>/since/", since.since_last_look, name="since"),

@@ -21,7 +21,7 @@ import logging
 import os
 import uuid
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from celery import signals
 from celery.beat import PersistentScheduler
@@ -42,7 +42,7 @@ _worker_pid: int | None = None
 
 
 @signals.beat_embedded_init.connect
-def _remember_the_worker(sender=None, **kwargs) -> None:
+def _remember_the_worker(sender: object = None, **kwargs: object) -> None:
     global _worker_pid
     _worker_pid = os.getppid()
 
@@ -103,7 +103,7 @@ class _FileLock:
             self.file = None
 
 
-def beat_lock():
+def beat_lock() -> _RedisLock | _FileLock:
     if settings.REDIS_URL:
         return _RedisLock(settings.REDIS_URL)
     return _FileLock(Path(settings.FILESYSTEM_BROKER_DIR) / "beat.lock")
@@ -112,12 +112,12 @@ def beat_lock():
 class Scheduler(PersistentScheduler):
     """The schedule in a file, as Celery's own; sent only by the beat holding the lock."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.lock = beat_lock()
         self.holding = False
         super().__init__(*args, **kwargs)
 
-    def tick(self, *args, **kwargs) -> float:
+    def tick(self, *args: Any, **kwargs: Any) -> float:
         if _worker_pid is not None and os.getppid() != _worker_pid:
             log.warning("beat: the worker that started it is gone: stopping")
             raise SystemExit(0)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 import redis
 from django.core.cache.backends.locmem import LocMemCache
@@ -25,8 +27,9 @@ UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
 RETRY_AFTER = 5.0
 
 
-def _with_fallback(name: str):
-    def method(self: RedisWithLocalFallback, *args, **kwargs):
+# The cache's operations, called by name: what each takes and gives is RedisCache's own.
+def _with_fallback(name: str) -> Callable[..., Any]:
+    def method(self: RedisWithLocalFallback, *args: Any, **kwargs: Any) -> Any:
         return self._call(name, *args, **kwargs)
 
     method.__name__ = name
@@ -34,7 +37,7 @@ def _with_fallback(name: str):
 
 
 class RedisWithLocalFallback(RedisCache):
-    def __init__(self, server, params) -> None:
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
         params = {**params, "OPTIONS": dict(params.get("OPTIONS") or {})}
         # How many entries the process keeps while Redis is away: few for big ones (pages).
         max_entries = params["OPTIONS"].pop("FALLBACK_MAX_ENTRIES", 10_000)
@@ -43,7 +46,7 @@ class RedisWithLocalFallback(RedisCache):
         self._down_until: float | None = None  # None while Redis answers
         self._lock = threading.Lock()
 
-    def _call(self, name: str, *args, **kwargs):
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         down_until = self._down_until
         if down_until is None or time.monotonic() >= down_until:
             try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import uuid
 from time import monotonic
+from typing import Any
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
@@ -21,7 +22,11 @@ from kombu.utils.json import dumps
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue, payload, **kwargs):
+    # As kombu's filesystem channel, ``payload`` where its base names it ``message`` (kombu's
+    # stubs ignore the same there).
+    def _put(  # type: ignore[override]
+        self, queue: str, payload: dict[str, Any], **kwargs: Any
+    ) -> None:
         """Put ``payload`` onto ``queue``: written under a temporary name, then renamed."""
         # kombu's own name: the workers take messages in the order of their names.
         name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"

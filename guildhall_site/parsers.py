@@ -6,12 +6,19 @@ Kept apart from ``games.api.common`` because DRF imports its parser classes whil
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import IO, TYPE_CHECKING, Any
+
 from django.conf import settings
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
 from guildhall_site import parsing
+
+if TYPE_CHECKING:  # not imported when run: DRF imports this module while its own load
+    from rest_framework.request import Request
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -25,7 +32,7 @@ class PayloadTooLarge(exceptions.APIException):
         )
 
 
-def check_body_size(request) -> None:
+def check_body_size(request: HttpRequest | Request) -> None:
     """Refuse a body larger than API_MAX_BODY_BYTES from its Content-Length, unread."""
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -38,7 +45,13 @@ def check_body_size(request) -> None:
 class BoundedJSONParser(JSONParser):
     """JSON, read up to API_MAX_BODY_BYTES, with a message that says what is wrong."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    # Any JSON value, as DRF's JSONParser gives too, where its stubs say only an object.
+    def parse(  # type: ignore[override]
+        self,
+        stream: IO[bytes] | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> object:
         limit = settings.API_MAX_BODY_BYTES
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:

@@ -7,6 +7,7 @@ None (or raises ``ValueError``) for anything it cannot read; the caller says so 
 from __future__ import annotations
 
 import json
+from typing import NoReturn
 
 # The largest value of a signed 64-bit column: a bigger id or version matches nothing, and
 # would make the database raise instead.
@@ -27,7 +28,7 @@ def whole_number(value: str | None, *, minimum: int = 0, maximum: int = MAX_BIGI
     return number if minimum <= number <= maximum else None
 
 
-def _no_constants(name: str):
+def _no_constants(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON value")
 
 

@@ -6,18 +6,31 @@ pagination and strict JSON fields. The error format and the game errors' answers
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeAlias, TypeVar, cast
 
 from django.conf import settings
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+from rest_framework.views import APIView
 
 from guildhall_site import parsing
 from guildhall_site.parsers import check_body_size
+
+_M = TypeVar("_M", bound=Model)
+_Row = TypeVar("_Row")
+
+# A serializer's instance: one row, or (many=True) a list of them, which DRF's stubs do not
+# tell apart.
+OneOrMany: TypeAlias = _Row | Sequence[_Row]
 
 # Throttles ---------------------------------------------------------------------------------
 
@@ -34,7 +47,7 @@ def retry_after(wait: float | None) -> tuple[int, str]:
     return seconds, message
 
 
-def page_limit(request, *throttles: SimpleRateThrottle) -> tuple[int, str] | None:
+def page_limit(request: HttpRequest, *throttles: SimpleRateThrottle) -> tuple[int, str] | None:
     """DRF throttles on a page (they read only the user and the client's address): None
     while each allows the request, else the whole seconds to wait for the first that does
     not and the message that says so (``retry_after``)."""
@@ -52,13 +65,15 @@ class ApiThrottle(SimpleRateThrottle):
     """
 
     scope = "api"
-    duration: int  # (the window's seconds: SimpleRateThrottle sets it from the rate)
+    # (the window's requests and seconds: SimpleRateThrottle sets them from the rate)
+    num_requests: int | None
+    duration: int | None
 
     def get_rate(self) -> str | None:
         # A scope missing from an overridden setting counts nothing rather than failing.
         return settings.API_THROTTLE_RATES.get(self.scope)
 
-    def get_cache_key(self, request, view) -> str:
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             ident = f"user-{user.pk}"
@@ -85,7 +100,7 @@ class ActionThrottle(ApiThrottle):
 
     scope = "actions"
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if request.method != "POST":
             return True
         return super().allow_request(request, view)
@@ -96,7 +111,7 @@ class NoteThrottle(ApiThrottle):
 
     scope = "notes"
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if request.method in ("GET", "HEAD", "OPTIONS"):
             return True
         return super().allow_request(request, view)
@@ -105,7 +120,7 @@ class NoteThrottle(ApiThrottle):
 class WriteThrottle(ApiThrottle):
     """Counts what writes (POST, PUT, PATCH, DELETE) alone, per user; reads are free."""
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if request.method in ("GET", "HEAD", "OPTIONS"):
             return True
         return super().allow_request(request, view)
@@ -115,7 +130,7 @@ class AddressWriteThrottle(WriteThrottle):
     """Writes per client address, whoever makes them: many accounts on one address share
     one limit (the ``<scope>`` of the same writes per user has its own)."""
 
-    def get_cache_key(self, request, view) -> str:
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
@@ -164,7 +179,7 @@ class LoginThrottle(ApiThrottle):
 
     scope = "login"
 
-    def get_cache_key(self, request, view) -> str:
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
@@ -177,7 +192,8 @@ class TokenThrottle(ApiThrottle):
 # Views -------------------------------------------------------------------------------------
 
 
-class ApiView(GenericAPIView):
+# Open: the base of views of any model's rows or of none (most answer with the reads' dicts).
+class ApiView(GenericAPIView[Any]):
     """The base of every API view: the body limit before anything else, the general
     request throttle, and the headers that tell a client where it stands with them."""
 
@@ -185,21 +201,26 @@ class ApiView(GenericAPIView):
     # No OPTIONS description of the views: the OpenAPI schema is the description.
     metadata_class = None
 
-    def initial(self, request, *args, **kwargs) -> None:
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         check_body_size(request)
         super().initial(request, *args, **kwargs)
 
-    def options(self, request, *args, **kwargs):
+    # DRF's Request where Django's View has HttpRequest: as DRF's stubs override it.
+    def options(  # type: ignore[override]
+        self, request: Request, *args: Any, **kwargs: Any
+    ) -> Response:
         """The methods the endpoint takes, in ``Allow`` (as every answer has it), and no
         body: a 405 here would refuse a method that ``Allow`` lists."""
         return Response(status=204)
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         # Kept: each knows, once it has counted the request, how many are left.
         self.counted_throttles = super().get_throttles()
         return self.counted_throttles
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
         limit = rate_limit(getattr(self, "counted_throttles", ()))
         if limit is not None:
@@ -214,13 +235,15 @@ class ApiView(GenericAPIView):
 RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
 
-def rate_limit(throttles) -> tuple[int, int, int] | None:
+def rate_limit(throttles: Iterable[BaseThrottle]) -> tuple[int, int, int] | None:
     """(limit, remaining, reset) of the throttle with the fewest requests left, of those
     that counted this one; None when none did (a read that only writes count)."""
-    nearest = None
+    nearest: tuple[int, int, int] | None = None
     for throttle in throttles:
+        if not isinstance(throttle, ApiThrottle):
+            continue  # (every throttle of the site is one)
         history = getattr(throttle, "history", None)
-        if history is None or getattr(throttle, "num_requests", None) is None:
+        if history is None or throttle.num_requests is None or throttle.duration is None:
             continue  # it let the request through without counting it
         remaining = max(0, throttle.num_requests - len(history))
         reset = 0
@@ -231,7 +254,9 @@ def rate_limit(throttles) -> tuple[int, int, int] | None:
     return nearest
 
 
-def rate_limit_headers(result, generator, request, public):
+def rate_limit_headers(
+    result: dict[str, Any], generator: object, request: object, public: bool
+) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the rate limit headers on every answer of the
     schema (components/headers, referred to by each response)."""
     descriptions = {
@@ -263,7 +288,7 @@ class Pagination(PageNumberPagination):
     max_page_size = 200
     last_page_strings = ()
 
-    def check_query(self, request) -> None:
+    def check_query(self, request: Request) -> None:
         """A 400 for a ``page`` or ``page_size`` that is not such a whole number (before
         anything is read: a conditional read checks its request first)."""
         size = request.query_params.get(self.page_size_query_param)
@@ -277,7 +302,12 @@ class Pagination(PageNumberPagination):
             message = _("Must be a whole number from 1.")
             raise exceptions.ValidationError({self.page_query_param: [message]})
 
-    def paginate_queryset(self, queryset, request, view=None):
+    def paginate_queryset(
+        self,
+        queryset: QuerySet[_M, _Row] | Sequence[_Row],
+        request: Request,
+        view: APIView | None = None,
+    ) -> list[_Row] | None:
         self.check_query(request)
         page = request.query_params.get(self.page_query_param)
         if page is not None and not _whole_number(page, None):
@@ -287,7 +317,9 @@ class Pagination(PageNumberPagination):
         except exceptions.NotFound:
             raise self._past_the_end(queryset, request) from None
 
-    def _past_the_end(self, queryset, request) -> exceptions.NotFound:
+    def _past_the_end(
+        self, queryset: QuerySet[_M, _Row] | Sequence[_Row], request: Request
+    ) -> exceptions.NotFound:
         """A page after the last: 404, saying how many there are."""
         size = self.get_page_size(request) or self.page_size
         pages = self.django_paginator_class(queryset, size).num_pages
@@ -300,7 +332,7 @@ class Pagination(PageNumberPagination):
             % {"count": pages}
         )
 
-    def get_schema_operation_parameters(self, view):
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             parameter["schema"]["minimum"] = 1
@@ -319,7 +351,7 @@ def _whole_number(value: str, most: int | None) -> bool:
 
 
 class StrictIntegerField(serializers.IntegerField):
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> int:
         if type(data) is not int:
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -328,28 +360,29 @@ class StrictIntegerField(serializers.IntegerField):
 class StrictBooleanField(serializers.BooleanField):
     default_error_messages = {"invalid": gettext_lazy("Must be true or false.")}
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> bool:
         if type(data) is not bool:
             self.fail("invalid", input=data)
         return data
 
 
 class StrictCharField(serializers.CharField):
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
 
 
 class StrictChoiceField(serializers.ChoiceField):
-    def to_internal_value(self, data):
+    # An int choice stays an int (move_days), where DRF's stubs say every choice is a string.
+    def to_internal_value(self, data: object) -> str | int:  # type: ignore[override]
         for value in self.choices:
             if type(value) is type(data) and value == data:
-                return value
+                return cast("str | int", value)  # a choice: a string or a whole number
         self.fail("invalid_choice", input=data)
 
 
-def query_flag(request, name: str) -> bool | None:
+def query_flag(request: Request, name: str) -> bool | None:
     """A true/false query parameter: None when absent, 400 when it is neither."""
     value = request.query_params.get(name)
     if value is None:

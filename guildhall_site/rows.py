@@ -36,7 +36,7 @@ class Table:
     each column read into the field's value."""
 
     model: type[Model]
-    fields: tuple[Field, ...]
+    fields: tuple[Field[Any, Any], ...]
     attnames: tuple[str, ...]
     quoted_columns: tuple[str, ...]
     # Per field that needs any: its position, and its converters with their expression.
@@ -172,7 +172,7 @@ def _joined_sql(
     return sql + (f" ORDER BY m.{column(model, order_by)}" if order_by else "")
 
 
-def _fits(field: Field, key: int) -> bool:
+def _fits(field: Field[Any, Any], key: int) -> bool:
     low, high = connection.ops.integer_field_range(field.get_internal_type())
     return (low is None or key >= low) and (high is None or key <= high)
 

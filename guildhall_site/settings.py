@@ -123,8 +123,10 @@ INSTALLED_APPS = [
     "games.notifications",
     # Tournaments and leagues (games/tournaments, docs/tournaments.md).
     "games.tournaments",
-    # Reports and moderators' actions (games/moderation; the queue is in the admin).
-    "games.moderation",
+    # The players among themselves: friends, blocks, messages, the games' chat (games/community);
+    # reports and moderators' actions an app of its own inside it (the queue is in the admin).
+    "games.community",
+    "games.community.moderation",
     # Webhooks of API tokens (games/webhooks; docs/api.md, "Webhooks").
     "games.webhooks",
     # A player's data: its download, and the account's deletion (games/privacy, docs/privacy.md).
@@ -324,7 +326,7 @@ COMPUTER_GAMES_ACTIVE = envint("COMPUTER_GAMES_ACTIVE", 10)
 # Invitation emails (and pushes to each device) one player gets from one other in a day: the
 # ones after these are not sent (the invitations stay in the lobby).
 INVITATION_EMAILS_PER_DAY = envint("INVITATION_EMAILS_PER_DAY", 3)
-# Conversations one player may start in a day (accounts.messages; replying starts none), and
+# Conversations one player may start in a day (games.community.messages; replying starts none), and
 # fewer while the account is younger than NEW_ACCOUNT_DAYS. The messages themselves are
 # limited per minute (API_THROTTLE_RATES "messages" and "messages_address").
 CONVERSATIONS_PER_DAY = envint("CONVERSATIONS_PER_DAY", 20)
@@ -435,77 +437,37 @@ CELERY_TASK_ROUTES = {
     "games.webhooks.invitation_event": {"queue": WEBHOOKS_QUEUE},
     "games.webhooks.deliver": {"queue": WEBHOOKS_QUEUE},
 }
+
+
+def _sweep(task: str, every: int) -> dict[str, object]:
+    """A periodic sweep, dropped if it waited most of its period: the next does the same work."""
+    return {"task": task, "schedule": float(every), "options": {"expires": every * 11 / 12}}
+
+
 # One beat process schedules these: a second one (an orphaned embedded beat, a beat started
-# twice) waits for the lock the first one holds (guildhall_site/beat.py). A sweep that waited
-# longer than its period is dropped: the next one does the same work.
+# twice) waits for the lock the first one holds (guildhall_site/beat.py).
 CELERY_BEAT_SCHEDULER = "guildhall_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE = {
     # Tournaments: sign-ups that close, round deadlines, withdrawals, notices to retry.
-    "tournaments": {
-        "task": "tournaments.sweep",
-        "schedule": 60.0,
-        "options": {"expires": 55},
-    },
-    "computer-turns-left-behind": {
-        "task": "games.sweep_computer_turns",
-        "schedule": 60.0,
-        "options": {"expires": 55},
-    },
-    "time-out-expired-turns": {
-        "task": "games.tasks.sweep_timeouts",
-        "schedule": 60.0,
-        "options": {"expires": 55},
-    },
-    "reminders-and-deadline-warnings": {
-        "task": "games.tasks.sweep_reminders",
-        "schedule": 300.0,
-        "options": {"expires": 290},
-    },
-    "daily-digests": {
-        "task": "games.tasks.send_daily_digests",
-        "schedule": 900.0,
-        "options": {"expires": 890},
-    },
-    "retry-and-deferred-emails": {
-        "task": "games.notifications.tasks.sweep_notifications",
-        "schedule": float(NOTIFICATION_SWEEP_SECONDS),
-        "options": {"expires": NOTIFICATION_SWEEP_SECONDS * 11 / 12},
-    },
-    "idle-guests": {
-        "task": "accounts.tasks.remove_idle_guests",
-        "schedule": 3600.0,
-        "options": {"expires": 3500},
-    },
+    "tournaments": _sweep("tournaments.sweep", every=60),
+    "computer-turns-left-behind": _sweep("games.sweep_computer_turns", every=60),
+    "time-out-expired-turns": _sweep("games.tasks.sweep_timeouts", every=60),
+    "reminders-and-deadline-warnings": _sweep("games.tasks.sweep_reminders", every=300),
+    "daily-digests": _sweep("games.tasks.send_daily_digests", every=900),
+    "retry-and-deferred-emails": _sweep(
+        "games.notifications.tasks.sweep_notifications", every=NOTIFICATION_SWEEP_SECONDS
+    ),
+    "idle-guests": _sweep("accounts.tasks.remove_idle_guests", every=3600),
     # Accounts whose deletion is due (games.privacy, after ACCOUNT_DELETION_GRACE_DAYS).
-    "account-deletions": {
-        "task": "games.privacy.erase_due",
-        "schedule": 3600.0,
-        "options": {"expires": 3500},
-    },
-    # Suspensions that have run out (games.moderation.actions).
-    "lift-expired-suspensions": {
-        "task": "games.moderation.lift_expired",
-        "schedule": 300.0,
-        "options": {"expires": 290},
-    },
+    "account-deletions": _sweep("games.privacy.erase_due", every=3600),
+    # Suspensions that have run out (games.community.moderation.actions).
+    "lift-expired-suspensions": _sweep("games.moderation.lift_expired", every=300),
     # Webhook deliveries due again, and those of events whose task was lost.
-    "webhooks": {
-        "task": "games.webhooks.sweep",
-        "schedule": 60.0,
-        "options": {"expires": 55},
-    },
+    "webhooks": _sweep("games.webhooks.sweep", every=60),
     # Notifications whose task could not be queued (the broker was down at the commit).
-    "unqueued-emails": {
-        "task": "games.tasks.sweep_unqueued_notifications",
-        "schedule": 120.0,
-        "options": {"expires": 110},
-    },
+    "unqueued-emails": _sweep("games.tasks.sweep_unqueued_notifications", every=120),
     # Notices of messages between players whose task could not be queued, likewise.
-    "unqueued-message-notices": {
-        "task": "games.tasks.sweep_unqueued_message_notices",
-        "schedule": 120.0,
-        "options": {"expires": 110},
-    },
+    "unqueued-message-notices": _sweep("games.tasks.sweep_unqueued_message_notices", every=120),
 }
 
 # --- Proxies ------------------------------------------------------------------------------------
@@ -709,7 +671,7 @@ API_THROTTLE_RATES = {
     "chat": _envrate("API_THROTTLE_CHAT", "20/minute"),
     "chat_address": _envrate("API_THROTTLE_CHAT_ADDRESS", "60/minute"),
     # Messages sent to other players, per user and per client address (a new account may
-    # also start only a few conversations a day: accounts.messages).
+    # also start only a few conversations a day: games.community.messages).
     "messages": _envrate("API_THROTTLE_MESSAGES", "20/minute"),
     "messages_address": _envrate("API_THROTTLE_MESSAGES_ADDRESS", "60/minute"),
     # Reports of chat lines, messages and profiles, per user and per client address.
@@ -769,8 +731,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "games.tournaments.models.Tournament.Status",
         "EntryStatusEnum": "games.tournaments.models.Entry.Status",
         "ErrorCodeEnum": "games.api.schema.ERROR_CODE_CHOICES",
-        "ReportKindEnum": "games.moderation.models.Report.Kind",
-        "ReportReasonEnum": "games.moderation.models.Report.Reason",
+        "ReportKindEnum": "games.community.moderation.models.Report.Kind",
+        "ReportReasonEnum": "games.community.moderation.models.Report.Reason",
     },
     # Ids in paths are digits only (games.converters.IdConverter).
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1}},

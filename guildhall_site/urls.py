@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path, re_path
@@ -5,9 +7,11 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import api_urls as accounts_api_urls
+from accounts import urls as accounts_urls
 from games.api import urls as games_api_urls
 from games.api.common import not_found as api_not_found
-from games.moderation import api as moderation_api
+from games.community import api_urls as community_api_urls
+from games.community import urls as community_urls
 from games.notifications.urls import push_urlpatterns
 from games.privacy import api_urls as privacy_api_urls
 from games.tournaments import api_urls as tournaments_api_urls
@@ -24,7 +28,7 @@ class FaviconView(RedirectView):
     Resolved at each request, not at import: in production the static file's hashed name
     comes from collectstatic's manifest, which need not exist when the URLs are loaded."""
 
-    def get_redirect_url(self, *args, **kwargs) -> str:
+    def get_redirect_url(self, *args: Any, **kwargs: Any) -> str:
         return static("site/favicon.svg")
 
 
@@ -32,8 +36,15 @@ urlpatterns = [
     # The home page keeps its plain name "home"; the games app's own pages are "games:...".
     path("", games_views.home, name="home"),
     path("", include("games.urls")),
-    # Our own account pages first: they share the accounts/ prefix with allauth's.
-    path("", include("accounts.urls")),
+    # Our own account pages first: they share the accounts/ prefix with allauth's. The
+    # community's pages of friends, blocks and messages keep the accounts' namespace, whose
+    # they were (games/community/urls.py).
+    path(
+        "",
+        include(
+            ([*accounts_urls.urlpatterns, *community_urls.urlpatterns], accounts_urls.app_name)
+        ),
+    ),
     # The settings page's panel of the player's data (games/privacy, docs/privacy.md).
     path("", include("games.privacy.urls")),
     path("accounts/", include("allauth.urls")),
@@ -41,8 +52,8 @@ urlpatterns = [
     path("tournaments/", include("games.tournaments.urls")),
     # One-click unsubscribe links of the emails (no login needed).
     path("emails/", include("games.notifications.urls")),
-    # Reports to the moderators (games/moderation).
-    path("", include("games.moderation.urls")),
+    # Reports to the moderators (games/community/moderation).
+    path("", include("games.community.moderation.urls")),
     # Announcements dismissed, bounced addresses (guildhall_site/upkeep).
     path("", include("guildhall_site.upkeep.urls")),
     # Web Push: the devices of the settings page (games/notifications/push_views.py). The web
@@ -60,12 +71,12 @@ urlpatterns = [
             (
                 [
                     *accounts_api_urls.urlpatterns,
+                    *community_api_urls.urlpatterns,
                     *privacy_api_urls.urlpatterns,
                     *games_api_urls.urlpatterns,
                     *tournaments_api_urls.urlpatterns,
                     *webhooks_urls.urlpatterns,
                     *upkeep_api_urls.urlpatterns,
-                    path("reports/", moderation_api.ReportView.as_view(), name="reports"),
                 ],
                 "api",
             )

@@ -22,7 +22,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from email.message import Message
 
 import http_ece
 import pytest
@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 
-from tests.mailserver import free_port
+from tests.loopback import Answer, LoopbackServer
 
 
 def b64url(data: bytes) -> str:
@@ -73,18 +73,17 @@ class Received:
     headers: dict  # names in lower case
 
 
-class PushService:
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.url = f"http://127.0.0.1:{port}"
+class PushService(LoopbackServer):
+    def __init__(self, port: int | None = None) -> None:
+        super().__init__(port)
+        self.url = f"http://127.0.0.1:{self.port}"
         self.devices: dict[str, Device] = {}
         self.received: list[Received] = []
         # Statuses for the next requests, then 201; (status, headers) to add headers.
-        self.answers: list[int | tuple[int, dict]] = []
+        self.answers: list[int | tuple[int, dict[str, str]]] = []
         self.gone: set[str] = set()  # devices answered 410
         self.requests = 0
         self.errors: list[str] = []  # what the service found wrong in a request
-        self._server: ThreadingHTTPServer | None = None
         self._changed = threading.Condition()
 
     # The browser's side --------------------------------------------------------------------
@@ -110,7 +109,7 @@ class PushService:
 
     # The push service's side ---------------------------------------------------------------
 
-    def _answer(self, name: str, headers, body: bytes) -> int | tuple[int, dict]:
+    def _answer(self, name: str, headers: Message, body: bytes) -> int | tuple[int, dict[str, str]]:
         from django.conf import settings
 
         with self._changed:
@@ -140,33 +139,10 @@ class PushService:
             self._changed.notify_all()
         return 201
 
-    def start(self) -> None:
-        service = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server's name)
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                name = self.path.rstrip("/").rsplit("/", 1)[-1]
-                answer = service._answer(name, self.headers, body)
-                status, headers = answer if isinstance(answer, tuple) else (answer, {})
-                self.send_response(status)
-                for header, value in headers.items():
-                    self.send_header(header, value)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+    def respond(self, path: str, headers: Message, body: bytes) -> Answer:
+        answer = self._answer(path.rstrip("/").rsplit("/", 1)[-1], headers, body)
+        status, extra = answer if isinstance(answer, tuple) else (answer, {})
+        return status, extra, b""
 
     def wait_for(self, count: int, timeout: float = 20) -> list[Received]:
         deadline = time.monotonic() + timeout
@@ -240,7 +216,7 @@ def allow_loopback(settings) -> None:
 @pytest.fixture
 def push_service(vapid):
     allow_loopback(vapid)
-    service = PushService(free_port())
+    service = PushService()
     service.start()
     yield service
     service.stop()
@@ -250,6 +226,6 @@ def push_service(vapid):
 def push_down(vapid):
     """Nothing listens where the devices' endpoints point, until ``.start()``."""
     allow_loopback(vapid)
-    service = PushService(free_port())
+    service = PushService()
     yield service
     service.stop()

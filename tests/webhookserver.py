@@ -18,11 +18,11 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from email.message import Message
 
 import pytest
 
-from tests.mailserver import free_port
+from tests.loopback import Answer, LoopbackServer
 
 
 @dataclass
@@ -41,21 +41,20 @@ def signature_ok(secret: str, header: str, body: bytes, tolerance: int = 300) ->
     return hmac.compare_digest(expected.hexdigest(), fields.get("v1", ""))
 
 
-class Receiver:
-    def __init__(self, port: int) -> None:
-        self.port = port
+class Receiver(LoopbackServer):
+    def __init__(self, port: int | None = None) -> None:
+        super().__init__(port)
         self.secrets: dict[str, str] = {}  # path -> the secret of the hook posting there
         self.received: list[Received] = []
         self.events: queue.Queue[Received] = queue.Queue()
         self.answers: list[int] = []
         self.errors: list[str] = []
-        self._server: ThreadingHTTPServer | None = None
         self._lock = threading.Lock()
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def _answer(self, path: str, headers, body: bytes) -> int:
+    def _answer(self, path: str, headers: Message, body: bytes) -> int:
         with self._lock:
             if self.answers:
                 return self.answers.pop(0)
@@ -69,37 +68,15 @@ class Receiver:
         self.events.put(got)
         return 200
 
-    def start(self) -> None:
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server's name)
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                status = receiver._answer(self.path, self.headers, body)
-                text = b"thanks" if status == 200 else b"no"
-                self.send_response(status)
-                self.send_header("Content-Length", str(len(text)))
-                self.end_headers()
-                self.wfile.write(text)
-
-            def log_message(self, *args):
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+    def respond(self, path: str, headers: Message, body: bytes) -> Answer:
+        status = self._answer(path, headers, body)
+        return status, {}, b"thanks" if status == 200 else b"no"
 
 
 @pytest.fixture
 def receiver(settings):
     settings.WEBHOOK_ALLOW_LOOPBACK = True
-    server = Receiver(free_port())
+    server = Receiver()
     server.start()
     yield server
     server.stop()

@@ -10,9 +10,11 @@ lists the invalid fields), 401 no or a bad token, 403 not allowed, 404 no such t
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
@@ -28,11 +30,11 @@ from guildhall_site.rest import retry_after
 # Errors ------------------------------------------------------------------------------------
 
 
-def error(code: str, message: str, status: int, **extra) -> JsonResponse:
+def error(code: str, message: str, status: int, **extra: object) -> JsonResponse:
     return JsonResponse({"code": code, "message": message, **extra}, status=status)
 
 
-def _first_message(detail) -> str:
+def _first_message(detail: object) -> str:
     """The first message of a DRF error detail (a string, list or dict of them)."""
     if isinstance(detail, dict):
         for name, value in detail.items():
@@ -44,13 +46,13 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
-def _messages(detail) -> list[str]:
+def _messages(detail: object) -> list[str]:
     """A field's messages as a flat list; those of list items and nested fields say where
     (``0: Ensure this field has no more than 150 characters.``)."""
     if isinstance(detail, dict):
         return [f"{key}: {m}" for key, value in detail.items() for m in _messages(value)]
     if isinstance(detail, list):
-        out = []
+        out: list[str] = []
         for i, item in enumerate(detail):
             out += (
                 [f"{i}: {m}" for m in _messages(item)]
@@ -61,7 +63,7 @@ def _messages(detail) -> list[str]:
     return [str(detail)]
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, with the service and engine errors, and every body as code + message."""
     if isinstance(exc, StaleVersion):
         return _response(
@@ -78,9 +80,9 @@ def exception_handler(exc, context):
         return _response("illegal_action", exc.message, 400, rule=exc.rule)
     if isinstance(exc, Limited):
         # Too many new invitations this hour (the lobby's limit too): as a throttle says it.
-        response = _response("throttled", " ".join(exc.messages), 429, retry_after=exc.retry_after)
-        response["Retry-After"] = str(exc.retry_after)
-        return response
+        limited = _response("throttled", " ".join(exc.messages), 429, retry_after=exc.retry_after)
+        limited["Retry-After"] = str(exc.retry_after)
+        return limited
     if isinstance(exc, DjangoValidationError):
         if hasattr(exc, "error_dict"):  # a rule of the actions broken, naming the field
             fields = {
@@ -103,11 +105,12 @@ def exception_handler(exc, context):
         return None  # a bug: Django answers 500 and logs it
     detail = exc.detail if isinstance(exc, exceptions.APIException) else response.data
     if isinstance(exc, exceptions.ValidationError):
-        fields = detail if isinstance(detail, dict) else {"non_field_errors": detail}
-        fields = {name: _messages(value) for name, value in fields.items()}
-        response.data = {"code": "invalid", "message": _first_message(detail), "fields": fields}
+        found = detail if isinstance(detail, dict) else {"non_field_errors": detail}
+        messages = {name: _messages(value) for name, value in found.items()}
+        response.data = {"code": "invalid", "message": _first_message(detail), "fields": messages}
     elif isinstance(exc, exceptions.Throttled):
-        wait, message = retry_after(exc.wait)
+        # ``wait``: set by DRF's Throttled, missing from its stubs
+        wait, message = retry_after(exc.wait)  # type: ignore[attr-defined]
         response.data = {"code": "throttled", "message": message, "retry_after": wait}
         response["Retry-After"] = str(wait)
     else:
@@ -117,17 +120,17 @@ def exception_handler(exc, context):
     return response
 
 
-def _response(code: str, message: str, status: int, **extra) -> Response:
+def _response(code: str, message: str, status: int, **extra: object) -> Response:
     return Response({"code": code, "message": message, **extra}, status=status)
 
 
 @csrf_exempt  # whatever the method: there is nothing here to protect
-def not_found(request, *args, **kwargs) -> JsonResponse:
+def not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     """Any path under /api/ that names no endpoint: JSON, like every other API answer."""
     return error("not_found", _("There is no such API endpoint: see /api/docs/"), 404)
 
 
-def server_error(request, *args, **kwargs) -> HttpResponse:
+def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     """The site's 500 page (``handler500``); under /api/, JSON like every other API answer."""
     if request.path.startswith("/api/"):
         message = _("Something went wrong on our side: please try again")

@@ -9,7 +9,9 @@ answers in ``games.api.common.exception_handler`` (a rule broken: 400; too soon 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC
+from typing import Any, TypeVar, TypeVarTuple
 
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -19,6 +21,8 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
+from accounts.http import AuthenticatedRequest
+from accounts.models import User
 from accounts.quiet_hours import CHANGE_EVERY, MAX_HOURS
 from games.api.serializers import GameSerializer, InvitationSerializer
 from games.api.views import GAME_ID, _invitations, game_payload, invitation_payload
@@ -29,9 +33,11 @@ from games.reads import clocks
 from guildhall_site.rest import ApiView, StrictBooleanField, StrictCharField, StrictIntegerField
 
 private = method_decorator(never_cache, name="dispatch")
+_Args = TypeVarTuple("_Args")
+_T = TypeVar("_T")
 
 
-def _as_player(action, *args):
+def _as_player(action: Callable[[*_Args], _T], *args: *_Args) -> _T:
     """``action(*args)``, where no seat in the game is a 403 ``permission_denied``: no turn
     would change it (the actions raise ``NotYourTurn``, the moves' word)."""
     try:
@@ -42,7 +48,7 @@ def _as_player(action, *args):
         raise NotAPlayer(*error.args) from None
 
 
-def _game_answer(game_id: int, user) -> dict:
+def _game_answer(game_id: int, user: User) -> dict[str, Any]:
     """The game as ``user``'s seat sees it now."""
     game = Game.objects.get(pk=game_id)
     seat = Seat.objects.filter(game=game, user=user).values_list("number", flat=True).first()
@@ -52,7 +58,7 @@ def _game_answer(game_id: int, user) -> dict:
 # Cancel votes ----------------------------------------------------------------------------------
 
 
-class CancelVoteSerializer(serializers.Serializer):
+class CancelVoteSerializer(serializers.Serializer[dict[str, Any]]):
     vote = StrictBooleanField(
         default=True,
         help_text="true: I agree to cancel the game; false: I take my vote back.",
@@ -87,7 +93,7 @@ class CancelVoteView(ApiView):
             ),
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         body = CancelVoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         _as_player(cancel_votes.do_vote_cancel, game_id, request.user, body.validated_data["vote"])
@@ -121,7 +127,7 @@ class RematchView(ApiView):
             429: OpenApiResponse(description="Too many new invitations this hour."),
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         made = rematch.do_rematch(game_id, request.user)
         data = invitation_payload(_invitations().get(pk=made.pk), request.user)
         return Response(InvitationSerializer(data).data, status=status.HTTP_201_CREATED)
@@ -130,7 +136,7 @@ class RematchView(ApiView):
 # Stand-ins -------------------------------------------------------------------------------------
 
 
-class StandInRequestSerializer(serializers.Serializer):
+class StandInRequestSerializer(serializers.Serializer[dict[str, Any]]):
     level = StrictCharField(
         max_length=16,
         help_text="The strength the computer plays for me: one of the game's "
@@ -138,7 +144,7 @@ class StandInRequestSerializer(serializers.Serializer):
     )
 
 
-class StandInSerializer(serializers.Serializer):
+class StandInSerializer(serializers.Serializer[dict[str, Any]]):
     level = serializers.CharField(help_text="The strength the computer plays my seat at.")
     until = serializers.DateTimeField(
         allow_null=True, help_text="When it stops by itself; null: when I take it back."
@@ -168,7 +174,7 @@ class StandInView(ApiView):
             403: OpenApiResponse(description="Not a player of the game."),
         },
     )
-    def put(self, request, game_id: int):
+    def put(self, request: AuthenticatedRequest, game_id: int) -> Response:
         body = StandInRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         seat = _as_player(
@@ -186,13 +192,13 @@ class StandInView(ApiView):
             404: OpenApiResponse(description="No such game, or the computer did not stand in."),
         },
     )
-    def delete(self, request, game_id: int):
+    def delete(self, request: AuthenticatedRequest, game_id: int) -> Response:
         if not _as_player(stand_ins.do_take_back, game_id, request.user):
             raise exceptions.NotFound(_("The computer does not stand in for you in this game."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class StandInEverywhereRequestSerializer(serializers.Serializer):
+class StandInEverywhereRequestSerializer(serializers.Serializer[dict[str, Any]]):
     level = StrictCharField(
         max_length=16,
         help_text="The strength the computer plays: one of the catalog's `computer_levels` "
@@ -204,7 +210,7 @@ class StandInEverywhereRequestSerializer(serializers.Serializer):
     )
 
 
-class StandInEverywhereSerializer(serializers.Serializer):
+class StandInEverywhereSerializer(serializers.Serializer[dict[str, Any]]):
     level = serializers.CharField(
         allow_blank=True, help_text="The strength the computer plays for me; empty: none."
     )
@@ -218,7 +224,7 @@ class StandInEverywhereSerializer(serializers.Serializer):
     )
 
 
-class TakenBackSerializer(serializers.Serializer):
+class TakenBackSerializer(serializers.Serializer[dict[str, Any]]):
     taken_back = serializers.IntegerField(help_text="In how many games it stood in for me.")
 
 
@@ -230,7 +236,7 @@ class StandInEverywhereView(ApiView):
     serializer_class = StandInEverywhereSerializer
 
     @extend_schema(tags=["account"], operation_id="stand_in_get")
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         user = request.user
         until = user.stand_in_until
         if until is None or until <= timezone.now():
@@ -254,7 +260,7 @@ class StandInEverywhereView(ApiView):
             )
         ],
     )
-    def put(self, request):
+    def put(self, request: AuthenticatedRequest) -> Response:
         body = StandInEverywhereRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -271,7 +277,7 @@ class StandInEverywhereView(ApiView):
         operation_id="stand_in_stop",
         responses={200: TakenBackSerializer},
     )
-    def delete(self, request):
+    def delete(self, request: AuthenticatedRequest) -> Response:
         count = stand_ins.do_take_back_everywhere(request.user)
         return Response(TakenBackSerializer({"taken_back": count}).data)
 
@@ -279,7 +285,7 @@ class StandInEverywhereView(ApiView):
 # Vacations -------------------------------------------------------------------------------------
 
 
-class VacationRequestSerializer(serializers.Serializer):
+class VacationRequestSerializer(serializers.Serializer[dict[str, Any]]):
     days = StrictIntegerField(
         min_value=1,
         max_value=clocks.MAX_DAYS,
@@ -288,13 +294,13 @@ class VacationRequestSerializer(serializers.Serializer):
     )
 
 
-class VacationSerializer(serializers.Serializer):
+class VacationSerializer(serializers.Serializer[dict[str, Any]]):
     start = serializers.DateTimeField(allow_null=True, help_text="null: not on vacation.")
     end = serializers.DateTimeField(allow_null=True, help_text="When my clocks run again.")
     days_left = serializers.IntegerField(help_text="Whole days of vacation left this year.")
 
 
-def _vacation(user) -> dict:
+def _vacation(user: User) -> dict[str, Any]:
     current = clocks.current_vacation(user)
     left = clocks.time_left(user, timezone.now().astimezone(UTC).year)
     return {
@@ -313,7 +319,7 @@ class VacationView(ApiView):
     serializer_class = VacationSerializer
 
     @extend_schema(tags=["account"], operation_id="vacation_get")
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         return Response(VacationSerializer(_vacation(request.user)).data)
 
     @extend_schema(
@@ -328,7 +334,7 @@ class VacationView(ApiView):
             ),
         },
     )
-    def post(self, request):
+    def post(self, request: AuthenticatedRequest) -> Response:
         body = VacationRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         vacations.do_start_vacation(request.user, body.validated_data["days"])
@@ -344,7 +350,7 @@ class VacationView(ApiView):
             404: OpenApiResponse(description="I was not on vacation."),
         },
     )
-    def delete(self, request):
+    def delete(self, request: AuthenticatedRequest) -> Response:
         if vacations.do_stop_vacation(request.user) is None:
             raise exceptions.NotFound(_("You were not on vacation."))
         return Response(VacationSerializer(_vacation(request.user)).data)
@@ -353,7 +359,7 @@ class VacationView(ApiView):
 # Quiet hours -----------------------------------------------------------------------------------
 
 
-class QuietHoursSerializer(serializers.Serializer):
+class QuietHoursSerializer(serializers.Serializer[dict[str, Any]]):
     start = StrictIntegerField(
         min_value=0,
         max_value=23,
@@ -368,7 +374,7 @@ class QuietHoursSerializer(serializers.Serializer):
     )
 
 
-def _quiet(user) -> dict:
+def _quiet(user: User) -> dict[str, Any]:
     return {"start": user.quiet_from, "end": user.quiet_until}
 
 
@@ -381,7 +387,7 @@ class QuietHoursView(ApiView):
     serializer_class = QuietHoursSerializer
 
     @extend_schema(tags=["account"], operation_id="quiet_hours_get")
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         return Response(QuietHoursSerializer(_quiet(request.user)).data)
 
     @extend_schema(
@@ -404,7 +410,7 @@ class QuietHoursView(ApiView):
             OpenApiExample("None", value={"start": None, "end": None}, request_only=True),
         ],
     )
-    def put(self, request):
+    def put(self, request: AuthenticatedRequest) -> Response:
         body = QuietHoursSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data

@@ -9,12 +9,19 @@ escape instead of failing the request with UnicodeEncodeError (a 500).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from rest_framework.renderers import JSONRenderer as DrfJSONRenderer
 
 
 class JSONRenderer(DrfJSONRenderer):
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,  # whatever JSON the view answers with
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         try:
             return super().render(data, accepted_media_type, renderer_context)
         except UnicodeEncodeError:

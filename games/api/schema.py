@@ -16,6 +16,7 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from drf_spectacular.utils import Direction
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
@@ -26,15 +27,15 @@ from games.core.schema import action_name
 REF = "#/components/schemas/"
 
 
-def ref(name: str) -> dict:
+def ref(name: str) -> dict[str, Any]:
     return {"$ref": REF + name}
 
 
-def components() -> dict[str, dict]:
+def components() -> dict[str, dict[str, Any]]:
     """Every game's components, the games' ids (``GameId``) and the choice among the games'
     views (``View``); ``Action`` is added to them by ``add_actions``."""
     games = registry.all_games()
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for game in games:
         out |= game.api_components()
     out[GAME_ID] = {
@@ -59,7 +60,7 @@ GAME_ID = "GameId"
 # The action sent: one schema per kind -------------------------------------------------------
 
 
-def _game_kinds(schemas: dict[str, dict], game: GameKind) -> dict[str, str]:
+def _game_kinds(schemas: dict[str, dict[str, Any]], game: GameKind) -> dict[str, str]:
     """The component of each action kind of ``game``: its action's discriminator mapping,
     or (an action written as one object whose ``kind`` is an enum) one narrowed copy per
     kind, added as ``<Prefix>Action<Kind>``."""
@@ -76,16 +77,16 @@ def _game_kinds(schemas: dict[str, dict], game: GameKind) -> dict[str, str]:
     return out
 
 
-def _bare(schema: dict) -> dict:
+def _bare(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` without the words for people (they may differ where the values do not)."""
     return {k: v for k, v in schema.items() if k not in ("description", "example")}
 
 
-def _disjoint(variants: list[dict]) -> bool:
+def _disjoint(variants: list[dict[str, Any]]) -> bool:
     """Whether no object fits two of ``variants``: of each two, one requires a field that
     the other refuses (``additionalProperties: false``)."""
 
-    def excludes(a: dict, b: dict) -> bool:
+    def excludes(a: dict[str, Any], b: dict[str, Any]) -> bool:
         refused = b.get("additionalProperties") is False
         return refused and any(f not in b["properties"] for f in a.get("required", []))
 
@@ -94,7 +95,7 @@ def _disjoint(variants: list[dict]) -> bool:
     )
 
 
-def _merged_field(found: list[tuple[GameKind, dict]]) -> dict:
+def _merged_field(found: list[tuple[GameKind, dict[str, Any]]]) -> dict[str, Any]:
     """One field of a kind several games share: the same schema, integer bounds widened to
     take every game's, or any of the games' schemas."""
     bare = [_bare(s) for _, s in found]
@@ -119,15 +120,15 @@ def _merged_field(found: list[tuple[GameKind, dict]]) -> dict:
     return out
 
 
-def _words(found: list[tuple[GameKind, dict]]) -> str:
+def _words(found: list[tuple[GameKind, dict[str, Any]]]) -> str:
     """The descriptions of several games' schemas: one if they agree, else each game's."""
     texts = {game.name: s["description"] for game, s in found if s.get("description")}
     if len(set(texts.values())) == 1:
-        return next(iter(texts.values()))
+        return str(next(iter(texts.values())))
     return " ".join(f"{name}: {text}" for name, text in texts.items())
 
 
-def _merged(found: list[tuple[GameKind, dict]]) -> dict:
+def _merged(found: list[tuple[GameKind, dict[str, Any]]]) -> dict[str, Any]:
     """The one schema of a kind several games share: every game's fields, required where
     every game requires them."""
     variants = [s for _, s in found]
@@ -154,7 +155,7 @@ def _merged(found: list[tuple[GameKind, dict]]) -> dict:
     return out
 
 
-def _share(schemas: dict[str, dict], game: GameKind, old: str, new: str) -> None:
+def _share(schemas: dict[str, dict[str, Any]], game: GameKind, old: str, new: str) -> None:
     """Let ``game``'s action choice name ``new`` where it named ``old``."""
     union = schemas[game.action_component]
     if "oneOf" in union:
@@ -165,7 +166,7 @@ def _share(schemas: dict[str, dict], game: GameKind, old: str, new: str) -> None
                 mapping[kind] = REF + new
 
 
-def add_actions(schemas: dict[str, dict]) -> None:
+def add_actions(schemas: dict[str, dict[str, Any]]) -> None:
     """``Action``, the action sent, whatever the game: one schema per kind, told apart by
     ``kind`` (a discriminator), so that a strict client encodes and decodes each kind as
     one thing. A kind only one game has is that game's; a kind several games share is one
@@ -229,13 +230,15 @@ def add_actions(schemas: dict[str, dict]) -> None:
 PER_GAME = ("Game", "LegalActions")
 
 
-def _game_fields(name: str, game: GameKind, schemas: dict[str, dict]) -> dict[str, dict]:
+def _game_fields(
+    name: str, game: GameKind, schemas: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
     """The properties of answer ``name`` that are ``game``'s own."""
     tag: dict[str, Any] = {"type": "string", "enum": [game.id], "description": f"{game.name}."}
     if name == "Game":
         return {"game": tag, "view": ref(game.view_component)}
     view = schemas[game.view_component].get("properties", {})
-    fields: dict[str, dict] = {
+    fields: dict[str, dict[str, Any]] = {
         "game": tag,
         "actions": {"type": "array", "items": ref(game.action_component)},
     }
@@ -244,7 +247,7 @@ def _game_fields(name: str, game: GameKind, schemas: dict[str, dict]) -> dict[st
     return fields
 
 
-def _per_game(schemas: dict[str, dict], name: str) -> None:
+def _per_game(schemas: dict[str, dict[str, Any]], name: str) -> None:
     """Component ``name`` as the choice among one variant per game, with a discriminator
     on ``game`` (so that a generated client decodes each game's view and actions as that
     game's)."""
@@ -277,7 +280,9 @@ def _per_game(schemas: dict[str, dict], name: str) -> None:
     }
 
 
-def add_components(result, generator, request, public):
+def add_components(
+    result: dict[str, Any], generator: object, request: object, public: bool
+) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the games' components, and the answers that
     depend on the game as one variant per game."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
@@ -322,7 +327,7 @@ ERROR_CODES: dict[str, str] = {
 ERROR_CODE_CHOICES = list(ERROR_CODES)  # (the enum's name: settings.ENUM_NAME_OVERRIDES)
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
     """Every error response."""
 
     code = serializers.ChoiceField(
@@ -380,7 +385,9 @@ SERVER_ERROR = (
 )
 
 
-def add_server_errors(result, generator, request, public):
+def add_server_errors(
+    result: dict[str, Any], generator: object, request: object, public: bool
+) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: 500 (``server_error``) on every operation, those
     of views and the hand-written ones alike: any request may meet a fault of ours, and a
     generated client decodes the answer only if the operation lists it."""
@@ -397,7 +404,7 @@ def add_server_errors(result, generator, request, public):
 class AutoSchema(SpectacularAutoSchema):
     """Lists the error responses every operation may give, besides those it declares."""
 
-    def _get_response_bodies(self, direction="response"):
+    def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
@@ -426,7 +433,7 @@ class AutoSchema(SpectacularAutoSchema):
         for code, response in responses.items():
             # An error declared by its words alone (OpenApiResponse(description=...)): its
             # body is an Error like every other (an app that cannot import ErrorSerializer,
-            # such as games.moderation, declares its errors so).
+            # such as games.community.moderation, declares its errors so).
             if code[0] in "45" and "content" not in response:
                 error = self._get_response_for_code(ErrorSerializer, code, direction=direction)
                 response["content"] = error["content"]
@@ -445,10 +452,10 @@ class TokenScheme(OpenApiAuthenticationExtension):
     target_class = "accounts.tokens.TokenAuthentication"
     name = ["bearerAuth", "tokenAuth"]
 
-    def get_security_requirement(self, auto_schema):
+    def get_security_requirement(self, auto_schema: SpectacularAutoSchema) -> list[dict[str, Any]]:
         return [{name: []} for name in self.name]
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: SpectacularAutoSchema) -> list[dict[str, Any]]:
         where = "Create tokens on your settings page (API tokens) or with POST /api/v1/auth/token/."
         bearer = build_bearer_security_scheme_object(
             header_name="Authorization", token_prefix="Bearer"

@@ -7,15 +7,17 @@ its schemas). Nothing here reads ``Game.seed``, ``Game.snapshot`` or ``Move.even
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.schema import GAME_ID, ref
+from games.community.chat.reads import ChatEntry
 from games.core import registry
 from games.models import DEFAULT_KIND, MOVE_DAYS, Game, Invitation
 from guildhall_site.rest import (
+    OneOrMany,
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
@@ -76,12 +78,12 @@ class OptionsField(serializers.JSONField):
 STATUS_CHOICES = Game.Status.choices
 
 
-class UserRefSerializer(serializers.Serializer):
+class UserRefSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     name = serializers.CharField(help_text="The name other players see.")
 
 
-class GamePlayerSerializer(serializers.Serializer):
+class GamePlayerSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.IntegerField()
     name = serializers.CharField(help_text="The name in the game, as the engine knows it.")
     username = serializers.CharField()
@@ -105,7 +107,7 @@ class GamePlayerSerializer(serializers.Serializer):
     )
 
 
-class _GameFields(serializers.Serializer):
+class _GameFields(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField()
     game = GameIdField(help_text="Which game: its `id` in the catalog.")
     status = serializers.ChoiceField(choices=STATUS_CHOICES)
@@ -154,7 +156,7 @@ class GameSerializer(_GameFields):
     view = ViewField(help_text="The game as I may know it: its schema is the game's own.")
 
 
-class LegalActionsSerializer(serializers.Serializer):
+class LegalActionsSerializer(serializers.Serializer[dict[str, Any]]):
     """What I may do in a game now."""
 
     id = serializers.IntegerField()
@@ -179,7 +181,7 @@ class LegalActionsSerializer(serializers.Serializer):
     can_resign = serializers.BooleanField(help_text='You may send {"kind": "resign"}.')
 
 
-class SubmitActionSerializer(serializers.Serializer):
+class SubmitActionSerializer(serializers.Serializer[dict[str, Any]]):
     version = StrictIntegerField(
         min_value=0,
         help_text="The game's version you decided on. If your own decision has changed since "
@@ -189,7 +191,7 @@ class SubmitActionSerializer(serializers.Serializer):
     action = ActionField()
 
 
-class NoteSerializer(serializers.Serializer):
+class NoteSerializer(serializers.Serializer[dict[str, Any]]):
     text = StrictCharField(
         allow_blank=True,
         trim_whitespace=False,
@@ -199,7 +201,7 @@ class NoteSerializer(serializers.Serializer):
     )
 
 
-class AnalysisDecisionSerializer(serializers.Serializer):
+class AnalysisDecisionSerializer(serializers.Serializer[dict[str, Any]]):
     step = serializers.IntegerField(
         help_text="The move (record) that made the decision: it was decided on the position "
         "after the moves before it (the replay's step `step - 1`)."
@@ -226,7 +228,7 @@ class AnalysisDecisionSerializer(serializers.Serializer):
     )
 
 
-class AnalysisSerializer(serializers.Serializer):
+class AnalysisSerializer(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(
         choices=["none", "queued", "running", "ready"],
         help_text="`none`: nobody has asked for it (a player may, with POST); `queued`, "
@@ -243,7 +245,7 @@ class AnalysisSerializer(serializers.Serializer):
     )
 
 
-class ChatLineSerializer(serializers.Serializer):
+class ChatLineSerializer(serializers.Serializer[OneOrMany[ChatEntry]]):
     id = serializers.IntegerField()
     author = serializers.CharField(help_text="The name its author shows to other players.")
     username = serializers.CharField()
@@ -252,7 +254,7 @@ class ChatLineSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The game's version when it was written.")
 
 
-class ChatWriteSerializer(serializers.Serializer):
+class ChatWriteSerializer(serializers.Serializer[dict[str, Any]]):
     text = StrictCharField(
         trim_whitespace=False,
         help_text="A line to the table: plain text, at most 500 characters (white space "
@@ -261,7 +263,7 @@ class ChatWriteSerializer(serializers.Serializer):
     )
 
 
-class MoveSerializer(serializers.Serializer):
+class MoveSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     version = serializers.IntegerField(
         source="number",
         help_text="The game's version after this move: what `?after=` takes.",
@@ -280,7 +282,7 @@ class MoveSerializer(serializers.Serializer):
 # Invitations -------------------------------------------------------------------------------
 
 
-class InvitationSerializer(serializers.Serializer):
+class InvitationSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField()
     kind = GameIdField(help_text="Which game: its `id` in the catalog.")
     creator = UserRefSerializer()
@@ -307,7 +309,7 @@ class InvitationSerializer(serializers.Serializer):
     may_answer = serializers.BooleanField(help_text="I may accept or decline it.")
 
 
-class InvitationCreateSerializer(serializers.Serializer):
+class InvitationCreateSerializer(serializers.Serializer[dict[str, Any]]):
     game = GameChoiceField(
         choices=[],  # the registered games, filled in when the serializer is made
         default=DEFAULT_KIND,
@@ -350,7 +352,7 @@ class InvitationCreateSerializer(serializers.Serializer):
         help_text="The game's chat is for its players: spectators do not read it.",
     )
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         games = registry.all_games()
         field = cast(serializers.ChoiceField, self.fields["game"])  # a StrictChoiceField
@@ -364,13 +366,13 @@ class InvitationCreateSerializer(serializers.Serializer):
         )
 
 
-class CatalogOptionChoiceSerializer(serializers.Serializer):
+class CatalogOptionChoiceSerializer(serializers.Serializer[dict[str, Any]]):
     value = serializers.CharField()
     # (A declared field named like a Field attribute: DRF's metaclass takes it out of the class.)
     label = serializers.CharField()  # type: ignore[assignment]
 
 
-class CatalogOptionSerializer(serializers.Serializer):
+class CatalogOptionSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(help_text="Its name in `options`.")
     type = serializers.ChoiceField(choices=["bool", "choice", "int"])
     # (A declared field named like a Field attribute: DRF's metaclass takes it out of the class.)
@@ -384,7 +386,7 @@ class CatalogOptionSerializer(serializers.Serializer):
     maximum = serializers.IntegerField(required=False, allow_null=True)
 
 
-class CatalogGameSerializer(serializers.Serializer):
+class CatalogGameSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = GameIdField(help_text="Name it as `game` in a new invitation.")
     name = serializers.CharField()
     summary = serializers.CharField()
@@ -407,7 +409,7 @@ class CatalogGameSerializer(serializers.Serializer):
 # Ratings -------------------------------------------------------------------------------------
 
 
-class LeaderboardEntrySerializer(serializers.Serializer):
+class LeaderboardEntrySerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     username = serializers.CharField()
     rating = serializers.IntegerField(
         help_text="The conservative estimate of the player's skill, scaled (see docs/ratings.md)."

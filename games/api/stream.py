@@ -126,7 +126,7 @@ def _check(request: HttpRequest) -> Admitted | JsonResponse:
         return response
     try:
         # (knox reads only the Authorization header, which a Django request has as well)
-        found = TokenAuthentication().authenticate(request)  # type: ignore[arg-type]
+        found = TokenAuthentication().authenticate(request)
     except exceptions.AuthenticationFailed as failure:
         return error("authentication_failed", str(failure.detail), 401)
     user = found[0] if found is not None else request.user
@@ -252,7 +252,9 @@ def _short_stream(admitted: Admitted) -> list[str]:
         client.close()
 
 
-def add_schema(result, generator, request, public):
+def add_schema(
+    result: dict[str, Any], generator: object, request: object, public: bool
+) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the stream (a plain Django view) in the schema,
     with ``StreamEvent``, the JSON of each event's ``data:`` line."""
     error_ref = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}

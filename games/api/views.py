@@ -11,9 +11,10 @@ the same way; the catalog lists them. Errors raised by the services
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import get_language
@@ -28,8 +29,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.http import AuthenticatedRequest
+
+if TYPE_CHECKING:  # (a protocol of DRF's stubs only)
+    from rest_framework.permissions import _SupportsHasPermission
 from accounts.models import User
 from games.api.schema import ErrorSerializer
 from games.api.serializers import (
@@ -47,11 +53,12 @@ from games.api.serializers import (
     NoteSerializer,
     SubmitActionSerializer,
 )
-from games.core import registry
+from games.community.chat import actions as chat
+from games.community.chat import reads as chat_reads
+from games.core import GameKind, registry
 from games.models import Game, Invitation, Move, Seat
-from games.play import analysis, chat, invitations, moves, notes, presence, ratings
+from games.play import analysis, invitations, moves, notes, presence, ratings
 from games.reads import analysis as analysis_reads
-from games.reads import chat as chat_reads
 from games.reads import etags, queries, viewing
 from games.reads.movelog import describe_move
 from guildhall_site import parsing
@@ -70,7 +77,7 @@ from guildhall_site.rest import (
 # that a turn email is not sent to a player looking at the game; written at most this often.
 
 
-def _game_fields(game: Game, waiting: list[Seat]) -> dict:
+def _game_fields(game: Game, waiting: list[Seat]) -> dict[str, Any]:
     """The game's own fields; ``waiting`` are the seats it waits for."""
     return {
         "id": game.pk,
@@ -96,7 +103,7 @@ def _my_turn(game: Game, seat: Seat | None) -> bool:
     return seat is not None and game.is_active and seat.deciding
 
 
-def game_payload(game: Game, seat: int | None, seats: list[Seat] | None = None) -> dict:
+def game_payload(game: Game, seat: int | None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The game as ``seat`` (None: a spectator) may see it; ``seats``: all of the game's,
     with their users, in seat order (read here if not given)."""
     if seats is None:
@@ -157,7 +164,7 @@ CONDITIONAL = [
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the `ETag` you sent: no body.")
 
 
-def _unchanged(request, tag: str | None, any_tag: bool = True) -> Response | None:
+def _unchanged(request: Request, tag: str | None, any_tag: bool = True) -> Response | None:
     """304 when the request's ``If-None-Match`` names ``tag`` (or is ``*``, if
     ``any_tag``)."""
     if tag is None or not etags.matches(request.headers.get("If-None-Match"), tag, any_tag):
@@ -196,11 +203,11 @@ class GameListView(ApiView):
     serializer_class = GameSummarySerializer
     pagination_class = Pagination
 
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         # The query checked first: a bad one is a 400 whatever tag comes with it.
         my_turn = query_flag(request, "my_turn")
         finished = query_flag(request, "finished")
-        assert self.paginator is not None  # (pagination_class)
+        assert isinstance(self.paginator, Pagination)  # (pagination_class)
         self.paginator.check_query(request)
         tag = etags.games_list_tag(request.user.pk, request.META.get("QUERY_STRING", ""))
         # Not "*": a page past the end has no answer for it to match (a 404 says so).
@@ -220,6 +227,7 @@ class GameListView(ApiView):
         elif finished is False:
             seats = seats.filter(game__status__in=Game.ACTIVE)
         page = self.paginate_queryset(seats)
+        assert page is not None  # the view has its paginator
         rows = [
             {
                 **_game_fields(row.game, list(row.waiting)),
@@ -253,7 +261,7 @@ class GameView(ApiView):
 
     serializer_class = GameSerializer
 
-    def get(self, request, game_id: int):
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         # The tag first: a move committed meanwhile gives the answer an older tag, never
         # an old answer the new one.
         tag = etags.game_tag(game_id, request.user.pk)
@@ -306,7 +314,7 @@ class ActionsView(ApiView):
         parameters=[GAME_ID],
         responses=LegalActionsSerializer,
     )
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         """My legal actions now, with the decision they answer and the version to send."""
         game, seat = viewing.get_game_for_viewer(game_id, request.user)
         state = viewing.game_state(game)
@@ -352,7 +360,7 @@ class ActionsView(ApiView):
             429: OpenApiResponse(ErrorSerializer, description="Too many actions: wait."),
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         """Submit one action, made on the game at ``version``. Undo and resign are actions
         too: ``{"kind": "undo"}``, ``{"kind": "resign"}``."""
         serializer = SubmitActionSerializer(data=request.data)
@@ -376,7 +384,7 @@ class ChatView(ApiView):
     pagination_class = Pagination
     throttle_classes = [ApiThrottle, ChatThrottle, ChatAddressThrottle]
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[_SupportsHasPermission]:
         # Reading is open like the board's chat (docs/api.md); writing needs a player.
         if self.request is not None and self.request.method in ("GET", "HEAD"):
             return [AllowAny()]
@@ -393,7 +401,7 @@ class ChatView(ApiView):
         ],
         responses={200: ChatLineSerializer(many=True), 403: ErrorSerializer, 404: ErrorSerializer},
     )
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         game = chat_reads.readable_game(game_id, request.user)
         after = request.query_params.get("after")
         after_id = None
@@ -419,7 +427,7 @@ class ChatView(ApiView):
             429: ErrorSerializer,
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: Request, game_id: int) -> Response:
         body = ChatWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         line = chat.do_write(game_id, request.user, body.validated_data["text"])
@@ -436,7 +444,7 @@ class NoteView(ApiView):
     throttle_classes = [ApiThrottle, NoteThrottle]
 
     @extend_schema(tags=["games"], operation_id="game_note_get", parameters=[GAME_ID])
-    def get(self, request, game_id: int):
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         return Response(NoteSerializer({"text": notes.note_text(game_id, request.user)}).data)
 
     @extend_schema(
@@ -446,7 +454,7 @@ class NoteView(ApiView):
         request=NoteSerializer,
         responses={200: NoteSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
     )
-    def put(self, request, game_id: int):
+    def put(self, request: AuthenticatedRequest, game_id: int) -> Response:
         body = NoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         note = notes.do_save_note(game_id, request.user, body.validated_data["text"])
@@ -469,7 +477,7 @@ class AnalysisView(ApiView):
         parameters=[GAME_ID],
         responses={200: AnalysisSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
     )
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         game, seat = analysis_reads.readable(game_id, request.user)
         return Response(AnalysisSerializer(analysis_reads.payload(game, seat)).data)
 
@@ -485,7 +493,7 @@ class AnalysisView(ApiView):
             404: ErrorSerializer,
         },
     )
-    def post(self, request, game_id: int):
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         _row, queued = analysis.do_request_analysis(game_id, request.user)
         game, seat = analysis_reads.readable(game_id, request.user)
         data = AnalysisSerializer(analysis_reads.payload(game, seat)).data
@@ -515,7 +523,7 @@ class MovesView(ApiView):
     serializer_class = MoveSerializer
     pagination_class = Pagination
 
-    def get(self, request, game_id: int):
+    def get(self, request: Request, game_id: int) -> Response:
         game, seat = viewing.get_game_for_viewer(game_id, request.user)
         moves = Move.objects.filter(game=game).order_by("number")
         after = request.query_params.get("after")
@@ -541,11 +549,11 @@ class MovesView(ApiView):
 # Invitations -------------------------------------------------------------------------------
 
 
-def _user_ref(user) -> dict:
+def _user_ref(user: User) -> dict[str, Any]:
     return {"username": user.username, "name": user.name}
 
 
-def invitation_payload(invitation: Invitation, user) -> dict:
+def invitation_payload(invitation: Invitation, user: User) -> dict[str, Any]:
     row = queries.invitation_row(invitation, user)
     return {
         "id": invitation.pk,
@@ -571,13 +579,13 @@ def invitation_payload(invitation: Invitation, user) -> dict:
     }
 
 
-def _invitations():
+def _invitations() -> QuerySet[Invitation]:
     return Invitation.objects.select_related("creator").prefetch_related(
         "invitees", "responses__user"
     )
 
 
-def _visible_invitation(invitation_id: int, user) -> Invitation:
+def _visible_invitation(invitation_id: int, user: User) -> Invitation:
     """The invitation, if ``user`` may see it: open to all, theirs, or addressed to or
     answered by them. 404 otherwise (whether or not it exists)."""
     visible = queries.visible_invitations(user)  # the pages' rule too (services)
@@ -599,9 +607,10 @@ class InvitationListView(ApiView):
         operation_id="invitations_list",
         responses=InvitationSerializer(many=True),
     )
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         """Open invitations I may answer, and my own open ones, the newest first."""
         page = self.paginate_queryset(queries.open_invitations_queryset(request.user))
+        assert page is not None  # the view has its paginator
         rows = [invitation_payload(i, request.user) for i in page]
         return self.get_paginated_response(InvitationSerializer(rows, many=True).data)
 
@@ -629,7 +638,7 @@ class InvitationListView(ApiView):
             ),
         ],
     )
-    def post(self, request):
+    def post(self, request: AuthenticatedRequest) -> Response:
         """A new invitation; I take the first seat. The game starts when the last seat is
         taken."""
         serializer = InvitationCreateSerializer(data=request.data)
@@ -640,7 +649,10 @@ class InvitationListView(ApiView):
             request.user,
             kind=game.id,
             players=data["players"],
-            options=_invitation_options(game, request.data, data.get("options")),
+            # (the body the serializer took: an object)
+            options=_invitation_options(
+                game, cast("dict[str, Any]", request.data), data.get("options")
+            ),
             move_days=data["move_days"],
             invitees=data["invitees"],
             # Strengths may differ from seat to seat here, unlike in the lobby's form.
@@ -655,7 +667,9 @@ class InvitationListView(ApiView):
         )
 
 
-def _invitation_options(game, body, options) -> dict:
+def _invitation_options(
+    game: GameKind, body: Mapping[str, object], options: object
+) -> dict[str, Any]:
     """The options of a new invitation: ``options``, and (as before there were several
     games) any of the game's options given at the top level of the body."""
     if options is not None and not isinstance(options, dict):
@@ -677,7 +691,7 @@ class InvitationView(ApiView):
 
     serializer_class = InvitationSerializer
 
-    def get(self, request, invitation_id: int):
+    def get(self, request: AuthenticatedRequest, invitation_id: int) -> Response:
         invitation = _visible_invitation(invitation_id, request.user)
         return Response(InvitationSerializer(invitation_payload(invitation, request.user)).data)
 
@@ -687,7 +701,7 @@ class _InvitationAction(ApiView):
     # The action (games.play.invitations), set on each view by _invitation_action.
     service: Callable[[int, User], Invitation] | None = None
 
-    def post(self, request, invitation_id: int):
+    def post(self, request: AuthenticatedRequest, invitation_id: int) -> Response:
         _visible_invitation(invitation_id, request.user)
         service = type(self).service
         assert service is not None
@@ -696,7 +710,9 @@ class _InvitationAction(ApiView):
         return Response(InvitationSerializer(invitation_payload(invitation, request.user)).data)
 
 
-def _invitation_action(name: str, operation_id: str, service, doc: str):
+def _invitation_action(
+    name: str, operation_id: str, service: Callable[[int, User], Invitation], doc: str
+) -> type[_InvitationAction]:
     view_class = type(
         name, (_InvitationAction,), {"service": staticmethod(service), "__doc__": doc}
     )
@@ -734,7 +750,7 @@ WithdrawInvitationView = _invitation_action(
 # The catalog ---------------------------------------------------------------------------------
 
 
-def catalog_entry(game) -> dict:
+def catalog_entry(game: GameKind) -> dict[str, Any]:
     return {
         "id": game.id,
         "name": game.name,
@@ -760,7 +776,7 @@ class CatalogView(ApiView):
 
     serializer_class = CatalogGameSerializer
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         rows = [catalog_entry(game) for game in registry.all_games()]
         return Response(CatalogGameSerializer(rows, many=True).data)
 
@@ -787,7 +803,7 @@ class LeaderboardView(ApiView):
     serializer_class = LeaderboardEntrySerializer
     pagination_class = Pagination
 
-    def get(self, request, game: str):
+    def get(self, request: Request, game: str) -> Response:
         try:
             kind = registry.get(game)
         except registry.UnknownGame:

@@ -8,13 +8,8 @@ engine looks them up in hot loops.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop, per_language, pgettext
-
-if TYPE_CHECKING:  # view_types imports this module's tables
-    from .view_types import Card, VPCard
 
 PROFESSIONS = ("assassin", "dancer", "farmer", "historian", "trader", "weaver")
 ASSASSIN, DANCER, FARMER, HISTORIAN, TRADER, WEAVER = range(6)
@@ -132,16 +127,6 @@ def parse_card(text: str, taken: set[int] | None = None) -> int:
     raise ValueError(f"all four copies of {color} {profession} are taken")
 
 
-def card_json(card: int, fantasy: bool = False) -> Card:
-    """How a profession card appears in views and logs ("name" in the active language)."""
-    return {
-        "id": card,
-        "profession": PROFESSIONS[PROF[card]],
-        "color": COLORS[COLOR[card]],
-        "name": profession_name(PROF[card], fantasy),
-    }
-
-
 # VP cards ----------------------------------------------------------------------------------
 
 
@@ -233,18 +218,6 @@ def vp_cards_for(players: int) -> list[int]:
         if copy < (kind.copies if players >= 4 else kind.small_copies):
             cards.append(v)
     return cards
-
-
-def vp_json(vp: int) -> VPCard:
-    kind = VP_KINDS[VP_CARD_KIND[vp]]
-    return {
-        "id": vp,
-        "kind": kind.key,
-        "points": kind.points,
-        "cost": kind.cost,
-        "extra_actions": kind.extra_actions,
-        "ability": vp_ability(kind),
-    }
 
 
 def vp_ability(kind: VPKind) -> str | None:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, cast
-
-if TYPE_CHECKING:  # view_types imports this module
-    from . import view_types
+from typing import Any
 
 RULE_SETS = ("classic", "yucata")
 NAME_SETS = ("classic", "fantasy")
@@ -75,10 +72,6 @@ class Options:
         if self.setup == "sequential":
             del data["setup"]
         return data
-
-    def full_json(self) -> view_types.Options:
-        """Every option, "setup" included (the views')."""
-        return cast("view_types.Options", asdict(self))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:

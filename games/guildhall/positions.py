@@ -14,7 +14,7 @@ from games.core.formats import Formats, FormatStep
 from .cards import CARD_COUNT, IDENT, PROF, VP_CARD_COUNT, vp_cards_for
 from .errors import PositionError
 from .options import Options
-from .state import PlayerState, State
+from .state import PlayerState, State, copy_frame
 
 
 def _up_1(data: dict[str, Any]) -> dict[str, Any]:
@@ -51,51 +51,7 @@ _FRAME_TYPES = {
 
 
 def to_json(st: State) -> dict[str, Any]:
-    data = {
-        "format": FORMAT,
-        "options": st.options.to_json(),
-        "names": list(st.names),
-        "rng": st.rng,
-        "deck": st.deck[:],
-        "discard": st.discard[:],
-        "vp_deck": st.vp_deck[:],
-        "center": st.center[:],
-        "players": [
-            {
-                "hand": ps.hand[:],
-                "known": ps.known[:],
-                "guildhall": ps.guildhall[:],
-                "action_area": ps.action_area[:],
-                "action_vp": ps.action_vp[:],
-                "completed": [ch[:] for ch in ps.completed],
-                "vp_cards": ps.vp_cards[:],
-                "tokens": ps.tokens,
-            }
-            for ps in st.players
-        ],
-        "phase": st.phase,
-        "current": st.current,
-        "stage": st.stage,
-        "actions_left": st.actions_left,
-        "played": st.played,
-        "turn": st.turn,
-        "frames": [_copy(fr) for fr in st.frames],
-        "undo_steps": st.undo_steps,
-        "last_actor": st.last_actor,
-        "result": st.result,
-        "resigned": st.resigned[:],
-    }
-    if st.setup_chosen:
-        # A simultaneous setup step: each seat's pending choice (only then, so that every
-        # other position reads and writes as it did before the option existed).
-        data["setup_picks"] = [picks[:] for picks in st.setup_picks]
-        data["setup_chosen"] = st.setup_chosen[:]
-        data["setup_steps"] = st.setup_steps[:]
-    return data
-
-
-def _copy(fr: dict[str, Any]) -> dict[str, Any]:
-    return {k: (v[:] if isinstance(v, list) else v) for k, v in fr.items()}
+    return {"format": FORMAT, **st.fields_json()}
 
 
 def from_json(data: dict[str, Any]) -> State:
@@ -166,7 +122,7 @@ def _read(data: dict[str, Any]) -> State:
     frames = data["frames"]
     if not isinstance(frames, list) or any(not isinstance(f, dict) for f in frames):
         raise PositionError("frames must be a list of objects")
-    st.frames = [_copy(fr) for fr in frames]
+    st.frames = [copy_frame(fr) for fr in frames]
     st.undo_steps = data.get("undo_steps", 0)
     st.last_actor = data.get("last_actor")
     st.result = data.get("result")

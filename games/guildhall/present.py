@@ -21,15 +21,14 @@ from .cards import (
     IDENT,
     PROFESSION_INDEX,
     VP_KINDS,
-    card_json,
     color_letter,
     color_name,
     full_name,
     profession_name,
     vp_ability,
-    vp_json,
 )
 from .professions import EFFECT_TEXT, effect_text
+from .views import card_json, vp_json
 
 # What the board's card partials ("card", "chip", "mini") read of a card: its key for
 # {% cached_partial %} (rendered once per key and language).
@@ -53,6 +52,7 @@ CARD_PARTIAL_FIELDS = (
 # The plain values the "player" partial reads (its lists are in its key by their items' keys).
 PLAYER_PARTIAL_FIELDS = (
     "seat",
+    "subject",
     "name",
     "is_me",
     "is_current",
@@ -234,6 +234,7 @@ class Board:
         known = p.get("known_hand", [])
         out = {
             "seat": seat,
+            "subject": self.subject() == f"player-{seat}",
             "name": p["name"],
             "is_me": mine,
             # Nobody's turn while everyone sets up at once.
@@ -321,6 +322,8 @@ class Board:
         detail = None
         if d["kind"] in ("target", "pick", "pick_chapter"):
             detail = _effect_text(d.get("ability"), d.get("level"))
+        elif d["kind"] == "order":
+            detail = _("The others go under it in the order shown, the first at the bottom")
         return {"text": self._my_prompt(d), "detail": detail, "mine": True}
 
     def _simultaneous_prompt(self, d: dict[str, Any]) -> dict[str, Any]:
@@ -402,13 +405,57 @@ class Board:
                 n,
             ).format(n=n)
         if kind == "order":
-            return _(
-                "Tap the cards in the order they go onto the discard pile: the last one ends "
-                "on top."
-            )
+            return _("Tap the card that goes on top of the discard pile.")
         if kind == "discard_chapter":
             return _("You have more than 3 completed chapters: discard {n}.").format(n=d["excess"])
         return _("Your decision.")
+
+    def subject(self) -> str | None:
+        """Where the viewer's decision is about, for the board to keep in sight with the
+        decision bar (board.js: ``data-subject``): "hand", "pile", "order" (the cards in the
+        bar) or "player-<seat>" (the guildhall whose cards or chapters are chosen; the
+        viewer's own when every choice is a button of the bar); None when not deciding."""
+        d = self.decision
+        if d is None or self.v["phase"] == "over" or d["player"] != self.viewer:
+            return None
+        kind = d["kind"]
+        if kind in ("setup_discard", "setup_place", "discard", "action"):
+            return "hand"
+        if kind == "order":
+            return "order"
+        where = d.get("from", "")
+        if where == "card_in_hand":
+            return "hand"
+        if where == "card_in_discard_pile":
+            return "pile"
+        if where in ("card_in_target_guildhall", "chapter_in_target_guildhall"):
+            return f"player-{d['target']}"
+        return f"player-{self.viewer}"
+
+    def order_rows(self) -> list[dict[str, Any]]:
+        """The viewer's cards to order, as the decision lists them, a row per profession
+        (at most 5 cards, a chapter's). Each card has the engine's own action (``action``:
+        it goes onto the pile next) and ``actions``, its one-tap choice: the engine's
+        actions for every other card, in the listed order, so that it goes last, on top.
+        Every step is checked by the engine as if tapped one by one."""
+        d = self.decision
+        if d is None or d["kind"] != "order" or d["player"] != self.viewer:
+            return []
+        ids: list[int] = d["cards"]
+        rows: list[dict[str, Any]] = []
+        for c in ids:
+            card = self.card(card_json(c, self.fantasy))
+            others = [{"kind": "order", "card": x} for x in ids if x != c]
+            card["actions"] = json.dumps(others, separators=(",", ":"), sort_keys=True)
+            card["top_label"] = _("{card}: on top").format(card=card["label"])
+            if (
+                not rows
+                or rows[-1]["profession"] != card["profession"]
+                or len(rows[-1]["cards"]) == 5
+            ):
+                rows.append({"profession": card["profession"], "name": card["name"], "cards": []})
+            rows[-1]["cards"].append(card)
+        return rows
 
     def _pick_prompt(self, d: dict[str, Any]) -> str:
         """Choosing cards or a chapter for an ability: a sentence per place they are in
@@ -544,7 +591,8 @@ class Board:
             # Never a choice itself: picks from the pile are made in its list.
             top = self.card(top, tappable=False)
         d = self.decision
-        # Cards to choose that are shown nowhere else on the board (the cards being ordered).
+        order_rows = self.order_rows()  # the cards being ordered, shown in the bar
+        # Cards to choose that are shown nowhere else on the board.
         loose = [
             self.card(card_json(c, self.fantasy))
             for c in list(self.card_actions)
@@ -596,6 +644,8 @@ class Board:
             "prompt": self.prompt(),
             "buttons": self.buttons(),
             "loose_cards": loose,
+            "order_rows": order_rows,
+            "subject": self.subject(),
             "picked_chapters": picked_chapters,
             "result": self.result(players),
             "undo_action": _action_json({"kind": "undo"}),

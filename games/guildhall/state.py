@@ -167,12 +167,54 @@ class State:
         s.setup_steps = self.setup_steps[:]
         return s
 
+    def fields_json(self) -> dict[str, Any]:
+        """Every field as plain JSON, copied: ``positions.to_json`` stores it after the
+        format number, and two states are equal when it is."""
+        data = {
+            "options": self.options.to_json(),
+            "names": list(self.names),
+            "rng": self.rng,
+            "deck": self.deck[:],
+            "discard": self.discard[:],
+            "vp_deck": self.vp_deck[:],
+            "center": self.center[:],
+            "players": [
+                {
+                    "hand": ps.hand[:],
+                    "known": ps.known[:],
+                    "guildhall": ps.guildhall[:],
+                    "action_area": ps.action_area[:],
+                    "action_vp": ps.action_vp[:],
+                    "completed": [ch[:] for ch in ps.completed],
+                    "vp_cards": ps.vp_cards[:],
+                    "tokens": ps.tokens,
+                }
+                for ps in self.players
+            ],
+            "phase": self.phase,
+            "current": self.current,
+            "stage": self.stage,
+            "actions_left": self.actions_left,
+            "played": self.played,
+            "turn": self.turn,
+            "frames": [copy_frame(fr) for fr in self.frames],
+            "undo_steps": self.undo_steps,
+            "last_actor": self.last_actor,
+            "result": self.result,
+            "resigned": self.resigned[:],
+        }
+        if self.setup_chosen:
+            # A simultaneous setup step: each seat's pending choice (only then, so that every
+            # other position reads and writes as it did before the option existed).
+            data["setup_picks"] = [picks[:] for picks in self.setup_picks]
+            data["setup_chosen"] = self.setup_chosen[:]
+            data["setup_steps"] = self.setup_steps[:]
+        return data
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        from .positions import to_json
-
-        return to_json(self) == to_json(other)
+        return self.fields_json() == other.fields_json()
 
     __hash__ = None  # type: ignore[assignment]  # mutable (typeshed types it as a method)
 
@@ -184,3 +226,8 @@ class State:
     def simultaneous(self) -> bool:
         """Whether the seats are choosing at once now (a simultaneous setup's step)."""
         return self.phase == "setup" and bool(self.setup_chosen)
+
+
+def copy_frame(fr: dict[str, Any]) -> dict[str, Any]:
+    """A frame with lists of its own: a written or read position shares none with a state."""
+    return {k: (v[:] if isinstance(v, list) else v) for k, v in fr.items()}

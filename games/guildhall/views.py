@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import asdict
 from typing import Any, cast
 
-from .cards import COLORS, IDENT, PROF, PROFESSIONS, card_json, profession_name, vp_json
+from .cards import (
+    COLOR,
+    COLORS,
+    IDENT,
+    PROF,
+    PROFESSIONS,
+    VP_CARD_KIND,
+    VP_KINDS,
+    profession_name,
+    vp_ability,
+)
 from .engine import (
     acts_now,
     can_undo,
@@ -20,8 +31,10 @@ from .engine import (
     play_refusals,
 )
 from .guildhall_math import professions_in
+from .options import Options
 from .state import State
-from .view_types import Card, Decision, PlayerView, ResultRow, UnseenRow, View
+from .view_types import Card, Decision, PlayerView, ResultRow, UnseenRow, View, VPCard
+from .view_types import Options as OptionsView
 
 # Decision fields anyone may see; the decider sees the whole decision.
 _PUBLIC_DECISION_FIELDS = (
@@ -40,6 +53,33 @@ _PUBLIC_DECISION_FIELDS = (
     "excess",
     "why",
 )
+
+
+def card_json(card: int, fantasy: bool = False) -> Card:
+    """How a profession card appears in views and logs ("name" in the active language)."""
+    return {
+        "id": card,
+        "profession": PROFESSIONS[PROF[card]],
+        "color": COLORS[COLOR[card]],
+        "name": profession_name(PROF[card], fantasy),
+    }
+
+
+def vp_json(vp: int) -> VPCard:
+    kind = VP_KINDS[VP_CARD_KIND[vp]]
+    return {
+        "id": vp,
+        "kind": kind.key,
+        "points": kind.points,
+        "cost": kind.cost,
+        "extra_actions": kind.extra_actions,
+        "ability": vp_ability(kind),
+    }
+
+
+def options_json(opts: Options) -> OptionsView:
+    """Every option, "setup" included (``Options.to_json`` leaves it out when sequential)."""
+    return cast("OptionsView", asdict(opts))
 
 
 def view(st: State, viewer: int | None) -> View:
@@ -94,7 +134,7 @@ def view(st: State, viewer: int | None) -> View:
 
     pile_listed = (yucata and not opts.advanced) or looking
     v: View = {
-        "options": opts.full_json(),
+        "options": options_json(opts),
         "viewer": viewer,
         "phase": st.phase,
         "turn": st.turn,

@@ -4,7 +4,7 @@ from games.notifications.models import Notification, PushSubscription
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(admin.ModelAdmin[Notification]):
     list_display = [
         "kind",
         "channel",
@@ -22,7 +22,7 @@ class NotificationAdmin(admin.ModelAdmin):
 
 
 @admin.register(PushSubscription)
-class PushSubscriptionAdmin(admin.ModelAdmin):
+class PushSubscriptionAdmin(admin.ModelAdmin[PushSubscription]):
     list_display = ["user", "label", "created", "last_success"]
     raw_id_fields = ["user"]
     search_fields = ["user__username", "label"]

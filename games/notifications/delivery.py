@@ -43,6 +43,7 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -80,7 +81,7 @@ def backoff(attempts: int) -> int:
     default NOTIFICATION_RETRY_SECONDS of 60), +-10%."""
     base = settings.NOTIFICATION_RETRY_SECONDS
     delay = min(MAX_DELAY, base * 2 ** max(0, attempts - 1))
-    return max(1, round(delay * random.uniform(0.9, 1.1)))
+    return max(1, round(float(delay) * random.uniform(0.9, 1.1)))
 
 
 def _permanent(error: Exception) -> bool:
@@ -93,14 +94,16 @@ def _permanent(error: Exception) -> bool:
     return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
 
 
-def _finish(pk: int, token: uuid.UUID, **fields) -> bool:
+def _finish(pk: int, token: uuid.UUID, **fields: object) -> bool:
     """Leave a row we hold (only if we still hold it)."""
     fields.setdefault("token", None)
     fields.setdefault("lease_until", None)
     return bool(Notification.objects.filter(pk=pk, token=token).update(**fields))
 
 
-def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
+def deliver(
+    pk: int, now: datetime | None = None, connection: BaseEmailBackend | None = None
+) -> Outcome:
     """Send notification ``pk`` if it is still due and nobody else holds it."""
     now = now or timezone.now()
     token = uuid.uuid4()
@@ -135,7 +138,9 @@ def deliver(pk: int, now: datetime | None = None, connection=None) -> Outcome:
     return outcome
 
 
-def _send(row: Notification, token: uuid.UUID, now: datetime, connection) -> Outcome:
+def _send(
+    row: Notification, token: uuid.UUID, now: datetime, connection: BaseEmailBackend | None
+) -> Outcome:
     """Steps 2 to 4 for a row we hold."""
     pk = row.pk
     is_push = row.channel == Notification.Channel.PUSH

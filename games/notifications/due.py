@@ -15,9 +15,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts import quiet_hours
+from games.community.chat import reads as chat_reads
 from games.models import Game, Invitation, Seat
 from games.notifications.models import Notification
-from games.reads import chat as chat_reads
 from games.reads import clocks, queries
 
 Kind = Notification.Kind
@@ -27,7 +27,10 @@ Kind = Notification.Kind
 # wait until the player has been away this long (lichess's CorresAlarm skips the alarm of a
 # player who is looking at the game).
 ACTIVE_WINDOW = timedelta(minutes=5)
-WARNING_LEAD = {Kind.DEADLINE_24H: timedelta(hours=24), Kind.DEADLINE_1H: timedelta(hours=1)}
+WARNING_LEAD: dict[str, timedelta] = {
+    Kind.DEADLINE_24H: timedelta(hours=24),
+    Kind.DEADLINE_1H: timedelta(hours=1),
+}
 WEEK = timedelta(days=7)
 # At most one notice of a game's chat per game and channel in this time.
 CHAT_BATCH = timedelta(minutes=15)
@@ -86,11 +89,12 @@ def asleep(row: Notification, now: datetime) -> Defer | None:
     return None if until is None else Defer(until, "the player's quiet hours")
 
 
-def _check_turn(row, now):
+def _check_turn(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     waiting = _waiting(row)
     if isinstance(waiting, Skip):
         return waiting
     game, seat = waiting
+    assert seat.deciding_since is not None  # a deciding seat's (games.play sets both)
     if seat.last_seen_at is not None and seat.last_seen_at >= seat.deciding_since:
         return Skip("the player has seen the game since the turn came to them")
     if until := active_until(seat, now):
@@ -98,17 +102,20 @@ def _check_turn(row, now):
     return {"game": game, "seat": seat}
 
 
-def _check_reminder(row, now):
+def _check_reminder(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     waiting = _waiting(row)
     if isinstance(waiting, Skip):
         return waiting
     game, seat = waiting
+    assert seat.deciding_since is not None  # a deciding seat's (games.play sets both)
     if row.kind == Kind.WEEKLY:
         if game.move_days is not None:
             return Skip("the game has a time limit")
         due = seat.deciding_since + WEEK * row.number
     else:
-        due = seat.deciding_since + timedelta(hours=row.user.reminder_after_hours)
+        hours = row.user.reminder_after_hours
+        assert hours is not None  # wanted: emails.prepare asks preferences.wants first
+        due = seat.deciding_since + timedelta(hours=hours)
     if now < due:
         return Defer(due, "not due yet")
     if away := _away(row, now):
@@ -118,7 +125,7 @@ def _check_reminder(row, now):
     return {"game": game, "seat": seat, "weeks": row.number}
 
 
-def _check_deadline(row, now):
+def _check_deadline(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     waiting = _waiting(row)
     if isinstance(waiting, Skip):
         return waiting
@@ -134,33 +141,34 @@ def _check_deadline(row, now):
     return {"game": game, "seat": seat, "hours_left": round(lead.total_seconds() / 3600)}
 
 
-def _seat_of(row) -> Seat | None:
+def _seat_of(row: Notification) -> Seat | None:
     return Seat.objects.filter(game=row.game, user=row.user).first()
 
 
-def _check_started(row, now):
+def _check_started(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     seat = _seat_of(row)
-    if seat is None or row.game.status not in Game.ACTIVE:
+    if seat is None or row.game is None or row.game.status not in Game.ACTIVE:
         return Skip("the game is not going on")
     return {"game": row.game, "seat": seat}
 
 
-def _check_finished(row, now):
+def _check_finished(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     seat = _seat_of(row)
-    if seat is None or row.game.status in Game.ACTIVE:
+    if seat is None or row.game is None or row.game.status in Game.ACTIVE:
         return Skip("the game is not over")
     return {"game": row.game, "seat": seat}
 
 
-def _check_abandoned(row, now):
+def _check_abandoned(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     seat = _seat_of(row)
     if seat is None:
         return Skip("not a player of this game")
     return {"game": row.game, "seat": seat, "dropped": row.number}
 
 
-def _check_invitation(row, now):
-    invitation: Invitation = row.invitation
+def _check_invitation(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
+    invitation = row.invitation
+    assert invitation is not None  # an invitation's notice
     if invitation.status != Invitation.Status.OPEN:
         return Skip("the invitation is no longer open")
     if not invitation.invitees.filter(pk=row.user_id).exists():
@@ -187,14 +195,14 @@ def _check_invitation(row, now):
     return {"invitation": invitation}
 
 
-def _check_digest(row, now):
+def _check_digest(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     rows = queries.games_to_play(row.user)
     if not rows:
         return Skip("no game is waiting")
     return {"rows": rows}
 
 
-def _check_chat(row: Notification, now: datetime):
+def _check_chat(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     """A notice of a game's chat: the lines its player has not seen, unless they have the
     game open or heard of it a moment ago."""
     game = row.game

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -29,14 +30,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from accounts import languages
+from games.community.chat import reads as chat_reads
 from games.core import registry
+from games.core.protocol import State
 from games.models import Game, Move, Seat
 from games.notifications import messages as message_notices
 from games.notifications import preferences
 from games.notifications.due import CHECKS, QUOTED, WARNING_LEAD, Defer, Skip
 from games.notifications.models import Notification
 from games.notifications.rows import message_id
-from games.reads import chat as chat_reads
 from games.reads import since
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title, short_title
@@ -73,7 +75,7 @@ def ordinal(n: int) -> str:
 # The game as the recipient may see it --------------------------------------------------------
 
 
-def game_context(game: Game, seat: Seat) -> dict:
+def game_context(game: Game, seat: Seat) -> dict[str, Any]:
     """What an email may say about ``game`` to the player of ``seat``: from their view."""
     kind = game.game_kind
     state = kind.from_json(game.snapshot)
@@ -124,7 +126,7 @@ def game_context(game: Game, seat: Seat) -> dict:
     return context
 
 
-def recent_moves(game: Game, seat: int, state) -> list[str]:
+def recent_moves(game: Game, seat: int, state: State) -> list[str]:
     """The log lines, for ``seat``, of the moves since that player's own last move."""
     last_own = (
         Move.objects.filter(game=game, seat=seat, automatic=False)
@@ -139,7 +141,7 @@ def recent_moves(game: Game, seat: int, state) -> list[str]:
     return lines[-LOG_LINES:]
 
 
-def unseen_chat(game: Game, seat: Seat) -> dict:
+def unseen_chat(game: Game, seat: Seat) -> dict[str, Any]:
     """What a turn email or a digest says of the game's chat: the lines its player has not
     seen (``chat_lines``, the newest few) and how many there are (``chat_count``)."""
     lines, count = chat_reads.unseen(game, seat.user, seat.last_seen_at, QUOTED)
@@ -149,7 +151,7 @@ def unseen_chat(game: Game, seat: Seat) -> dict:
 # The emails ----------------------------------------------------------------------------------
 
 
-def subject_title(c: dict) -> str | None:
+def subject_title(c: dict[str, Any]) -> str | None:
     """A game as a subject names it: its short title and its players, "Guildhall #12 (Alice
     vs Bob)", so that two games of the same players are told apart."""
     if "short_title" not in c:
@@ -160,7 +162,7 @@ def subject_title(c: dict) -> str | None:
     }
 
 
-def _subject(row: Notification, c: dict) -> str:
+def _subject(row: Notification, c: dict[str, Any]) -> str:
     """The subject, in the active language (``prepare`` calls it in the recipient's)."""
     kind = row.kind
     title = {"title": subject_title(c)}
@@ -219,8 +221,8 @@ def _subject(row: Notification, c: dict) -> str:
     raise ValueError(kind)
 
 
-def _context(row: Notification, found: dict) -> dict:
-    c: dict = {"kind": row.kind, "user": row.user, "name": row.user.name}
+def _context(row: Notification, found: dict[str, Any]) -> dict[str, Any]:
+    c: dict[str, Any] = {"kind": row.kind, "user": row.user, "name": row.user.name}
     if "game" in found:
         game, seat = found["game"], found["seat"].number
         c |= game_context(game, found["seat"])

@@ -7,7 +7,7 @@ from accounts.models import User
 from games.notifications import push
 
 
-class PushPreferencesForm(forms.ModelForm):
+class PushPreferencesForm(forms.ModelForm[User]):
     """Which kinds of push notification the player's devices get (the settings page's push
     panel)."""
 

@@ -1,5 +1,5 @@
 """Who hears of a new message between players, and when: the task a message queues by name
-after its commit (``accounts.messages``), and the sweep that finds messages whose task was
+after its commit (``games.community.messages``), and the sweep that finds messages whose task was
 never queued (a broker down at the commit). What a notice says, and whether it is still due
 when its time comes: ``games.notifications.messages``.
 
@@ -24,8 +24,9 @@ from django.db import transaction
 from django.db.models import Exists, F, Max, OuterRef, Q
 from django.utils import timezone
 
-from accounts import messages as pm
-from accounts.models import Conversation, Message, User
+from accounts.models import User
+from games.community.messages import reads as pm
+from games.community.models import Conversation, Message
 from games.notifications import preferences, push
 from games.notifications.models import Notification
 from games.notifications.rows import record

@@ -1,4 +1,4 @@
-"""Notices of messages between players (``accounts.messages``): what a notice says and
+"""Notices of messages between players (``games.community.messages``): what a notice says and
 whether it is still due when its time comes. Recording them, their task and their sweep are
 ``games.notifications.message_events``.
 
@@ -21,13 +21,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Max
 from django.urls import reverse
 from django.utils.text import Truncator
 from django.utils.translation import ngettext
 
-from accounts import messages as pm
-from accounts.models import Conversation, Message
+from games.community.messages import reads as pm
+from games.community.models import Conversation, Message
 from games.notifications.due import ACTIVE_WINDOW, Defer, Skip
 from games.notifications.models import Notification
 
@@ -42,9 +43,7 @@ PUSH_BODY = 140
 
 
 def conversation_url(conversation_id: int) -> str:
-    from games.notifications.emails import site_url  # emails imports this module
-
-    return site_url(reverse("accounts:conversation", args=[conversation_id]))
+    return settings.SITE_URL + reverse("accounts:conversation", args=[conversation_id])
 
 
 def check(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:

@@ -9,6 +9,8 @@ it goes to, keyed by that device instead of the player. The row is claimed befor
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -148,6 +150,6 @@ class PushSubscription(models.Model):
         return f"{self.label or 'device'} of {self.user_id}"
 
     @property
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         """The subscription as pywebpush (and the browser's toJSON()) writes it."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

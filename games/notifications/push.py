@@ -47,6 +47,7 @@ from py_vapid import Vapid, VapidException
 from pywebpush import WebPushException, webpush
 
 from accounts import languages, reach
+from accounts.models import User
 from games.core import registry
 from games.models import Game
 from games.notifications import due, emails, push_answers, push_network
@@ -98,7 +99,7 @@ def wanting(kind: str, prefix: str = "") -> Q:
     )
 
 
-def wants(user, kind: str) -> bool:
+def wants(user: User, kind: str) -> bool:
     """Does ``user`` want pushes of ``kind`` (on whatever devices they have)?"""
     return kind in KINDS and reach.reachable(user) and getattr(user, PREFERENCE[kind])
 
@@ -125,7 +126,7 @@ class Gone(PushError):
 # Recording ---------------------------------------------------------------------------------------
 
 
-def record(kind: str, user, **key) -> list[tuple[Notification, bool]]:
+def record(kind: str, user: User, **key: Any) -> list[tuple[Notification, bool]]:
     """The rows of a push of ``kind`` to each device of ``user`` (none when push is off)."""
     if not enabled() or kind not in KINDS or not wants(user, kind):
         return []
@@ -138,7 +139,7 @@ def record(kind: str, user, **key) -> list[tuple[Notification, bool]]:
 # Whether a push is still due --------------------------------------------------------------------
 
 
-def _check_finished(row: Notification, now: datetime):
+def _check_finished(row: Notification, now: datetime) -> Skip | Defer | dict[str, Any]:
     """Game over: not to a player who saw the end on the board, nor while they look at it."""
     found = due.CHECKS[Kind.FINISHED](row, now)
     if isinstance(found, Skip | Defer):
@@ -172,13 +173,13 @@ CHECKS: dict[str, due.Check] = {
 @dataclass(frozen=True)
 class PushMessage:
     subscription: PushSubscription
-    payload: dict
+    payload: dict[str, Any]
     # Push services replace a message still waiting for the device with a newer one of the
     # same topic (RFC 8030 5.4): one per game.
     topic: str
 
 
-def _payload(row: Notification, found: dict) -> dict:
+def _payload(row: Notification, found: dict[str, Any]) -> dict[str, Any]:
     if row.kind == Kind.MESSAGE:
         return message_notices.payload(found)
     if row.kind == Kind.INVITATION:
@@ -253,7 +254,8 @@ def prepare(row: Notification, now: datetime) -> Skip | Defer | PushMessage:
 
 @lru_cache(maxsize=4)
 def _vapid(private_key: str) -> Vapid:
-    return Vapid.from_string(private_key)
+    key: Vapid = Vapid.from_string(private_key)  # py_vapid's, unannotated
+    return key
 
 
 _TEMPORARY = (
@@ -371,7 +373,7 @@ def read_subscription(data: object) -> tuple[str, str, str]:
     return endpoint, p256dh.rstrip("="), auth.rstrip("=")
 
 
-def subscribe(user, data: object, user_agent: str = "") -> PushSubscription:
+def subscribe(user: User, data: object, user_agent: str = "") -> PushSubscription:
     """Record (or renew) the browser's subscription ``data`` as a device of ``user``.
 
     An endpoint known already is the same browser: it now belongs to whoever subscribed it
@@ -438,7 +440,7 @@ def _same_secret(stored: str, given: object) -> bool:
     return hmac.compare_digest(stored.rstrip("=").encode(), given.rstrip("=").encode())
 
 
-def unsubscribe(user, pk: int) -> bool:
+def unsubscribe(user: User, pk: int) -> bool:
     return PushSubscription.objects.filter(user=user, pk=pk).delete()[0] > 0
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import socket
+from typing import Any
 
 import requests
 from django.conf import settings
@@ -92,7 +93,8 @@ class _CheckedConnection(HTTPConnection):
             sock = socket.socket(family, kind, proto)
             try:
                 _set_socket_options(sock, self.socket_options)
-                if self.timeout is not _DEFAULT_TIMEOUT:
+                # urllib3 keeps its default's sentinel here, where its hints say a number.
+                if self.timeout is not _DEFAULT_TIMEOUT:  # type: ignore[comparison-overlap]
                     sock.settimeout(self.timeout)
                 if self.source_address:
                     sock.bind(self.source_address)
@@ -124,13 +126,13 @@ class _HTTPSPool(HTTPSConnectionPool):
 
 
 class _Adapter(HTTPAdapter):
-    def init_poolmanager(self, *args, **kwargs) -> None:
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
 
 
 class _Session(requests.Session):
-    def request(self, *args, **kwargs):
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
         kwargs["allow_redirects"] = False  # a 3xx is an answer, not a place to go
         return super().request(*args, **kwargs)
 

@@ -12,6 +12,8 @@ the next page (``site/app.js``) posts the old endpoint and the new subscription 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -83,7 +85,7 @@ class RenewThrottle(LoginThrottle):
     scope = "push_renew"
 
 
-def _from_worker(request: HttpRequest, not_an_object: str) -> dict:
+def _from_worker(request: HttpRequest, not_an_object: str) -> dict[str, Any]:
     """The JSON object the service worker posted, or _Refused: this address asked too
     often (429; RenewThrottle reads only the client's address: no login here), or the body
     is no JSON object (``not_an_object`` says what it should be)."""

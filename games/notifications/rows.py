@@ -5,25 +5,29 @@ attempt (``message_id``). Email (``emails``), push (``push``) and their delivery
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games.notifications.models import Notification
+from accounts.models import User
+from games.models import Game, Invitation
+from games.notifications.models import Notification, PushSubscription
 
 
 def record(
     kind: str,
-    user,
+    user: User,
     *,
-    game=None,
-    invitation=None,
+    game: Game | None = None,
+    invitation: Invitation | None = None,
     turn: int = 0,
     number: int = 0,
-    subscription=None,
+    subscription: PushSubscription | None = None,
 ) -> tuple[Notification, bool]:
     """The row of this notification, created queued if there is none yet; and whether it
     was created now. An email, or with ``subscription`` a push to that device."""
-    key = {"kind": kind, "user": user, "game": game, "invitation": invitation}
+    key: dict[str, Any] = {"kind": kind, "user": user, "game": game, "invitation": invitation}
     key |= {"turn": turn, "number": number, "subscription": subscription}
     push_row = subscription is not None
     key["channel"] = Notification.Channel.PUSH if push_row else Notification.Channel.EMAIL

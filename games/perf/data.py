@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -66,7 +67,7 @@ def make_users(n: int, prefix: str = "bench") -> list[User]:
     return users
 
 
-def start_game(kind_id: str, creator: User, others: list[User], move_days: int | None = 3):
+def start_game(kind_id: str, creator: User, others: list[User], move_days: int | None = 3) -> Game:
     """A game of ``kind_id`` from an invitation of ``creator`` accepted by ``others`` (the
     last seat taken starts it; seats in a random order)."""
     invitation = invitations.do_create_invitation(
@@ -75,6 +76,7 @@ def start_game(kind_id: str, creator: User, others: list[User], move_days: int |
     for user in others:
         invitations.do_accept_invitation(invitation.pk, user)
     invitation.refresh_from_db()
+    assert invitation.game is not None  # the last seat taken started it
     return invitation.game
 
 
@@ -89,7 +91,7 @@ def seat_to_move(game: Game) -> Seat | None:
     )
 
 
-def next_move(game: Game, rand: random.Random) -> tuple[Seat, dict] | None:
+def next_move(game: Game, rand: random.Random) -> tuple[Seat, dict[str, Any]] | None:
     """A seat the game waits for and the action its computer player would take, or None
     when the game waits for no one (over)."""
     if not game.is_active:
@@ -104,14 +106,16 @@ def next_move(game: Game, rand: random.Random) -> tuple[Seat, dict] | None:
     return seat, kind.choose(state, seat.number, rand)
 
 
-def play(game: Game, moves: int, rand: random.Random, progress: Callable | None = None) -> Game:
+def play(
+    game: Game, moves: int, rand: random.Random, progress: Callable[[int], object] | None = None
+) -> Game:
     """Up to ``moves`` decisions through ``do_submit_action``, each by a seat the
     game waits for; fewer when the game ends."""
     return play_counted(game, moves, rand, progress)[0]
 
 
 def play_counted(
-    game: Game, moves: int, rand: random.Random, progress: Callable | None = None
+    game: Game, moves: int, rand: random.Random, progress: Callable[[int], object] | None = None
 ) -> tuple[Game, int]:
     """``play``, and how many decisions it made. Not the game's version: in a step of
     simultaneous choices a seat's submission is kept back and the version moves on only
@@ -136,7 +140,7 @@ def late_game(
     rand: random.Random,
     *,
     attempts: int = 10,
-    progress: Callable | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> tuple[Game, int]:
     """A game of ``len(users)`` players at its ``moves``-th decision and still going; a game
     that ends sooner is left finished and another one started. Returns it and how many
@@ -181,7 +185,7 @@ def build(
     moves: int = 600,
     dashboard: int = 50,
     seed: int = 1,
-    progress: Callable | None = None,
+    progress: Callable[[int], object] | None = None,
     prefix: str = "bench",
 ) -> BenchData:
     """Everything the benchmark measures: ``players`` users, the late game, and the viewer's
@@ -225,7 +229,8 @@ def login_session(user: User) -> str:
     store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
-    return store.session_key
+    key: str = store.session_key  # (create() made it)
+    return key
 
 
 def api_token(user: User) -> str:

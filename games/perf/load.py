@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Result:
     def rps(self) -> float:
         return self.requests / self.seconds if self.seconds > 0 else 0.0
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "requests": self.requests,
             "seconds": round(self.seconds, 3),
@@ -86,7 +87,7 @@ def summarise(
 
 
 def request(
-    conn: http.client.HTTPConnection, target: Target, extra_headers: dict | None = None
+    conn: http.client.HTTPConnection, target: Target, extra_headers: dict[str, Any] | None = None
 ) -> tuple[int, bytes, float]:
     """Send ``target`` on ``conn``; returns the status, the body and the seconds it took.
     A connection the server closed (gunicorn's sync workers close each one) is opened
@@ -111,7 +112,7 @@ def python_load(
     """``connections`` threads, each sending ``target`` in a loop for ``seconds``."""
     barrier = threading.Barrier(connections + 1)
     latencies: list[list[float]] = [[] for _ in range(connections)]
-    statuses: list[Counter] = [Counter() for _ in range(connections)]
+    statuses: list[Counter[int]] = [Counter() for _ in range(connections)]
     ends = [0.0] * connections
     start = 0.0
 

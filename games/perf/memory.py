@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from games.perf import load
 
@@ -68,7 +69,7 @@ class Mix:
                 yield rand.choice(self.pages)
 
 
-def api_move_target(game_id: int, version: int, action: dict, token: str) -> load.Target:
+def api_move_target(game_id: int, version: int, action: dict[str, Any], token: str) -> load.Target:
     return load.Target(
         "API move",
         f"/api/v1/games/{game_id}/actions/",

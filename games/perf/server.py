@@ -22,7 +22,8 @@ from django.conf import settings
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def collectstatic(env: dict[str, str]) -> None:
@@ -49,7 +50,7 @@ class Gunicorn:
         self.env, self.port, self.workers = env, port, workers
         self.access_log = log_dir / "access.log"
         self.error_log = log_dir / "error.log"
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Gunicorn:
         command = [
@@ -83,7 +84,7 @@ class Gunicorn:
             raise
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     def wait_ready(self, timeout: float = 60) -> None:

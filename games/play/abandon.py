@@ -1,12 +1,13 @@
 """A seat given to the computer for good, as when its player let their time run out three
 times in a row (``games.play.timeouts``): for an account suspended by a moderator
-(``games.moderation``). The seat resigns and the computer plays it on; the others hear that
-the player dropped out."""
+(``games.community.moderation``). The seat resigns and the computer plays it on; the
+others hear that the player dropped out."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
+from accounts.models import User
 from games.core.match import RESIGN
 from games.models import Game, Seat
 from games.play import events
@@ -35,7 +36,7 @@ def do_abandon(game_id: int, number: int) -> Game | None:
         return game
 
 
-def abandon_all(user) -> int:
+def abandon_all(user: User) -> int:
     """Every seat of ``user`` in a game going on, abandoned: how many."""
     seats = Seat.objects.filter(
         user=user, game__status__in=Game.ACTIVE, resigned=False, abandoned=False

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.core import analysis as core
 from games.models import Analysis, Game, Move, Seat
 from games.play import events
@@ -40,7 +41,7 @@ def lost_after() -> timedelta:
     return timedelta(seconds=10 * 60 + 2 * settings.ANALYSIS_SECONDS)
 
 
-def do_request_analysis(game_id: int, user) -> tuple[Analysis, bool]:
+def do_request_analysis(game_id: int, user: User) -> tuple[Analysis, bool]:
     """Ask for the analysis of a finished game of ``user``'s: the stored one if there is one
     (or one on its way), else a new one queued; and whether it was queued now."""
     with transaction.atomic():

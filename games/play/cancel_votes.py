@@ -7,13 +7,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.models import Game
 from games.play import events
 from games.play.change import check_active, lock_game, seat_for
 from games.reads import list_stamps
 
 
-def do_vote_cancel(game_id: int, user, vote: bool = True) -> Game:
+def do_vote_cancel(game_id: int, user: User, vote: bool = True) -> Game:
     """``user`` votes to cancel the game (or takes the vote back). The game is cancelled when
     every player who has not resigned or abandoned agrees; it then has no result."""
     with transaction.atomic():

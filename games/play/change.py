@@ -19,12 +19,15 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.core import GameKind, Match
 from games.core.match import RESIGN, UNDO
+from games.core.protocol import State
 from games.core.waits import Waits
 from games.models import Game, Move, Seat
 from games.play import events, ratings
@@ -70,7 +73,7 @@ def check_active(game: Game) -> None:
         raise GameNotActive("game_cancelled", _("The game was cancelled"))
 
 
-def seat_for(game: Game, user) -> Seat:
+def seat_for(game: Game, user: User) -> Seat:
     seat = seat_of(game, user)
     if seat is None:
         raise NotYourTurn(_("You do not play in this game"))
@@ -96,7 +99,7 @@ class Change:
         self.kind: GameKind = game.game_kind
         # The private records not yet public (``GameKind.private_record``), in order: the
         # snapshot includes them.
-        self.drafts: list[dict] = list(game.drafts)
+        self.drafts: list[dict[str, Any]] = list(game.drafts)
         # Only an undo needs the record (to rebuild the states before the last steps);
         # other changes append to an empty one, whose entries are then the new records.
         record = records.record_of(game) if with_record else None
@@ -115,18 +118,23 @@ class Change:
             s.number: s for s in (load_seats(game) if seats is None else seats)
         }
         self.waits = Waits(self.kind, self.match.state)
-        self.log: list[dict] = []  # the new records: player, action, events, automatic
+        self.log: list[dict[str, Any]] = []  # the new records: player, action, events, automatic
         self.public = False  # one of them is public: every record so far becomes a Move
         # Seat fields the caller changed (besides the decisions), stored with the change.
         self.seat_fields: dict[int, set[str]] = defaultdict(set)
 
     @property
-    def state(self):
+    def state(self) -> State:
         return self.match.state
 
     def apply(
-        self, action: dict, seat: int, *, automatic: bool = False, marks: Iterable[dict] = ()
-    ) -> list[dict]:
+        self,
+        action: dict[str, Any],
+        seat: int,
+        *,
+        automatic: bool = False,
+        marks: Iterable[dict[str, Any]] = (),
+    ) -> list[dict[str, Any]]:
         """Apply and record one action; ``marks`` are site events stored before its own."""
         kind = action["kind"]
         events = self.match.apply(action, seat)
@@ -265,7 +273,7 @@ class Change:
         return game
 
 
-def draft_stamp(drafts: list[dict], seat: int) -> str:
+def draft_stamp(drafts: list[dict[str, Any]], seat: int) -> str:
     """A name for ``seat``'s own private records: equal records, equal names."""
     own = [d["action"] for d in drafts if d["player"] == seat]
     if not own:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 STUCK_AFTER = timedelta(seconds=60)
 
 
-def _computer_seat(now) -> Q:
+def _computer_seat(now: datetime) -> Q:
     """A computer player's seat, or a person's the computer stands in for now
     (``games.play.stand_ins``)."""
     stand_in = ~Q(stand_in="") & (Q(stand_in_until__isnull=True) | Q(stand_in_until__gt=now))
@@ -93,7 +93,7 @@ def play_computer_turn(game_id: int, version: int) -> bool:
 
 
 @shared_task(name="games.sweep_computer_turns", ignore_result=True)
-def sweep_computer_turns(now=None) -> int:
+def sweep_computer_turns(now: datetime | None = None) -> int:
     """Queue again the turns of computer seats deciding for longer than STUCK_AFTER; how
     many were queued (none during maintenance)."""
     if maintenance.paused():

@@ -16,8 +16,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Collection
+from typing import Any
 
-from celery import current_app
+from celery import Task, current_app
 from django.db import transaction
 
 from games.reads import live
@@ -46,7 +47,7 @@ WEBHOOK_GAME_EVENT = "games.webhooks.game_event"
 WEBHOOK_INVITATION = "games.webhooks.invitation_event"
 
 
-def _task(name: str):
+def _task(name: str) -> Task[..., object]:
     """The registered task called ``name``, importing the task modules the first time."""
     if name not in current_app.tasks:
         # Imported here, not by Celery's loader.import_default_modules(): in a web process that
@@ -154,7 +155,7 @@ def queue_on_commit(
         if current_app.conf.task_always_eager:
             task.delay(*args)
             return
-        options = {} if priority is None else {"priority": priority}
+        options: dict[str, Any] = {} if priority is None else {"priority": priority}
         broker.publish(name, lambda: task.apply_async(args, retry_policy=PUBLISH_RETRY, **options))
 
     queue_task.__qualname__ = f"queue {name}"

@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, ngettext_lazy
 
-from accounts import blocks
 from accounts.models import User
+from games.community.blocks import reads as blocks
 from games.core import GameKind, Match, OptionError, parse_options, registry
 from games.models import DEFAULT_KIND, MOVE_DAYS, Game, Invitation, InvitationResponse, Seat
 from games.play import computer_players, events
@@ -40,7 +40,7 @@ class NewInvitation:
 
     game: GameKind
     players: int
-    options: dict  # every option of the game, defaults filled in
+    options: dict[str, Any]  # every option of the game, defaults filled in
     move_days: int | None
     invitees: list[User]
     computers: list[str]  # a strength per computer seat
@@ -53,7 +53,7 @@ def check_new_invitation(
     *,
     kind: str = DEFAULT_KIND,
     players: int = 2,
-    options: Mapping | None = None,
+    options: Mapping[str, Any] | None = None,
     move_days: int | None = None,
     invitees: Iterable[User | str] = (),
     computers: Sequence[str] = (),
@@ -251,7 +251,7 @@ def _check_limits(creator: User, computers: Sequence[str]) -> None:
             )
 
 
-def _lock_invitation(invitation_id: int, user) -> Invitation:
+def _lock_invitation(invitation_id: int, user: User) -> Invitation:
     """The invitation, locked, if ``user`` may see it (``queries.visible_invitations``, the
     API's rule too); 404 otherwise, whether or not it exists."""
     visible = queries.visible_invitations(user).values("pk")
@@ -266,7 +266,7 @@ def _check_open(invitation: Invitation) -> None:
         raise ValidationError(_("This invitation is no longer open"))
 
 
-def may_answer(invitation: Invitation, user) -> bool:
+def may_answer(invitation: Invitation, user: User) -> bool:
     return invitation.open_to_all or invitation.invitees.filter(pk=user.pk).exists()
 
 
@@ -301,7 +301,7 @@ def do_accept_invitation(invitation_id: int, user: User) -> Invitation:
 
 def _check_apart(invitation: Invitation, user: User) -> None:
     """An open invitation seats nobody with a player who blocked them, or whom they blocked
-    (accounts.blocks). The blocker is told (they know whom they blocked), when the blocked
+    (games.community.blocks). The blocker is told (they know whom they blocked), when the blocked
     player has a seat or is invited; the blocked player never is (``_make_room``)."""
     named = list(invitation.invitees.values_list("pk", flat=True))
     if blocks.blocked_ids(user) & {invitation.creator_id, *_accepted_ids(invitation), *named}:

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.core import IllegalAction, registry
 from games.core.match import RESIGN, UNDO
 from games.models import Game, Seat
@@ -22,7 +23,7 @@ from games.play.seats import load_seats, own_seat
 from games.reads.viewing import game_state
 
 
-def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
+def do_submit_action(game_id: int, user: User, action: dict[str, Any], version: int) -> Game:
     """Apply ``action`` for ``user``'s seat, chosen on the game at ``version``.
 
     Raises ``NotYourTurn`` (a ``PermissionDenied``) for a user without a seat,
@@ -39,6 +40,21 @@ def do_submit_action(game_id: int, user, action: dict, version: int) -> Game:
     return do_play(game_id, user, action, version).game
 
 
+def do_submit_actions(
+    game_id: int, user: User, actions: list[dict[str, Any]], version: int
+) -> Game:
+    """Several steps of one choice made at once (a board's one tap for Guildhall's "this card
+    on top": the game's one-card order actions): each a move like any other, on the version
+    the step before it left, all in one transaction, so they stand or fall together."""
+    if not actions:
+        raise IllegalAction("no_steps", _("Choose at least one step"))
+    with transaction.atomic():
+        for action in actions:
+            game = do_submit_action(game_id, user, action, version)
+            version = game.version
+    return game
+
+
 @dataclass(frozen=True)
 class Played:
     """A change done by a player: the game and its seats (with their users, in seat order)
@@ -50,7 +66,7 @@ class Played:
     seat: int
 
 
-def do_play(game_id: int, user, action: object, version: int) -> Played:
+def do_play(game_id: int, user: User, action: object, version: int) -> Played:
     """``do_submit_action``, with the seats."""
     with transaction.atomic():
         game = lock_game(game_id)
@@ -86,7 +102,7 @@ def check_action_shape(kind_id: str, action: object) -> dict[str, Any]:
     return action
 
 
-def _act(game: Game, seats: list[Seat], seat: Seat, action: dict, version: int) -> Change:
+def _act(game: Game, seats: list[Seat], seat: Seat, action: dict[str, Any], version: int) -> Change:
     check_fresh(game, seat, version)
     change = Change(game, seats=seats)
     if not change.kind.legal_actions(change.state, seat.number):
@@ -103,7 +119,7 @@ def _act(game: Game, seats: list[Seat], seat: Seat, action: dict, version: int) 
     return change
 
 
-def do_undo(game_id: int, user, version: int) -> Game:
+def do_undo(game_id: int, user: User, version: int) -> Game:
     """Take back ``user``'s last step (while the game allows it: in Guildhall, within their
     turn while it revealed nothing). It takes back the game's last record: the player must
     have seen it (``version`` is the game's)."""
@@ -126,7 +142,7 @@ def _undo(game: Game, seats: list[Seat], seat: Seat, version: int) -> Change:
     return change
 
 
-def do_concede(game_id: int, user) -> Game:
+def do_concede(game_id: int, user: User) -> Game:
     """``user`` resigns. In a 2-player game the other player wins at once; with more, the seat
     ranks last and the computer plays it on (at once, if the game waits for it)."""
     return do_play(game_id, user, {"kind": RESIGN}, 0).game  # (no version: see _concede)

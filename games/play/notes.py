@@ -9,9 +9,11 @@ it: the board, the replay and the API ask ``note_text`` for the viewer's own not
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.models import Game, Note, Seat
 from games.play.errors import Invalid, NotAPlayer, NotFound
 from guildhall_site.text import has_control_characters
@@ -30,14 +32,14 @@ def check_text(text: str) -> str:
     return text
 
 
-def _player(game_id: int, user) -> None:
+def _player(game_id: int, user: User | AnonymousUser) -> None:
     if not Game.objects.filter(pk=game_id).exists():
         raise NotFound(_("No such game"))
     if not user.is_authenticated or not Seat.objects.filter(game_id=game_id, user=user).exists():
         raise NotAPlayer(_("Only the players of a game have notes on it"))
 
 
-def note_text(game_id: int, user) -> str:
+def note_text(game_id: int, user: User) -> str:
     """``user``'s own note on the game ("" when they have none)."""
     _player(game_id, user)
     return (
@@ -45,7 +47,7 @@ def note_text(game_id: int, user) -> str:
     )
 
 
-def do_save_note(game_id: int, user, text: str) -> Note | None:
+def do_save_note(game_id: int, user: User, text: str) -> Note | None:
     """Keep ``text`` as ``user``'s note on the game (None: white space only, no note kept)."""
     check_text(text)
     _player(game_id, user)

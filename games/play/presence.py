@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.models import Game, Seat
 from games.play.errors import NotFound, NotYourTurn
 from games.reads import since
@@ -19,7 +21,7 @@ from games.reads.since import Since
 SEEN_PRECISION = timedelta(seconds=20)
 
 
-def mark_seen(game_id: int, user, seen_at: datetime | None = None) -> None:
+def mark_seen(game_id: int, user: User, seen_at: datetime | None = None) -> None:
     """``user``'s seat in the game was seen now. ``seen_at``: its last_seen_at as the caller
     read it, if it did (no write at all when that is recent enough)."""
     now = timezone.now()
@@ -30,7 +32,7 @@ def mark_seen(game_id: int, user, seen_at: datetime | None = None) -> None:
     ).update(last_seen_at=now)
 
 
-def do_look(game_id: int, user, now: datetime | None = None) -> Since:
+def do_look(game_id: int, user: User | AnonymousUser, now: datetime | None = None) -> Since:
     """``user`` opens the board of ``game_id``: what the others did since their previous
     look (``games.reads.since``); this look becomes the marker of the next one."""
     now = now or timezone.now()
@@ -42,7 +44,7 @@ def do_look(game_id: int, user, now: datetime | None = None) -> Since:
         seat = Seat.objects.filter(game=game, user_id=user.pk).first()
     if seat is None:
         raise NotYourTurn(_("You do not play in this game"))
-    seat.user = user
+    seat.user = user  # type: ignore[assignment]  # (the seat's: a User, never anonymous)
     kind = game.game_kind
     state = kind.from_json(game.snapshot)
     view = kind.view(state, seat.number)

@@ -11,13 +11,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from accounts.quiet_hours import CHANGE_EVERY, MAX_HOURS, length
 from games.play.errors import Limited
 from games.play.vacations import refresh_deadlines
 
 
 def do_set_quiet_hours(
-    user, start: int | None, end: int | None, now: datetime | None = None
+    user: User, start: int | None, end: int | None, now: datetime | None = None
 ) -> None:
     """``user``'s nights are from ``start`` to ``end`` o'clock (both None: no quiet hours).
 

@@ -234,7 +234,7 @@ def leaderboard(kind: str) -> QuerySet[Rating]:
     )
 
 
-def history(user, limit: int = 20) -> list[RatingChange]:
+def history(user: User, limit: int = 20) -> list[RatingChange]:
     """``user``'s latest rating changes, the latest first; each with ``game_name``."""
     changes = list(RatingChange.objects.filter(user=user).order_by("-finished", "-game_id")[:limit])
     names = {g.id: g.name for g in registry.all_games()}
@@ -254,7 +254,7 @@ class PlayerRating:
     provisional: bool
 
 
-def player_ratings(user) -> list[PlayerRating]:
+def player_ratings(user: User) -> list[PlayerRating]:
     """``user``'s rating at each game they have one, in the registry's order of games."""
     rows = {r.kind: r for r in Rating.objects.filter(user=user)}
     return [

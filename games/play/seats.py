@@ -15,10 +15,12 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.utils.translation import gettext as _
 
 from accounts import quiet_hours
+from accounts.models import User
 from games.core.waits import Waits
 from games.models import Game, Move, Seat, Vacation
 from games.play.errors import NotYourTurn
@@ -35,6 +37,7 @@ def load_seats(game: Game) -> list[Seat]:
         Seat, "user", "game", game.pk, extra=_latest_vacation(connection.vendor), order_by="number"
     ):
         _SEAT_GAME.set_cached_value(seat, game)  # as the ORM's game.seats: the game known
+        # Not a field: read beside the row, as an annotate() would add it.
         seat.vacation_end = end.value("end", latest)  # type: ignore[attr-defined]
         seats.append(seat)
     return seats
@@ -52,7 +55,7 @@ def _latest_vacation(vendor: str) -> str:
 _SEAT_GAME = Seat._meta.get_field("game")
 
 
-def own_seat(seats: Iterable[Seat], user) -> Seat:
+def own_seat(seats: Iterable[Seat], user: User | AnonymousUser) -> Seat:
     """``user``'s seat among ``seats``; ``NotYourTurn`` for anyone else."""
     if user is not None and user.is_authenticated:
         for seat in seats:

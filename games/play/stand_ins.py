@@ -22,6 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.core import GameKind
 from games.models import Game, Seat
 from games.play import events
@@ -43,7 +44,7 @@ def _check_level(game: Game, level: str) -> None:
 
 
 def do_stand_in(
-    game_id: int, user, level: str, until: datetime | None = None, now: datetime | None = None
+    game_id: int, user: User, level: str, until: datetime | None = None, now: datetime | None = None
 ) -> Seat:
     """The computer plays ``user``'s seat in the game at ``level`` from now until they take
     it back (or ``until``)."""
@@ -68,7 +69,7 @@ def do_stand_in(
     return seat
 
 
-def do_take_back(game_id: int, user) -> bool:
+def do_take_back(game_id: int, user: User) -> bool:
     """``user`` plays their seat again; whether the computer stood in for them."""
     with transaction.atomic():
         game = lock_game(game_id)
@@ -81,7 +82,7 @@ def do_take_back(game_id: int, user) -> bool:
 
 
 def do_stand_in_everywhere(
-    user, level: str, until: datetime, now: datetime | None = None
+    user: User, level: str, until: datetime, now: datetime | None = None
 ) -> list[int]:
     """The computer stands in for ``user`` in every active game of theirs until ``until``
     (a date: not open-ended), where it plays ``level`` (else the game's nearest
@@ -108,7 +109,9 @@ def do_stand_in_everywhere(
     return done
 
 
-def do_stand_in_until_day(user, level: str, day: date, now: datetime | None = None) -> list[int]:
+def do_stand_in_until_day(
+    user: User, level: str, day: date, now: datetime | None = None
+) -> list[int]:
     """``do_stand_in_everywhere`` until the end of ``day`` (the last day the computer plays,
     in ``user``'s time zone), at most MAX_DAYS ahead: what the settings page and the API
     take; the ids of the games."""
@@ -131,7 +134,7 @@ def nearest(kind: GameKind, level: str) -> str:
     return level if level in levels else levels[len(levels) // 2]
 
 
-def for_new_seat(user, kind: GameKind, now: datetime) -> tuple[str, datetime | None]:
+def for_new_seat(user: User, kind: GameKind, now: datetime) -> tuple[str, datetime | None]:
     """The stand-in of ``user``'s seat in a game of ``kind`` starting now: (strength, end),
     ("", None) for none."""
     until = user.stand_in_until
@@ -140,7 +143,7 @@ def for_new_seat(user, kind: GameKind, now: datetime) -> tuple[str, datetime | N
     return nearest(kind, user.stand_in_level), until
 
 
-def do_take_back_everywhere(user) -> int:
+def do_take_back_everywhere(user: User) -> int:
     """``user`` plays all their games again; in how many the computer stood in."""
     get_user_model().objects.filter(pk=user.pk).update(stand_in_level="", stand_in_until=None)
     user.stand_in_level, user.stand_in_until = "", None
@@ -152,7 +155,7 @@ def do_take_back_everywhere(user) -> int:
     )
 
 
-def _active_games(user) -> list[int]:
+def _active_games(user: User) -> list[int]:
     return list(
         Seat.objects.filter(user=user, game__status__in=Game.ACTIVE).values_list(
             "game_id", flat=True

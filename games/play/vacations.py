@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.models import User
 from games.models import Game, Seat, Vacation
 from games.reads import list_stamps
 from games.reads.clocks import (
@@ -25,7 +26,7 @@ from games.reads.clocks import (
 )
 
 
-def do_start_vacation(user, days: int, now: datetime | None = None) -> Vacation:
+def do_start_vacation(user: User, days: int, now: datetime | None = None) -> Vacation:
     """``user`` goes on vacation from now for ``days`` days (within what is left this year,
     counted in each calendar year the vacation touches)."""
     now = now or timezone.now()
@@ -56,7 +57,7 @@ def do_start_vacation(user, days: int, now: datetime | None = None) -> Vacation:
     return vacation
 
 
-def do_stop_vacation(user, now: datetime | None = None) -> Vacation | None:
+def do_stop_vacation(user: User, now: datetime | None = None) -> Vacation | None:
     """``user`` is back: the vacation ends now (the unused days are not counted)."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -76,7 +77,7 @@ def do_stop_vacation(user, now: datetime | None = None) -> Vacation | None:
     return vacation
 
 
-def refresh_deadlines(user) -> int:
+def refresh_deadlines(user: User) -> int:
     """Compute again the deadlines of the seats of ``user`` that a game waits for; how many
     changed.
 

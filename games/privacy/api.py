@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
@@ -11,13 +13,15 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
 from accounts import deletion
+from accounts.http import AuthenticatedRequest
+from accounts.models import User
 from games.privacy import export
 from games.privacy.serializers import AccountDeletionSerializer, PlayerDataSerializer
 from games.privacy.throttles import DataExportThrottle, DeletionThrottle, attachment
 from guildhall_site.rest import ApiThrottle, ApiView, StrictChoiceField
 
 
-class DeletionRequestSerializer(serializers.Serializer):
+class DeletionRequestSerializer(serializers.Serializer[dict[str, Any]]):
     running_games = StrictChoiceField(
         choices=list(deletion.RunningGames.VALUES),
         help_text="What becomes of my games still going on when the account goes: concede "
@@ -26,7 +30,7 @@ class DeletionRequestSerializer(serializers.Serializer):
     )
 
 
-def _status(user) -> dict:
+def _status(user: User) -> dict[str, Any]:
     return {
         "requested_at": user.deletion_requested_at,
         "due_at": deletion.due_at(user),
@@ -46,7 +50,7 @@ class DataView(ApiView):
         operation_id="me_data",
         responses={200: OpenApiResponse(PlayerDataSerializer, description="A JSON file.")},
     )
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         """My account, preferences, games and the moves I made in them, chat lines and
         messages I wrote, notes, friends, blocks, tokens, webhooks and devices: never a
         secret, nor another player's hidden information. Sent as an attachment
@@ -66,7 +70,7 @@ class DeletionView(ApiView):
     throttle_classes = [ApiThrottle, DeletionThrottle]
 
     @extend_schema(tags=["account"], operation_id="me_deletion_get")
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         """Whether a deletion is asked for, and when it will happen."""
         return Response(AccountDeletionSerializer(_status(request.user)).data)
 
@@ -81,7 +85,7 @@ class DeletionView(ApiView):
             )
         ],
     )
-    def post(self, request):
+    def post(self, request: AuthenticatedRequest) -> Response:
         """Ask for my account to be deleted (asked again: the choice changes, not the
         date). 403 for a staff account."""
         serializer = DeletionRequestSerializer(data=request.data)
@@ -97,7 +101,7 @@ class DeletionView(ApiView):
         operation_id="me_deletion_cancel",
         responses={200: AccountDeletionSerializer},
     )
-    def delete(self, request):
+    def delete(self, request: AuthenticatedRequest) -> Response:
         """Keep my account: the deletion asked for is cancelled (nothing if none was)."""
         deletion.do_cancel_deletion(request.user)
         return Response(AccountDeletionSerializer(_status(request.user)).data)

@@ -28,10 +28,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts import deletion, services
-from accounts.messages import recount_unread
-from accounts.models import ApiToken, Block, Conversation, Friendship, User
+from accounts.models import ApiToken, User
+from games.community.messages.actions import recount_unread
+from games.community.models import Block, Conversation, Friendship
+from games.community.moderation.models import ModerationNotice, Report
 from games.models import ChatLine, Game, Invitation, InvitationResponse, Note, Seat, Vacation
-from games.moderation.models import ModerationNotice, Report
 from games.notifications.models import Notification, PushSubscription
 from games.play import errors, invitations, moves, renames, stand_ins
 from games.reads import live

@@ -17,9 +17,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts import deletion
-from accounts.models import ApiToken, Block, Conversation, Friendship, Message, User
+from accounts.models import ApiToken, User
+from games.community.models import Block, Conversation, Friendship, Message
+from games.community.moderation.models import ModerationNotice, Report, Suspension
 from games.models import ChatLine, Invitation, Move, Note, Rating, RatingChange, Seat, Vacation
-from games.moderation.models import ModerationNotice, Report, Suspension
 from games.notifications.models import PushSubscription
 from games.tournaments.models import Entry
 from games.webhooks.models import Webhook

@@ -3,12 +3,15 @@ answer htmx with the panel again)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from accounts import deletion
+from accounts.models import User
 
 
-def panel_context(user, error: str = "", chosen: str = "") -> dict:
+def panel_context(user: User, error: str = "", chosen: str = "") -> dict[str, Any]:
     return {
         "show": True,
         "due_at": deletion.due_at(user),

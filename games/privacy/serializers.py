@@ -8,16 +8,18 @@ snapshot, seed, events or another seat's actions), and nobody's report against t
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 
-class DataEmailAddressSerializer(serializers.Serializer):
+class DataEmailAddressSerializer(serializers.Serializer[dict[str, Any]]):
     email = serializers.CharField()
     verified = serializers.BooleanField()
     primary = serializers.BooleanField()
 
 
-class AccountDeletionSerializer(serializers.Serializer):
+class AccountDeletionSerializer(serializers.Serializer[dict[str, Any]]):
     requested_at = serializers.DateTimeField(allow_null=True)
     due_at = serializers.DateTimeField(
         allow_null=True, help_text="When the account will be deleted; null: nobody asked."
@@ -27,7 +29,7 @@ class AccountDeletionSerializer(serializers.Serializer):
     )
 
 
-class DataAccountSerializer(serializers.Serializer):
+class DataAccountSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField(allow_blank=True)
@@ -42,18 +44,18 @@ class DataAccountSerializer(serializers.Serializer):
     deletion = AccountDeletionSerializer()
 
 
-class DataQuietHoursSerializer(serializers.Serializer):
+class DataQuietHoursSerializer(serializers.Serializer[dict[str, Any]]):
     start = serializers.IntegerField(allow_null=True, help_text="Hour of the night's start.")
     end = serializers.IntegerField(allow_null=True, help_text="Hour of its end.")
     changed_at = serializers.DateTimeField(allow_null=True)
 
 
-class DataStandInSerializer(serializers.Serializer):
+class DataStandInSerializer(serializers.Serializer[dict[str, Any]]):
     level = serializers.CharField(allow_blank=True)
     until = serializers.DateTimeField(allow_null=True)
 
 
-class DataPreferencesSerializer(serializers.Serializer):
+class DataPreferencesSerializer(serializers.Serializer[dict[str, Any]]):
     time_zone = serializers.CharField()
     language = serializers.CharField(allow_blank=True, help_text="Blank: the browser's.")
     browser_language = serializers.CharField(allow_blank=True)
@@ -74,19 +76,19 @@ class DataPreferencesSerializer(serializers.Serializer):
     stand_in_everywhere = DataStandInSerializer()
 
 
-class DataVacationSerializer(serializers.Serializer):
+class DataVacationSerializer(serializers.Serializer[dict[str, Any]]):
     start = serializers.DateTimeField()
     end = serializers.DateTimeField()
     created = serializers.DateTimeField()
 
 
-class DataMoveSerializer(serializers.Serializer):
+class DataMoveSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField(help_text="The game's version after it.")
     created = serializers.DateTimeField()
     action = serializers.JSONField(help_text="The action as the player sent it.")
 
 
-class DataGameSerializer(serializers.Serializer):
+class DataGameSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     game = serializers.CharField(help_text="Which game of the catalog.")
     status = serializers.CharField()
@@ -104,13 +106,13 @@ class DataGameSerializer(serializers.Serializer):
     )
 
 
-class DataRatingSerializer(serializers.Serializer):
+class DataRatingSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.CharField()
     rating = serializers.IntegerField()
     games = serializers.IntegerField()
 
 
-class DataRatingChangeSerializer(serializers.Serializer):
+class DataRatingChangeSerializer(serializers.Serializer[dict[str, Any]]):
     game_id = serializers.IntegerField()
     game = serializers.CharField()
     rank = serializers.IntegerField()
@@ -119,14 +121,14 @@ class DataRatingChangeSerializer(serializers.Serializer):
     rating_after = serializers.IntegerField()
 
 
-class DataChatLineSerializer(serializers.Serializer):
+class DataChatLineSerializer(serializers.Serializer[dict[str, Any]]):
     game_id = serializers.IntegerField()
     text = serializers.CharField()
     created = serializers.DateTimeField()
     hidden = serializers.BooleanField(help_text="Hidden by a moderator.")
 
 
-class DataMessageSerializer(serializers.Serializer):
+class DataMessageSerializer(serializers.Serializer[dict[str, Any]]):
     conversation_id = serializers.IntegerField()
     to = serializers.CharField(help_text="The recipient's username.")
     text = serializers.CharField()
@@ -134,18 +136,18 @@ class DataMessageSerializer(serializers.Serializer):
     hidden = serializers.BooleanField(help_text="Hidden by a moderator.")
 
 
-class DataNoteSerializer(serializers.Serializer):
+class DataNoteSerializer(serializers.Serializer[dict[str, Any]]):
     game_id = serializers.IntegerField()
     text = serializers.CharField(allow_blank=True)
     updated = serializers.DateTimeField()
 
 
-class DataPersonSerializer(serializers.Serializer):
+class DataPersonSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     since = serializers.DateTimeField()
 
 
-class DataTokenSerializer(serializers.Serializer):
+class DataTokenSerializer(serializers.Serializer[dict[str, Any]]):
     key = serializers.CharField(help_text="The token's first characters (never the token).")
     name = serializers.CharField()
     created = serializers.DateTimeField()
@@ -153,7 +155,7 @@ class DataTokenSerializer(serializers.Serializer):
     last_used = serializers.DateTimeField(allow_null=True)
 
 
-class DataWebhookSerializer(serializers.Serializer):
+class DataWebhookSerializer(serializers.Serializer[dict[str, Any]]):
     url = serializers.CharField()
     token = serializers.CharField(help_text="The name of the token it belongs to.")
     events = serializers.ListField(child=serializers.CharField())
@@ -161,7 +163,7 @@ class DataWebhookSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
-class DataDeviceSerializer(serializers.Serializer):
+class DataDeviceSerializer(serializers.Serializer[dict[str, Any]]):
     # (Named like Field.label: DRF's metaclass takes a declared field out of the class.)
     label = serializers.CharField(  # type: ignore[assignment]
         allow_blank=True, help_text="Browser and system."
@@ -170,21 +172,21 @@ class DataDeviceSerializer(serializers.Serializer):
     last_success = serializers.DateTimeField(allow_null=True)
 
 
-class DataInvitationSerializer(serializers.Serializer):
+class DataInvitationSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     game = serializers.CharField()
     status = serializers.CharField()
     created = serializers.DateTimeField()
 
 
-class DataEntrySerializer(serializers.Serializer):
+class DataEntrySerializer(serializers.Serializer[dict[str, Any]]):
     tournament_id = serializers.IntegerField()
     tournament = serializers.CharField(help_text="Its name.")
     status = serializers.CharField()
     joined = serializers.DateTimeField()
 
 
-class DataReportSerializer(serializers.Serializer):
+class DataReportSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.CharField()
     reason = serializers.CharField()
     comment = serializers.CharField(allow_blank=True)
@@ -192,19 +194,19 @@ class DataReportSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
-class DataModerationNoticeSerializer(serializers.Serializer):
+class DataModerationNoticeSerializer(serializers.Serializer[dict[str, Any]]):
     text = serializers.CharField()
     created = serializers.DateTimeField()
 
 
-class DataSuspensionSerializer(serializers.Serializer):
+class DataSuspensionSerializer(serializers.Serializer[dict[str, Any]]):
     until = serializers.DateTimeField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
     created = serializers.DateTimeField()
     lifted = serializers.DateTimeField(allow_null=True)
 
 
-class PlayerDataSerializer(serializers.Serializer):
+class PlayerDataSerializer(serializers.Serializer[dict[str, Any]]):
     """Everything the site holds about the player, as of ``created``."""
 
     created = serializers.DateTimeField(help_text="When this download was made.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from accounts.models import User
 from guildhall_site.rest import ApiThrottle, WriteThrottle
 
 
@@ -20,6 +21,6 @@ class DeletionThrottle(WriteThrottle):
     scope = "deletion"
 
 
-def attachment(user) -> str:
+def attachment(user: User) -> str:
     """The download's Content-Disposition: a file named for the player and the day."""
     return f'attachment; filename="guildhall-data-{user.pk}-{timezone.now():%Y-%m-%d}.json"'

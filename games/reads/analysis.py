@@ -16,13 +16,16 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.core import analysis as core
 from games.core.match import Match
 from games.core.protocol import State
@@ -46,13 +49,13 @@ def finished_game(game_id: int) -> Game:
     return game
 
 
-def player_seat(game: Game, user) -> int | None:
+def player_seat(game: Game, user: User | AnonymousUser) -> int | None:
     if not user.is_authenticated:
         return None
     return Seat.objects.filter(game=game, user=user).values_list("number", flat=True).first()
 
 
-def readable(game_id: int, user) -> tuple[Game, int]:
+def readable(game_id: int, user: User | AnonymousUser) -> tuple[Game, int]:
     """The finished game and the reader's seat; PermissionDenied for anyone not seated."""
     game = finished_game(game_id)
     seat = player_seat(game, user)
@@ -307,7 +310,7 @@ def shown(game: Game, seat: int) -> Shown:
     )
 
 
-def payload(game: Game, seat: int) -> dict:
+def payload(game: Game, seat: int) -> dict[str, Any]:
     """The API's answer (games.api.serializers.AnalysisSerializer): every judged decision
     in words, in the language of the moment. Once ready it never changes: kept in the pages
     cache (naming a few hundred actions takes a second)."""
@@ -315,14 +318,14 @@ def payload(game: Game, seat: int) -> dict:
     if row is None or row.status != Analysis.Status.READY:
         return {"status": "none" if row is None else row.status, "complete": True, "decisions": []}
     key = cache_keys.key("analysis", [game.pk, seat, stamp(game), get_language()])
-    kept = caches["pages"].get(key)
+    kept: dict[str, Any] | None = caches["pages"].get(key)
     if kept is None:
         kept = _ready_payload(game, row, seat)
         caches["pages"].set(key, kept, settings.PAGE_CACHE_SECONDS)
     return kept
 
 
-def _ready_payload(game: Game, row: Analysis, seat: int) -> dict:
+def _ready_payload(game: Game, row: Analysis, seat: int) -> dict[str, Any]:
     result = core.Analysis.from_json(row.result)
     chosen = marked(result, len(game.names), seat)
     marks = {d.step: i for i, d in enumerate(chosen, 1)}

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import DateTimeField, Value
 
 from accounts import quiet_hours
+from accounts.models import User
 from accounts.quiet_hours import QuietHours
+from games.community.chat.reads import format_stamp
 from games.models import ChatLine, Game, Seat, Vacation
-from games.reads.chat import format_stamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +136,7 @@ class PollRow:
     seated: bool  # the user has a seat in the game
     seen_at: datetime | None  # when that seat last looked
     draft_stamp: str  # that seat's own private records ("" for none, or no seat)
-    chat_stamp: str  # the game's chat as it is (games.reads.chat.stamp)
+    chat_stamp: str  # the game's chat as it is (games.community.chat.reads.stamp)
 
 
 def poll(game_id: int, user_id: int | None) -> PollRow | None:
@@ -159,16 +162,18 @@ def poll(game_id: int, user_id: int | None) -> PollRow | None:
 _DATETIME = Value(None, output_field=DateTimeField())
 
 
-def _datetime(value) -> datetime | None:
+def _datetime(value: object) -> datetime | None:
     """A datetime column as the ORM would give it (SQLite: text or naive, made aware)."""
     if value is None:
         return None
     for converter in connection.ops.get_db_converters(_DATETIME):
         value = converter(value, _DATETIME, connection)
-    return value
+    return cast(datetime, value)  # the converters' result: an aware datetime
 
 
-def game_actions_context(game, user, seats=None) -> dict:
+def game_actions_context(
+    game: Game, user: User | AnonymousUser | None, seats: list[Seat] | None = None
+) -> dict[str, Any]:
     """What ``games/game_actions.html`` needs (the ``game_actions`` tag builds the same),
     from the game's ``seats`` when the caller has read them."""
     seats = list(game.seats.all()) if seats is None else seats

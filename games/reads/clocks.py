@@ -29,6 +29,7 @@ from django.db.models import Subquery
 from django.utils import timezone
 
 from accounts import quiet_hours
+from accounts.models import User
 from accounts.quiet_hours import QuietHours
 from games.models import Vacation
 from guildhall_site.upkeep import maintenance
@@ -38,7 +39,9 @@ ALLOWANCE_PER_YEAR = timedelta(days=21)
 MAX_DAYS = 2 * ALLOWANCE_PER_YEAR.days
 
 
-def push_back(since: datetime, allowance: timedelta, periods: Iterable[tuple]) -> datetime:
+def push_back(
+    since: datetime, allowance: timedelta, periods: Iterable[tuple[datetime, datetime]]
+) -> datetime:
     """When a clock started at ``since`` with ``allowance`` runs out, standing still during
     ``periods`` ((start, end) pairs that do not overlap)."""
     t, left = since, allowance
@@ -92,7 +95,7 @@ def deadline_for(user_id: int, since: datetime, move_days: int | None) -> dateti
 # Vacations -------------------------------------------------------------------------------------
 
 
-def current_vacation(user, now: datetime | None = None) -> Vacation | None:
+def current_vacation(user: User, now: datetime | None = None) -> Vacation | None:
     now = now or timezone.now()
     return Vacation.objects.filter(user=user, start__lte=now, end__gt=now).first()
 
@@ -105,7 +108,7 @@ def _overlap(start: datetime, end: datetime, lo: datetime, hi: datetime) -> time
     return max(timedelta(0), min(end, hi) - max(start, lo))
 
 
-def used_in_year(user, year: int, exclude: int | None = None) -> timedelta:
+def used_in_year(user: User, year: int, exclude: int | None = None) -> timedelta:
     lo, hi = _year_bounds(year)
     periods = Vacation.objects.filter(user=user, start__lt=hi, end__gt=lo)
     if exclude is not None:  # (exclude(pk=None) excluded nothing: a pk is never NULL)
@@ -113,13 +116,13 @@ def used_in_year(user, year: int, exclude: int | None = None) -> timedelta:
     return sum((_overlap(v.start, v.end, lo, hi) for v in periods), timedelta(0))
 
 
-def time_left(user, year: int | None = None) -> timedelta:
+def time_left(user: User, year: int | None = None) -> timedelta:
     """Vacation time left in ``year`` (this year by default)."""
     year = year or timezone.now().astimezone(UTC).year
     return max(timedelta(0), ALLOWANCE_PER_YEAR - used_in_year(user, year))
 
 
-def vacation_end_subquery(user, now: datetime) -> Subquery:
+def vacation_end_subquery(user: User, now: datetime) -> Subquery:
     """For annotating rows with the end of their user's current vacation (None if none)."""
     current = Vacation.objects.filter(user=user, start__lte=now, end__gt=now)
     return Subquery(current.values("end")[:1])

@@ -18,9 +18,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import connection
 
+from games.core import GameKind
+from games.core.protocol import State
 from games.models import Game, Move
 from games.reads.movelog import describe_move
 
@@ -54,7 +57,7 @@ class Page:
 
 def page(
     game: Game,
-    state,
+    state: State,
     viewer: int | None,
     before: int | None = None,
     records_at_least: int = PAGE_RECORDS,
@@ -69,7 +72,7 @@ def page(
     older page.
     """
     kind = game.game_kind
-    records: list[tuple[int, list[dict]]] = []  # newest first while reading
+    records: list[tuple[int, list[dict[str, Any]]]] = []  # newest first while reading
     boundary: int | None = None  # the record the page starts in, at its first heading
     for number, events in _newest_first(game.pk, before, first=records_at_least * 2):
         if number == before:
@@ -122,7 +125,7 @@ _NEWEST = (
 
 def _newest_first(
     game_id: int, before: int | None, first: int = _CHUNK
-) -> Iterator[tuple[int, list[dict]]]:
+) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """The game's records up to ``before`` (all: None), newest first: ``first`` of them, then
     ``_CHUNK`` at a time (one query for most pages)."""
     sql = _NEWEST.format(move=connection.ops.quote_name(Move._meta.db_table)) + " LIMIT %s"
@@ -141,7 +144,7 @@ def _newest_first(
         below, size = chunk[-1][0] - 1, _CHUNK
 
 
-def _first_heading(kind, state, events: list[dict]) -> int:
+def _first_heading(kind: GameKind, state: State, events: list[dict[str, Any]]) -> int:
     """The index of the first event of ``events`` that begins a group (len if none)."""
     return next(
         (i for i, event in enumerate(events) if kind.log_heading(state, event) is not None),
@@ -149,10 +152,12 @@ def _first_heading(kind, state, events: list[dict]) -> int:
     )
 
 
-def _split(kind, state, events: list[dict]) -> list[tuple[str | None, list[dict]]]:
+def _split(
+    kind: GameKind, state: State, events: list[dict[str, Any]]
+) -> list[tuple[str | None, list[dict[str, Any]]]]:
     """``events`` cut at each heading: (the heading, or None for the part before the first
     one, and the events from it on)."""
-    parts: list[tuple[str | None, list[dict]]] = [(None, [])]
+    parts: list[tuple[str | None, list[dict[str, Any]]]] = [(None, [])]
     for event in events:
         heading = kind.log_heading(state, event)
         if heading is not None:
@@ -164,11 +169,11 @@ def _split(kind, state, events: list[dict]) -> list[tuple[str | None, list[dict]
 
 def context(
     game: Game,
-    state,
+    state: State,
     seat: int | None,
     before: int | None = None,
     records_at_least: int = PAGE_RECORDS,
-) -> dict:
+) -> dict[str, Any]:
     """What games/log_page.html shows: a page of the log, and whether its move numbers link
     to the replay (a finished game's)."""
     return {

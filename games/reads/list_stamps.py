@@ -21,7 +21,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
 from django.db import transaction
 
 from games.models import Seat
@@ -31,7 +31,7 @@ INVITATIONS = "lists:invitations"
 TIMEOUT = 30 * 24 * 3600
 
 
-def _cache():
+def _cache() -> BaseCache:
     return caches["pages"]  # with the pages kept under these stamps
 
 

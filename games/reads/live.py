@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Iterable
 from functools import cache
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -68,7 +69,7 @@ def _client(url: str) -> redis.Redis:
 CLOSED_PREFIX = "closed:"
 
 
-def _add(entries: list[tuple[str, dict]], also: tuple[str, ...] = ()) -> None:
+def _add(entries: list[tuple[str, dict[str, Any]]], also: tuple[str, ...] = ()) -> None:
     global _down_until
     if not entries or time.monotonic() < _down_until:
         return

@@ -14,11 +14,13 @@ fresh board that shows it (its newest dozen records, one or two of them new).
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from games.core import i18n
+from games.core.protocol import State
 from games.models import Game
 
 TIMEOUT_LINE = gettext_noop("(played by the computer: time ran out)")
@@ -27,11 +29,13 @@ SITE_EVENTS = ("timeout", "abandoned")
 
 # The lines kept: enough for the newest records of a few thousand boards.
 KEPT = 8192
-_kept: dict[tuple, tuple[str, ...]] = {}
+_kept: dict[tuple[object, ...], tuple[str, ...]] = {}
 _lock = threading.Lock()
 
 
-def describe_move(game: Game, state, events: list[dict], viewer: int | None) -> list[str]:
+def describe_move(
+    game: Game, state: State, events: list[dict[str, Any]], viewer: int | None
+) -> list[str]:
     """The lines of one move's ``events`` for ``viewer`` (None: a spectator), ``state``
     being the game's state (its names and options are what the lines read of it)."""
     # By repr: of JSON's values, equal reprs are equal values (and a key the same record
@@ -61,7 +65,9 @@ def forget() -> None:
         _kept.clear()
 
 
-def _describe(game: Game, state, events: list[dict], viewer: int | None) -> list[str]:
+def _describe(
+    game: Game, state: State, events: list[dict[str, Any]], viewer: int | None
+) -> list[str]:
     lines = []
     game_events = []
     for event in events:

@@ -6,12 +6,15 @@ or ``seed`` (deferred): a list page must not load, and so cannot leak, a game's 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from accounts.models import Block
+from accounts.models import User
+from games.community.models import Block
 from games.models import Game, Invitation, InvitationResponse, Seat
 from games.reads.lobby_filters import LobbyFilter
 
@@ -63,11 +66,11 @@ class GameRow:
         return min((s.deadline for s in self.waiting if s.deadline), default=None)
 
 
-def _my_seats(user) -> QuerySet[Seat]:
+def _my_seats(user: User) -> QuerySet[Seat]:
     return Seat.objects.filter(user=user).select_related("game").defer(*SECRET_FIELDS)
 
 
-def game_rows(seats) -> list[GameRow]:
+def game_rows(seats: Iterable[Seat]) -> list[GameRow]:
     """Rows with the seats each game waits for: one more query for the whole list."""
     seats = list(seats)
     waiting: dict[int, list[Seat]] = {}
@@ -79,7 +82,7 @@ def game_rows(seats) -> list[GameRow]:
     return [GameRow(s.game, s, tuple(waiting.get(s.game_id, ()))) for s in seats]
 
 
-def games_to_play(user) -> list[GameRow]:
+def games_to_play(user: User) -> list[GameRow]:
     """Active games that wait for ``user``, the longest-waiting first."""
     seats = (
         _my_seats(user)
@@ -89,7 +92,7 @@ def games_to_play(user) -> list[GameRow]:
     return [GameRow(s.game, s) for s in seats]
 
 
-def waiting_count(user, besides: int | None = None) -> int:
+def waiting_count(user: User, besides: int | None = None) -> int:
     """How many active games wait for ``user``, ``besides`` (a game id) left out."""
     seats = _my_seats(user).filter(game__status__in=Game.ACTIVE, deciding=True)
     if besides is not None:
@@ -97,7 +100,7 @@ def waiting_count(user, besides: int | None = None) -> int:
     return seats.count()
 
 
-def games_waiting(user) -> list[GameRow]:
+def games_waiting(user: User) -> list[GameRow]:
     """Active games that wait for others, the latest change first."""
     seats = (
         _my_seats(user)
@@ -107,7 +110,7 @@ def games_waiting(user) -> list[GameRow]:
     return game_rows(seats)
 
 
-def finished_games(user, limit: int | None = None) -> list[GameRow]:
+def finished_games(user: User, limit: int | None = None) -> list[GameRow]:
     """``user``'s finished games with their rank, the latest first (cancelled ones left out)."""
     seats = (
         _my_seats(user)
@@ -119,14 +122,14 @@ def finished_games(user, limit: int | None = None) -> list[GameRow]:
     return [GameRow(s.game, s) for s in seats]
 
 
-def record(user) -> dict[str, int]:
+def record(user: User) -> dict[str, int]:
     """``user``'s finished games (cancelled ones left out) and how many they won (rank 1,
     ties included)."""
     seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
     return {"played": seats.count(), "won": seats.filter(rank=1).count()}
 
 
-def next_game_id(user, after: int | None = None) -> int | None:
+def next_game_id(user: User, after: int | None = None) -> int | None:
     """The game to go to next where ``user`` decides: the one after ``after`` in the order of
     the dashboard (longest-waiting first), going round to the first; None if there is none.
 
@@ -148,15 +151,15 @@ class InvitationRow:
     viewer_id: int
 
     @property
-    def accepted(self) -> list:
+    def accepted(self) -> list[User]:
         return [r.user for r in self._responses() if r.accepted]
 
     @property
-    def declined(self) -> list:
+    def declined(self) -> list[User]:
         return [r.user for r in self._responses() if not r.accepted]
 
     @property
-    def pending(self) -> list:
+    def pending(self) -> list[User]:
         """Named players who have not answered yet."""
         answered = {r.user_id for r in self._responses()}
         return [u for u in self.invitation.invitees.all() if u.pk not in answered]
@@ -198,11 +201,11 @@ class InvitationRow:
             return self.answer is True
         return any(u.pk == self.viewer_id for u in self.invitation.invitees.all())
 
-    def _responses(self) -> list:
+    def _responses(self) -> list[InvitationResponse]:
         return sorted(self.invitation.responses.all(), key=lambda r: (r.created, r.pk))
 
 
-def visible_invitations(user) -> QuerySet[Invitation]:
+def visible_invitations(user: User | AnonymousUser | None) -> QuerySet[Invitation]:
     """The invitations ``user`` may see, whatever their status: those open to all, their own,
     and those addressed to or answered by them. The one rule of the pages and the API
     (``services`` answers 404 for any other, as the API does, whether or not it exists).
@@ -216,10 +219,10 @@ def visible_invitations(user) -> QuerySet[Invitation]:
     return Invitation.objects.filter(pk__in=seen.values("pk")).exclude(_kept_from(user))
 
 
-def _kept_from(user) -> Q:
+def _kept_from(user: User) -> Q:
     """The invitations open to all that would seat ``user`` with a player who blocked them
     (made or accepted by one, and neither addressed to nor answered by ``user``): never
-    shown to them, so that nothing tells them they are blocked (accounts.blocks)."""
+    shown to them, so that nothing tells them they are blocked (games.community.blocks)."""
     blockers = Block.objects.filter(blocked=user).values("user_id")
     theirs = Q(creator__in=blockers) | Q(
         Exists(
@@ -232,12 +235,12 @@ def _kept_from(user) -> Q:
     return Q(open_to_all=True) & theirs & ~Q(creator=user) & ~Q(mine)
 
 
-def invitation_row(invitation: Invitation, viewer) -> InvitationRow:
+def invitation_row(invitation: Invitation, viewer: User) -> InvitationRow:
     return InvitationRow(invitation, viewer.pk)
 
 
 def open_invitations(
-    user, *, by: set[int] | None = None, only: LobbyFilter | None = None
+    user: User, *, by: set[int] | None = None, only: LobbyFilter | None = None
 ) -> list[InvitationRow]:
     """The open invitations ``user`` may answer or made; ``by``: only those created by these
     users (their friends); ``only``: those the lobby's filters let through."""
@@ -249,7 +252,7 @@ def open_invitations(
     return [InvitationRow(i, user.pk) for i in invitations]
 
 
-def games_to_watch(user, players: set[int], limit: int) -> list[Game]:
+def games_to_watch(user: User, players: set[int], limit: int) -> list[Game]:
     """Active games where any of ``players`` (the user's friends) sits and ``user`` does not,
     the latest change first."""
     if not players:
@@ -263,7 +266,7 @@ def games_to_watch(user, players: set[int], limit: int) -> list[Game]:
     )
 
 
-def open_invitations_queryset(user) -> QuerySet[Invitation]:
+def open_invitations_queryset(user: User) -> QuerySet[Invitation]:
     """Open invitations ``user`` may answer, or made: open to all, addressed to them, theirs.
 
     Newest first, with the creator, the named players and the answers loaded.

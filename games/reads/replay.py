@@ -14,6 +14,7 @@ game was stopped, not played out, so it has no result worth looking back at.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games.core import GameKind
 from games.core.match import Match
@@ -28,7 +29,7 @@ class Step:
     number: int
     total: int  # the game's last step
     state: State
-    events: list[dict]  # of record ``number`` ([] at step 0)
+    events: list[dict[str, Any]]  # of record ``number`` ([] at step 0)
     seat: int | None  # who made record ``number`` (None at step 0)
 
 
@@ -57,7 +58,7 @@ def step_at(game: Game, number: int) -> Step:
         for seat, action, rules in rows.values_list("seat", "action", "rules")
     ]
     match = Match(kind, game.engine_options(), game.names, game.seed, record, game.rules)
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     seat = None
     if number:
         events = Move.objects.filter(game=game, number=number).values_list("events", flat=True)[0]
@@ -93,7 +94,7 @@ def turns(game: Game, state: State) -> list[Turn]:
     return out
 
 
-def read_only_view(kind: GameKind, state: State, seat: int | None) -> dict:
+def read_only_view(kind: GameKind, state: State, seat: int | None) -> dict[str, Any]:
     """``seat``'s view (None: a spectator's) with nothing to decide: the game's board
     template shows no decision button for it, whatever step it was."""
     return {**kind.view(state, seat), "legal_actions": [], "can_undo": False}

@@ -4,7 +4,7 @@ written by ``games.play.presence.mark_looked``), in a few lines.
 
 Built only from what that player may read: the game's log lines for their seat
 (``games.reads.movelog.describe_move``, the same lines as their move log), the scores of
-their own view (``scores(view)``) and the chat lines they may read (``games.reads.chat``).
+their own view (``scores(view)``) and the chat lines they may read (``games.community.chat.reads``).
 So it never tells a secret: a card another seat drew stays "drew 2 cards", as in their log.
 The board shows it at its top; the turn email and push say it in a sentence.
 """
@@ -12,12 +12,14 @@ The board shows it at its top; the turn email and push say it in a sentence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.community.chat import reads as chat_reads
+from games.core.protocol import State
 from games.models import Game, Move, Seat
-from games.reads import chat as chat_reads
 from games.reads.movelog import SITE_EVENTS, describe_move
 
 # The lines a summary names at most (the newest); it counts the others.
@@ -79,7 +81,7 @@ class Since:
         return "; ".join(parts) + ("." if parts else "")
 
 
-def others_lines(game: Game, state, seat: int, after: int) -> list[str]:
+def others_lines(game: Game, state: State, seat: int, after: int) -> list[str]:
     """The log lines, for ``seat``, of the other seats' records after version ``after``
     (headings left out: the lines say who), oldest first."""
     kind = game.game_kind
@@ -98,7 +100,9 @@ def others_lines(game: Game, state, seat: int, after: int) -> list[str]:
     return lines
 
 
-def summary(game: Game, seat: Seat, state=None, view=None) -> Since:
+def summary(
+    game: Game, seat: Seat, state: State = None, view: dict[str, Any] | None = None
+) -> Since:
     """What the others did in ``game`` since ``seat``'s player last looked at its board."""
     kind = game.game_kind
     state = kind.from_json(game.snapshot) if state is None else state

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -37,7 +38,9 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext, ngettext
 
+from accounts.models import User
 from games.core import GameKind, Match, registry
+from games.core.protocol import Options
 from games.models import Game, Move, Seat
 from games.reads import cache_keys
 
@@ -92,10 +95,10 @@ def score_timeline(game: Game) -> Timeline | None:
 
 def build_timeline(
     kind: GameKind,
-    options,
+    options: Options,
     names: list[str],
     seed: int,
-    records: list[dict],
+    records: list[dict[str, Any]],
     rules: int | None = None,
 ) -> Timeline | None:
     """Replay ``records`` once and take the spectator's scores at the start, at the start of
@@ -139,7 +142,7 @@ def _sample(points: list[Point], limit: int) -> tuple[Point, ...]:
     return tuple(points[i] for i in picks)
 
 
-def _to_plain(timeline: Timeline) -> dict:
+def _to_plain(timeline: Timeline) -> dict[str, Any]:
     # Plain data in the cache: nothing that a changed class could fail to unpickle.
     return {
         "names": list(timeline.names),
@@ -148,7 +151,7 @@ def _to_plain(timeline: Timeline) -> dict:
     }
 
 
-def _from_plain(data: dict) -> Timeline:
+def _from_plain(data: dict[str, Any]) -> Timeline:
     return Timeline(
         tuple(data["names"]),
         data["score_label"],
@@ -230,7 +233,7 @@ def _minutes(n: int) -> str:
     return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
 
 
-def player_stats(user) -> PlayerStats:
+def player_stats(user: User) -> PlayerStats:
     """``user``'s finished games (cancelled ones left out) per game and per number of
     players, and the time they take to move (``move_times``). Two queries."""
     players = (
@@ -280,7 +283,7 @@ def _game_name(kind: str) -> str:
         return kind
 
 
-def move_times(user) -> dict:
+def move_times(user: User) -> dict[str, Any]:
     """How long ``user`` takes to move, over every game they play or played: for each turn
     (a part of the game as its log heads it: a Guildhall turn, a Renaissance Man phase) in
     which they moved, how long the game had waited for them when they made their first

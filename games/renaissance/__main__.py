@@ -5,10 +5,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from games.core.arena import bench_strong
+from games.core.arena_cli import ArenaCommands, add_commands, run_command
 
 from . import arena
 from .simulate import bench, run
+
+COMMANDS = ArenaCommands(
+    levels=arena.LEVELS,
+    length="rounds",
+    max_length=200,
+    budget_unit="step",
+    bench_games=2,
+    make_setup=arena.make_setup,
+    play_game=arena.play_game,
+    arena_options=lambda args: {"max_rounds": args.max_length},
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,53 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("bench", help="decisions/s, state size and clone time, one core")
     b.add_argument("--seconds", type=float, default=6.0)
     b.add_argument("--seed", type=int, default=1)
-    ar = sub.add_parser("arena", help="one computer level against another: win rate, timing")
-    ar.add_argument("--a", default="strong", choices=arena.LEVELS, help="the level measured")
-    ar.add_argument("--b", default="normal", choices=arena.LEVELS, help="every other seat")
-    ar.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    ar.add_argument("--games", type=int, default=200)
-    ar.add_argument("--seed", type=int, default=1)
-    ar.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
-    ar.add_argument("--budget-ms", type=int, default=None, help="the strong level's, a step")
-    ar.add_argument(
-        "--iterations",
-        type=int,
-        default=None,
-        help="the strong level's iterations a step, instead of a time (a reproducible run)",
-    )
-    ar.add_argument("--max-rounds", type=int, default=200)
-    bs = sub.add_parser(
-        "bench-strong",
-        help="the strong computer's seconds per decision and per step, on one core",
-    )
-    bs.add_argument("--games", type=int, default=2)
-    bs.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    bs.add_argument("--budget-ms", type=int, default=1000, help="per step (the site's)")
-    bs.add_argument("--seed", type=int, default=1)
+    add_commands(sub, COMMANDS)
     args = parser.parse_args(argv)
-    if args.command == "arena":
-        setup = arena.make_setup(
-            args.a,
-            args.b,
-            players=args.players,
-            games=args.games,
-            seed=args.seed,
-            budget_ms=args.budget_ms,
-            iterations=args.iterations,
-            max_rounds=args.max_rounds,
-        )
-        arena.main(setup, args.jobs)
-        return 0
-    if args.command == "bench-strong":
-        setup = arena.make_setup(
-            "strong",
-            "normal",
-            players=args.players,
-            games=args.games,
-            seed=args.seed,
-            budget_ms=args.budget_ms,
-        )
-        bench_strong(arena.play_game, setup, length="rounds")
+    if run_command(args, COMMANDS):
         return 0
     if args.command == "simulate":
         summary = run(

@@ -22,13 +22,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Container, Sequence
-from typing import TYPE_CHECKING
 
 from games.core.i18n import gettext as _
 from games.core.i18n import gettext_noop, per_language, pgettext
-
-if TYPE_CHECKING:  # view_types imports this module's tables
-    from .view_types import Card
 
 # Worker types, in the order of the Recruit board's areas (left to right).
 MERCHANT, SCHOLAR, BAKER, KNIGHT = 0, 1, 2, 3
@@ -158,28 +154,6 @@ def foundation_cards(seat: int) -> list[int]:
 
 def is_foundation(card: int) -> bool:
     return card >= FOUNDATION_BASE
-
-
-def card_json(card: int) -> Card:
-    """A face-up card as views show it (a new dict each time: callers may keep it)."""
-    kind, offers, needs = _JSON[card]
-    if card >= FOUNDATION_BASE:  # no bottom corners: it never rests on anything
-        return {"id": card, "type": kind, "offers": list(offers), "needs": None, "foundation": True}
-    return {"id": card, "type": kind, "offers": list(offers), "needs": list(needs)}
-
-
-def _icon(i: int) -> str:
-    return "any" if i == WILD else ICONS[i]
-
-
-_JSON = [
-    (
-        "rm" if TYPE[c] == RM else TYPES[TYPE[c]],
-        (_icon(OFFER_L[c]), _icon(OFFER_R[c])),
-        (_icon(NEED_L[c]), _icon(NEED_R[c])),
-    )
-    for c in range(ALL_CARDS)
-]
 
 
 def type_name(t: int) -> str:

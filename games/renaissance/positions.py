@@ -16,7 +16,7 @@ from .engine import MAX_PLAYERS, MIN_PLAYERS, SOLO_VARIANTS
 from .formats import FORMATS
 from .legal import ACTION_FIELDS
 from .pyramid import BELOW, LEVEL, POS, SIZE
-from .state import KNIGHTS, RULES, STAGES, STORE_SLOTS, PlayerState, State
+from .state import KNIGHTS, RULES, STAGES, STORE_SLOTS, PlayerState, State, copy_revealed
 
 # The formats and their upgraders are in ``formats``; every one is read.
 FORMAT = FORMATS.current
@@ -63,64 +63,7 @@ _PLAYER_KEYS = {
 
 
 def to_json(st: State) -> dict[str, Any]:
-    return {
-        "format": FORMAT,
-        "rules": st.rules,
-        "options": dict(st.options),
-        "names": list(st.names),
-        "rng": st.rng,
-        "deck": st.deck[:],
-        "discard": st.discard[:],
-        "recruit": st.recruit[:],
-        "knights": [row[:] for row in st.knights],
-        "opposing": st.opposing[:],
-        "players": [
-            {
-                "hand": p.hand[:],
-                "known": p.known[:],
-                "cells": p.cells[:],
-                "down": p.down[:],
-                "stored": p.stored[:],
-                "rm_tokens": p.rm_tokens[:],
-                "supply": p.supply,
-                "picks": p.picks[:],
-                "removals": p.removals[:],
-                "choice": None if p.choice is None else dict(p.choice),
-                "done": p.done,
-                "best": p.best,
-                "idle": p.idle,
-            }
-            for p in st.players
-        ],
-        "stage": st.stage,
-        "round": st.round,
-        "phase": st.phase,
-        "step": st.step,
-        "area": st.area,
-        "reshuffles": st.reshuffles,
-        "last_seat": st.last_seat,
-        "last_undoable": st.last_undoable,
-        "undoable": st.undoable[:],
-        "revealed": copy_revealed(st.revealed),
-        "resigned": st.resigned[:],
-        "result": None if st.result is None else [dict(row) for row in st.result],
-    }
-
-
-def copy_revealed(revealed: dict[str, Any] | None) -> dict[str, Any] | None:
-    if revealed is None:
-        return None
-    return {
-        **revealed,
-        "submissions": [
-            {
-                "player": s["player"],
-                "removals": [dict(r) for r in s["removals"]],
-                "action": dict(s["action"]),
-            }
-            for s in revealed["submissions"]
-        ],
-    }
+    return {"format": FORMAT, **st.fields_json()}
 
 
 def from_json(data: object) -> State:

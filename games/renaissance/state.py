@@ -176,12 +176,55 @@ class State:
         s.result = self.result  # replaced, never changed in place
         return s
 
+    def fields_json(self) -> dict[str, Any]:
+        """Every field as plain JSON, copied: ``positions.to_json`` stores it after the
+        format number, and two states are equal when it is."""
+        return {
+            "rules": self.rules,
+            "options": dict(self.options),
+            "names": list(self.names),
+            "rng": self.rng,
+            "deck": self.deck[:],
+            "discard": self.discard[:],
+            "recruit": self.recruit[:],
+            "knights": [row[:] for row in self.knights],
+            "opposing": self.opposing[:],
+            "players": [
+                {
+                    "hand": p.hand[:],
+                    "known": p.known[:],
+                    "cells": p.cells[:],
+                    "down": p.down[:],
+                    "stored": p.stored[:],
+                    "rm_tokens": p.rm_tokens[:],
+                    "supply": p.supply,
+                    "picks": p.picks[:],
+                    "removals": p.removals[:],
+                    "choice": None if p.choice is None else dict(p.choice),
+                    "done": p.done,
+                    "best": p.best,
+                    "idle": p.idle,
+                }
+                for p in self.players
+            ],
+            "stage": self.stage,
+            "round": self.round,
+            "phase": self.phase,
+            "step": self.step,
+            "area": self.area,
+            "reshuffles": self.reshuffles,
+            "last_seat": self.last_seat,
+            "last_undoable": self.last_undoable,
+            "undoable": self.undoable[:],
+            "revealed": copy_revealed(self.revealed),
+            "resigned": self.resigned[:],
+            "result": None if self.result is None else [dict(row) for row in self.result],
+        }
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        from .positions import to_json
-
-        return to_json(self) == to_json(other)
+        return self.fields_json() == other.fields_json()
 
     __hash__ = None  # type: ignore[assignment]  # mutable (typeshed types it as a method)
 
@@ -199,3 +242,19 @@ class State:
         if self.stage == "foundation":
             return "setup"
         return "over" if self.stage == "over" else "play"
+
+
+def copy_revealed(revealed: dict[str, Any] | None) -> dict[str, Any] | None:
+    if revealed is None:
+        return None
+    return {
+        **revealed,
+        "submissions": [
+            {
+                "player": s["player"],
+                "removals": [dict(r) for r in s["removals"]],
+                "action": dict(s["action"]),
+            }
+            for s in revealed["submissions"]
+        ],
+    }

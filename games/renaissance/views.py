@@ -10,7 +10,20 @@ from __future__ import annotations
 from typing import Any, cast
 
 from . import engine, pyramid
-from .cards import FOUNDATION, ICONS, TYPES, WILD, card_json
+from .cards import (
+    ALL_CARDS,
+    FOUNDATION,
+    FOUNDATION_BASE,
+    ICONS,
+    NEED_L,
+    NEED_R,
+    OFFER_L,
+    OFFER_R,
+    RM,
+    TYPE,
+    TYPES,
+    WILD,
+)
 from .legal import legal_actions, majority, sources, virtual_cells
 from .pyramid import BELOW, FIRST, LEVEL, LEVEL_SIZES, POS, SIZE, Cells
 from .state import PlayerState, State
@@ -31,6 +44,29 @@ from .view_types import (
 )
 
 FACE_DOWN: FaceDown = {"face_down": True}
+
+
+def card_json(card: int) -> Card:
+    """A face-up card as views show it (a new dict each time: callers may keep it)."""
+    kind, offers, needs = _JSON[card]
+    if card >= FOUNDATION_BASE:  # no bottom corners: it never rests on anything
+        return {"id": card, "type": kind, "offers": list(offers), "needs": None, "foundation": True}
+    return {"id": card, "type": kind, "offers": list(offers), "needs": list(needs)}
+
+
+def _corner(icon: int) -> str:
+    return "any" if icon == WILD else ICONS[icon]
+
+
+# Each card's face as views show it: its type, offers and needs.
+_JSON = [
+    (
+        "rm" if TYPE[c] == RM else TYPES[TYPE[c]],
+        (_corner(OFFER_L[c]), _corner(OFFER_R[c])),
+        (_corner(NEED_L[c]), _corner(NEED_R[c])),
+    )
+    for c in range(ALL_CARDS)
+]
 
 
 def view(st: State, seat: int | None) -> View:
@@ -118,10 +154,6 @@ def _empty(p: PlayerState) -> list[EmptyPlace]:
         open_ = left is not None and right is not None
         out.append({**_where(i), "open": open_, "needs": needs})
     return out
-
-
-def _corner(icon: int) -> str:
-    return "any" if icon == WILD else ICONS[icon]
 
 
 def _where(i: int) -> Place:

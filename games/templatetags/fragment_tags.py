@@ -57,11 +57,15 @@ class CachedPartialNode(Node):
         self.lock = threading.Lock()  # for a server of threads: one writer at a time
         _nodes.add(self)
 
+    def _render_partial(self, context: template.Context) -> str:
+        html: str = self.partials[self.name].render(context)  # (template_partials: unannotated)
+        return html
+
     def render(self, context: template.Context) -> str:
         key = self.key.resolve(context)
         if not isinstance(key, tuple):
             # None, or no key at all (a missing variable resolves to ""): never shared.
-            return self.partials[self.name].render(context)
+            return self._render_partial(context)
         # The language and the time zone (a partial may show a date: a vacation's end), and
         # the engines' translator (one on the site; tests install others, which word the
         # same keys otherwise).
@@ -69,9 +73,9 @@ class CachedPartialNode(Node):
         try:
             html = self.stored.get(entry)
         except TypeError:  # a key holding a list or a dict: rendered, never stored
-            return self.partials[self.name].render(context)
+            return self._render_partial(context)
         if html is None:
-            html = mark_safe(self.partials[self.name].render(context))
+            html = mark_safe(self._render_partial(context))
             with self.lock:
                 self.stored[entry] = html
                 if len(self.stored) > MAX_ENTRIES:

@@ -1,9 +1,14 @@
+from datetime import datetime
+from typing import Any
+
 from django import template
+from django.template import Context
 from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import get_language, npgettext_lazy
 
 from accounts import quiet_hours
+from games.core import GameKind
 from games.models import Game, Seat
 from games.play import stand_ins
 from games.play.computer_players import LEVEL_LABELS, level_label
@@ -25,14 +30,14 @@ SINCE_STRINGS = {
 
 
 @register.filter
-def publisher_rules(game) -> str:
+def publisher_rules(game: GameKind) -> str:
     """The URL of ``game``'s original rules in the language of the page, if it has them:
     {{ game|publisher_rules }}."""
     return game.rules_url_in((get_language() or "").split("-")[0])
 
 
 @register.filter
-def time_since(value) -> str:
+def time_since(value: datetime | None) -> str:
     """Django's ``timesince``, in the words of a time since: "waiting {{ since }}"."""
     if not value:
         return ""
@@ -43,14 +48,14 @@ def time_since(value) -> str:
         return ""
 
 
-def _token(context) -> str:
+def _token(context: Context) -> str:
     """The CSRF token a fragment holds: a board's placeholder (``games.web.page_cache``), the
     same for everyone, or a requester's own, which makes the fragment theirs alone."""
     return str(context.get("csrf_token") or "")
 
 
 @register.simple_tag(takes_context=True)
-def actions_key(context) -> tuple | None:
+def actions_key(context: Context) -> tuple[object, ...] | None:
     """The key of the concede and cancel-vote buttons ({% cached_partial %}): everything
     ``games/game_actions.html`` reads."""
     game, seat = context.get("game"), context.get("seat")
@@ -71,7 +76,7 @@ def actions_key(context) -> tuple | None:
 
 
 @register.inclusion_tag("games/game_actions.html", takes_context=True)
-def game_actions(context, game: Game, oob: bool = False) -> dict:
+def game_actions(context: Context, game: Game, oob: bool = False) -> dict[str, Any]:
     """The viewer's concede and cancel-vote buttons for ``game``: {% game_actions game %}.
 
     ``oob``: sent beside a new board for htmx to swap in place (``hx-swap-oob``), so that a
@@ -83,7 +88,7 @@ def game_actions(context, game: Game, oob: bool = False) -> dict:
 
 
 @register.inclusion_tag("games/vacation_panel.html", takes_context=True)
-def vacation_panel(context) -> dict:
+def vacation_panel(context: Context) -> dict[str, Any]:
     """The viewer's vacation: start or stop it, and the days left this year."""
     user = getattr(context.get("request"), "user", None)
     if user is None or not user.is_authenticated:
@@ -100,7 +105,7 @@ def vacation_panel(context) -> dict:
 
 
 @register.inclusion_tag("games/quiet_hours_panel.html", takes_context=True)
-def quiet_hours_panel(context) -> dict:
+def quiet_hours_panel(context: Context) -> dict[str, Any]:
     """The viewer's quiet hours: the nights their clocks stand still, and no notice comes."""
     user = getattr(context.get("request"), "user", None)
     if user is None or not user.is_authenticated:
@@ -117,7 +122,7 @@ def quiet_hours_panel(context) -> dict:
 
 
 @register.inclusion_tag("games/stand_in_board.html", takes_context=True)
-def stand_in_board(context) -> dict:
+def stand_in_board(context: Context) -> dict[str, Any]:
     """On a board, for its player: let the computer play for them, or take it back."""
     game, user = context.get("game"), getattr(context.get("request"), "user", None)
     seats = context.get("game_seats") or []
@@ -139,7 +144,7 @@ def stand_in_board(context) -> dict:
 
 
 @register.inclusion_tag("games/stand_in_panel.html", takes_context=True)
-def stand_in_panel(context) -> dict:
+def stand_in_panel(context: Context) -> dict[str, Any]:
     """On the settings page: the computer plays for the viewer in all their games until a
     date, or they take it back everywhere."""
     user = getattr(context.get("request"), "user", None)

@@ -2,12 +2,12 @@
 
 from django import template
 
-from games.core import registry
+from games.core import GameKind, registry
 
 register = template.Library()
 
 
 @register.simple_tag
-def leaderboard_games() -> list:
+def leaderboard_games() -> list[GameKind]:
     """Every game of the registry (each has a leaderboard), in the registry's order."""
     return list(registry.all_games())

@@ -5,7 +5,11 @@ of ``games.api.common``, set in settings.REST_FRAMEWORK)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -17,14 +21,22 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 
+from accounts.http import AuthenticatedRequest
+
+if TYPE_CHECKING:  # (a protocol of DRF's stubs only)
+    from rest_framework.permissions import _SupportsHasPermission
+from accounts.models import User
 from games.models import MOVE_DAYS
 from games.tournaments import organiser, reads, services
 from games.tournaments.models import Action, Entry, Tournament
 from guildhall_site.rest import (
     ApiThrottle,
     ApiView,
+    OneOrMany,
     Pagination,
     StrictBooleanField,
     StrictCharField,
@@ -43,7 +55,7 @@ class TournamentThrottle(WriteThrottle):
         return settings.API_THROTTLE_RATES.get(self.scope, "60/hour")
 
 
-class TournamentSerializer(serializers.Serializer):
+class TournamentSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.CharField(help_text="The game's id in the catalog.")
@@ -74,7 +86,7 @@ class TournamentSerializer(serializers.Serializer):
     joined = serializers.BooleanField(help_text="Whether I play in it.")
 
 
-class CellSerializer(serializers.Serializer):
+class CellSerializer(serializers.Serializer[dict[str, Any]]):
     bye = serializers.BooleanField()
     place = serializers.IntegerField(allow_null=True)
     table_size = serializers.IntegerField()
@@ -109,7 +121,7 @@ class CrosstableRow(serializers.ListField):
     pass
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[dict[str, Any]]):
     rank = serializers.IntegerField()
     username = serializers.CharField()
     name = serializers.CharField()
@@ -129,20 +141,20 @@ class StandingSerializer(serializers.Serializer):
     )
 
 
-class StageSerializer(serializers.Serializer):
+class StageSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     season = serializers.IntegerField(help_text="League: the season; 0 otherwise.")
     division = serializers.IntegerField(help_text="League: the division, 1 the top; 0 otherwise.")
     tie_breaks = serializers.BooleanField()
     standings = StandingSerializer(many=True)
 
 
-class TablePlayerSerializer(serializers.Serializer):
+class TablePlayerSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     name = serializers.CharField()
     place = serializers.IntegerField(allow_null=True)
 
 
-class TableSerializer(serializers.Serializer):
+class TableSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     players = TablePlayerSerializer(many=True)
     game = serializers.IntegerField(allow_null=True, help_text="The game's id (none for a bye).")
@@ -153,7 +165,7 @@ class TableSerializer(serializers.Serializer):
     )
 
 
-class RoundSerializer(serializers.Serializer):
+class RoundSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(help_text="For the organiser's result and extend.")
     number = serializers.IntegerField()
     season = serializers.IntegerField()
@@ -164,7 +176,7 @@ class RoundSerializer(serializers.Serializer):
     tables = TableSerializer(many=True)
 
 
-class OrganiserActionSerializer(serializers.Serializer):
+class OrganiserActionSerializer(serializers.Serializer[dict[str, Any]]):
     # Named apart from the games' Action (a component of the schema with a "kind").
     action = serializers.ChoiceField(choices=Action.Kind.values)
     reason = serializers.CharField(help_text="The organiser's reason.")
@@ -193,7 +205,7 @@ class GameOptionsField(serializers.JSONField):
     pass
 
 
-class TournamentCreateSerializer(serializers.Serializer):
+class TournamentCreateSerializer(serializers.Serializer[dict[str, Any]]):
     """A new tournament: every rule is the page's (``services.check_new_tournament``)."""
 
     name = StrictCharField(max_length=80)
@@ -218,7 +230,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     max_players = StrictIntegerField(default=16)
     access = StrictChoiceField(choices=Tournament.Access.values, default="anyone")
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         data = dict(self.validated_data)
         data["kind"] = data.pop("game")
         return data
@@ -227,18 +239,18 @@ class TournamentCreateSerializer(serializers.Serializer):
 class TournamentEditSerializer(TournamentCreateSerializer):
     """Any of the settings, before the start."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.pop("game")
         for field in self.fields.values():
             field.required = False
             field.default = serializers.empty
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         return dict(self.validated_data)
 
 
-class ReasonSerializer(serializers.Serializer):
+class ReasonSerializer(serializers.Serializer[dict[str, Any]]):
     reason = StrictCharField(max_length=300, help_text="Why: shown on the event's page.")
 
 
@@ -260,7 +272,7 @@ class ExtendSerializer(ReasonSerializer):
     days = StrictIntegerField(min_value=1, max_value=organiser.MAX_EXTEND_DAYS)
 
 
-class SeedSerializer(serializers.Serializer):
+class SeedSerializer(serializers.Serializer[dict[str, Any]]):
     usernames = serializers.ListField(
         child=StrictCharField(max_length=150),
         max_length=services.MAX_PLAYERS,
@@ -268,17 +280,17 @@ class SeedSerializer(serializers.Serializer):
     )
 
 
-class MessageSerializer(serializers.Serializer):
+class MessageSerializer(serializers.Serializer[dict[str, Any]]):
     text = StrictCharField(max_length=organiser.MAX_MESSAGE)
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(serializers.Serializer[dict[str, Any]]):
     code = StrictCharField(
         required=False, allow_blank=True, max_length=64, help_text="The invitation code, if asked."
     )
 
 
-def _fields(t: Tournament, user) -> dict:
+def _fields(t: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
     joined = (
         user.is_authenticated and t.entries.filter(user=user, status=Entry.Status.ACTIVE).exists()
     )
@@ -309,7 +321,7 @@ def _fields(t: Tournament, user) -> dict:
     }
 
 
-def _stages(t: Tournament) -> list[dict]:
+def _stages(t: Tournament) -> list[dict[str, Any]]:
     return [
         {
             "season": s.season,
@@ -336,7 +348,7 @@ def _stages(t: Tournament) -> list[dict]:
     ]
 
 
-def _rounds(t: Tournament) -> list[dict]:
+def _rounds(t: Tournament) -> list[dict[str, Any]]:
     return [
         {
             "id": r.id,
@@ -369,14 +381,14 @@ def _rounds(t: Tournament) -> list[dict]:
     ]
 
 
-def _log(t: Tournament) -> list[dict]:
+def _log(t: Tournament) -> list[dict[str, Any]]:
     return [
         {"action": a.kind, "reason": a.text, "what": a.what, "created": a.created}
         for a in reads.log(t)
     ]
 
 
-def _detail(t: Tournament, user) -> dict:
+def _detail(t: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
     return {
         **_fields(t, user),
         "stages": _stages(t),
@@ -396,7 +408,7 @@ def _tournament(tournament_id: int) -> Tournament:
 private = method_decorator(never_cache, name="dispatch")
 
 
-def _answer(tournament_id: int, user) -> Response:
+def _answer(tournament_id: int, user: User) -> Response:
     return Response(TournamentSerializer(_fields(_tournament(tournament_id), user)).data)
 
 
@@ -434,21 +446,21 @@ class TournamentListView(ApiView):
     serializer_class = TournamentSerializer
     pagination_class = Pagination
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[_SupportsHasPermission]:
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         if self.request.method == "POST":
             return [ApiThrottle(), TournamentThrottle()]
         return super().get_throttles()
 
-    def post(self, request):
+    def post(self, request: AuthenticatedRequest) -> Response:
         body = TournamentCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         t = services.do_create_tournament(request.user, **body.arguments())
         return Response(_detail(_tournament(t.pk), request.user), status=201)
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         rows = reads.tournaments()
         status = request.query_params.get("status")
         if status is not None:
@@ -463,6 +475,7 @@ class TournamentListView(ApiView):
                 )
             rows = rows.filter(status=status)
         page = self.paginate_queryset(rows)
+        assert page is not None  # the view has its paginator
         data = [_fields(t, request.user) for t in page]
         return self.get_paginated_response(TournamentSerializer(data, many=True).data)
 
@@ -483,7 +496,7 @@ class TournamentView(ApiView):
     serializer_class = TournamentDetailSerializer
     permission_classes = [AllowAny]
 
-    def get(self, request, tournament_id: int):
+    def get(self, request: Request, tournament_id: int) -> Response:
         t = _tournament(tournament_id)
         return Response(TournamentDetailSerializer(_detail(t, request.user)).data)
 
@@ -503,7 +516,7 @@ class StandingsView(ApiView):
     serializer_class = StageSerializer
     permission_classes = [AllowAny]
 
-    def get(self, request, tournament_id: int):
+    def get(self, request: Request, tournament_id: int) -> Response:
         return Response(StageSerializer(_stages(_tournament(tournament_id)), many=True).data)
 
 
@@ -525,7 +538,7 @@ class JoinView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiThrottle, TournamentThrottle]
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         body = JoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.do_join(tournament_id, request.user, code=body.validated_data.get("code", ""))
@@ -552,7 +565,7 @@ class LeaveView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiThrottle, TournamentThrottle]
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         services.do_leave(tournament_id, request.user)
         return Response(
             TournamentSerializer(_fields(_tournament(tournament_id), request.user)).data
@@ -566,19 +579,24 @@ class OrganiserView(ApiView):
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiThrottle, TournamentThrottle]
-    body: type[serializers.Serializer] = ReasonSerializer
+    body: type[serializers.Serializer[dict[str, Any]]] = ReasonSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         body = self.body(data=request.data)
         body.is_valid(raise_exception=True)
         self.act(tournament_id, request.user, dict(body.validated_data))
         return Response(_detail(_tournament(tournament_id), request.user))
 
 
-def _organiser_schema(operation: str, body: type[serializers.Serializer]):
+_View = TypeVar("_View", bound=type[ApiView])
+
+
+def _organiser_schema(
+    operation: str, body: type[serializers.Serializer[dict[str, Any]]]
+) -> Callable[[_View], _View]:
     return extend_schema_view(
         post=extend_schema(
             tags=["tournaments"],
@@ -598,7 +616,7 @@ class EditView(OrganiserView):
     serializer_class = TournamentEditSerializer
     body = TournamentEditSerializer
 
-    def post(self, request, tournament_id: int):
+    def post(self, request: AuthenticatedRequest, tournament_id: int) -> Response:
         body = TournamentEditSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         organiser.do_edit(tournament_id, request.user, **body.arguments())
@@ -613,7 +631,7 @@ class CancelView(OrganiserView):
     serializer_class = ReasonSerializer
     body = ReasonSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_cancel(tournament_id, user, data["reason"])
 
 
@@ -625,7 +643,7 @@ class RemoveView(OrganiserView):
     serializer_class = RemoveSerializer
     body = RemoveSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_remove(tournament_id, user, data["username"], data["reason"])
 
 
@@ -637,7 +655,7 @@ class ResultView(OrganiserView):
     serializer_class = ResultSerializer
     body = ResultSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_set_result(
             tournament_id,
             user,
@@ -656,7 +674,7 @@ class ExtendView(OrganiserView):
     serializer_class = ExtendSerializer
     body = ExtendSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_extend(
             tournament_id, user, round_id=data["round"], days=data["days"], reason=data["reason"]
         )
@@ -670,7 +688,7 @@ class MessageView(OrganiserView):
     serializer_class = MessageSerializer
     body = MessageSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_message(tournament_id, user, data["text"])
 
 
@@ -682,5 +700,5 @@ class SeedView(OrganiserView):
     serializer_class = SeedSerializer
     body = SeedSerializer
 
-    def act(self, tournament_id: int, user, data: dict) -> None:
+    def act(self, tournament_id: int, user: User, data: dict[str, Any]) -> None:
         organiser.do_seed(tournament_id, user, data["usernames"])

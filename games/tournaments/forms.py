@@ -103,7 +103,7 @@ class TournamentForm(forms.Form):
         for spec in game.option_specs:
             self.fields[f"option_{spec.name}"] = option_field(spec)
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {
             "name": data["name"],

@@ -97,9 +97,9 @@ def site_url(path: str) -> str:
     return settings.SITE_URL + path
 
 
-def _context(row: Notice) -> dict:
+def _context(row: Notice) -> dict[str, Any]:
     tournament = row.tournament
-    c: dict = {
+    c: dict[str, Any] = {
         "name": row.user.name,
         "kind": row.kind,
         "tournament": tournament.name,
@@ -144,7 +144,7 @@ def _context(row: Notice) -> dict:
     return c
 
 
-def subject(row: Notice, c: dict) -> str:
+def subject(row: Notice, c: dict[str, Any]) -> str:
     t = {"tournament": c["tournament"]}
     if row.kind == Kind.ROUND:
         return _("%(tournament)s: round %(round)s has started") % {**t, "round": c.get("round")}

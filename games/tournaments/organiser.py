@@ -332,4 +332,5 @@ def do_seed(tournament_id: int, user: User, usernames: list[str]) -> list[int]:
         tournament.hand_seeds = [entries[n] for n in names]
         tournament.save(update_fields=["hand_seeds"])
         _log(tournament, user, Action.Kind.SEED, _("Seeds set by hand"), ", ".join(names))
-    return tournament.hand_seeds
+    seeds: list[int] = tournament.hand_seeds
+    return seeds

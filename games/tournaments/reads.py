@@ -52,14 +52,14 @@ class StandingRow:
     played: int
     byes: int
     seed: int
-    cells: list[dict | None] = field(default_factory=list)
+    cells: list[dict[str, Any] | None] = field(default_factory=list)
     points_value: Fraction = Fraction(0)
 
 
 @dataclass
 class TableView:
     number: int
-    players: list[dict]
+    players: list[dict[str, Any]]
     game_id: int | None
     bye: bool
     decided: bool
@@ -134,7 +134,7 @@ def stage(tournament: Tournament, season: int = 0, division: int = 0) -> Stage:
     return Stage(season, division, rows, played_rounds, services.uses_tie_breaks(tournament))
 
 
-def _cell(cell: Cell | None) -> dict | None:
+def _cell(cell: Cell | None) -> dict[str, Any] | None:
     if cell is None:
         return None
     return {

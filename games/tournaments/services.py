@@ -30,8 +30,10 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import blocks, friends
-from accounts.models import Block, User
+from accounts.models import User
+from games.community.blocks import reads as blocks
+from games.community.friends import reads as friends
+from games.community.models import Block
 from games.core import GameKind, OptionError, parse_options, registry
 from games.models import MOVE_DAYS, Game, Move, Rating, Seat
 from games.play import errors, moves, ratings
@@ -39,7 +41,14 @@ from games.play.invitations import start_game
 from games.play.timeouts import TIMEOUT_EVENT
 from games.reads.viewing import game_state
 from games.tournaments import notices
-from games.tournaments.formats import double_elimination, knockout, league, round_robin, swiss
+from games.tournaments.formats import Round as Deal
+from games.tournaments.formats import (
+    double_elimination,
+    knockout,
+    league,
+    round_robin,
+    swiss,
+)
 from games.tournaments.formats.apart import keep_apart
 from games.tournaments.formats.seats import seat_order
 from games.tournaments.formats.standings import Bye, Row, TableResult, knockout_standings
@@ -98,7 +107,7 @@ class NewTournament:
 
     name: str
     game: GameKind
-    options: dict
+    options: dict[str, Any]
     format: str
     table_size: int
     advance: int
@@ -118,7 +127,7 @@ def check_new_tournament(
     *,
     name: str,
     kind: str,
-    options: Mapping | None = None,
+    options: Mapping[str, Any] | None = None,
     format: str = Format.SWISS,
     table_size: int = 2,
     advance: int | None = None,
@@ -499,7 +508,7 @@ def _least(tournament: Tournament) -> int:
     return max(2, tournament.game_kind.min_players)
 
 
-def _knockout_deal(tournament: Tournament, seeded: list[int]) -> tuple[list, list[int]]:
+def _knockout_deal(tournament: Tournament, seeded: list[int]) -> tuple[Deal, list[int]]:
     tables, byes = knockout.deal(
         seeded, tournament.table_size, tournament.advance, _least(tournament)
     )
@@ -510,7 +519,7 @@ def _apart_tables(
     tournament: Tournament,
     tables: Sequence[tuple[int, ...]],
     lost: Mapping[int, int] | None = None,
-) -> list:
+) -> Deal:
     """A deal's tables with players who blocked one another (after signing up) moved
     apart where a swap can do it (in a double elimination, within a bracket)."""
     seated = [p for t in tables for p in t]

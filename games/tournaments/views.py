@@ -4,6 +4,8 @@ through ``games.tournaments.services``, every list through ``games.tournaments.r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -74,7 +76,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     joinable = (
         user.is_authenticated
         and (entry is None or entry.status != entry.Status.ACTIVE)
-        and services.may_join(tournament, user, code="") is None  # type: ignore[arg-type]
+        and services.may_join(tournament, user, code="") is None
     )
     needs_code = (
         user.is_authenticated
@@ -132,7 +134,9 @@ def leave(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse
 # The organiser's tools -------------------------------------------------------------------------
 
 
-def _organiser_action(request: AuthenticatedHttpRequest, tournament_id: int, act, done: str):
+def _organiser_action(
+    request: AuthenticatedHttpRequest, tournament_id: int, act: Callable[[], object], done: str
+) -> HttpResponse:
     """Run an organiser's action from the page's form: back to the page, saying how it went."""
     try:
         act()

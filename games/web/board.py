@@ -8,9 +8,11 @@ hand, pending choice, deck order or seed can reach the HTML.
 
 One view serves the page and its ``board`` partial (``games/board.html#board``): htmx
 requests get the partial, others the page. All decisions are buttons of one form whose value
-is a legal action as JSON; the form also posts the version of the game the player saw, so a
-stale or illegal move changes nothing and is answered with the board and a message
-(409 / 400). Without JavaScript the same form posts normally and redirects back (PRG).
+is a legal action as JSON (``action``), or a few steps of one choice made in one tap
+(``actions``, a list, made together or not at all); the form also posts the version of the
+game the player saw, so a stale or illegal move changes nothing and is answered with the
+board and a message (409 / 400). Without JavaScript the same form posts normally and
+redirects back (PRG).
 
 The board polls ``games:board_poll`` every few seconds: 204 while the version is unchanged,
 else the new board. The poll also marks the viewer's seat as seen (``Seat.last_seen_at``),
@@ -21,9 +23,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -34,6 +37,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
+from games.community.chat import views as chat
 from games.core import IllegalAction, SeatUser
 from games.models import Game
 from games.play import change, errors, moves, presence
@@ -51,7 +56,7 @@ from games.reads import (
 from games.reads.board import SeatRow
 from games.reads.errors import NotFound
 from games.reads.titles import game_title, short_title
-from games.web import chat, page_cache
+from games.web import page_cache
 from games.web.decorators import board_login_required
 from guildhall_site import parsing
 from guildhall_site.rest import ActionThrottle, page_limit
@@ -60,6 +65,8 @@ from guildhall_site.rest import ActionThrottle, page_limit
 # How recently a seat must have been seen to be shown as online.
 ONLINE_WITHIN = timedelta(minutes=2)
 POLL_SECONDS = 3
+# The most steps one button may post (``actions``): Guildhall orders at most 10 cards.
+MOST_STEPS = 12
 
 # Views ----------------------------------------------------------------------------------------
 
@@ -90,7 +97,8 @@ def board_poll(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         response = HttpResponse(status=204)
     else:
         response = _render_board(request, game_id, partial=True, mark_seen=False)
-    # The chat beside the board (games.web.chat) sends its stamp: it loads again on this.
+    # The chat beside the board (games.community.chat.views) sends its stamp: it loads again
+    # on this.
     if "c" in request.GET and request.GET["c"] != row.chat_stamp:
         response["HX-Trigger"] = chat.CHANGED
     return response
@@ -100,7 +108,8 @@ def board_poll(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
 @board_login_required
 @require_POST
 def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    """A decision: ``action`` (a legal action as JSON) made on the game at ``version``.
+    """A decision: ``action`` (a legal action as JSON) made on the game at ``version``, or
+    ``actions``, several steps of one choice made at once (``_posted_actions``).
 
     Done: the new board (htmx) or a redirect to the page. Refused: the board as it is now
     with the reason, status 409 when the game had changed, 400 when the action is not legal
@@ -111,15 +120,12 @@ def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     limited = page_limit(request, ActionThrottle())
     if limited is not None:
         return _render_board(request, game_id, status=429, error=limited[1])
-    try:
-        action = parsing.loads(request.POST.get("action", ""))
-    except ValueError:
-        action = None
+    actions = _posted_actions(request.POST)
     version = parsing.whole_number(request.POST.get("version"))
-    if not isinstance(action, dict) or version is None:
+    if actions is None or version is None:
         return _render_board(request, game_id, error=_("That move could not be read."), status=400)
     try:
-        moves.do_submit_action(game_id, request.user, action, version)
+        moves.do_submit_actions(game_id, request.user, actions, version)
     except errors.StaleVersion:
         return _render_board(
             request,
@@ -139,6 +145,26 @@ def board_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     if request.htmx:
         return _render_board(request, game_id, partial=True)
     return redirect("games:board", game_id=game_id)
+
+
+def _posted_actions(post: QueryDict) -> list[dict[str, Any]] | None:
+    """The steps a board's button posts: ``action``, one legal action as JSON; or
+    ``actions``, a JSON list of up to ``MOST_STEPS`` actions of one kind, made one after
+    the other (a choice of several steps in one tap: Guildhall's "this card on top" is the
+    game's one-card order actions for the others first). None when it cannot be read."""
+    several = "actions" in post
+    try:
+        posted = parsing.loads(post.get("actions" if several else "action", ""))
+    except ValueError:
+        return None
+    steps = posted if several else [posted]
+    if not isinstance(steps, list) or not 0 < len(steps) <= MOST_STEPS:
+        return None
+    if not all(isinstance(step, dict) for step in steps):
+        return None
+    if len({str(step.get("kind")) for step in steps}) != 1:
+        return None
+    return steps
 
 
 def rules_label(players: int, options_label: str) -> str:
@@ -218,6 +244,7 @@ def _games_stamp(request: AuthenticatedHttpRequest) -> str:
     stamp: str | None = getattr(request, "_games_stamp", None)
     if stamp is None:
         stamp = list_stamps.stamps(request.user.pk)[0]
+        # Kept on the request for its second read: an attribute of ours, not in the stubs.
         request._games_stamp = stamp  # type: ignore[attr-defined]
     return stamp
 
@@ -264,7 +291,7 @@ def _render_board(
             partial,
         )
 
-    def render(extra: dict) -> tuple[HttpResponse, str | None]:
+    def render(extra: dict[str, Any]) -> tuple[HttpResponse, str | None]:
         return _render_fresh(request, game_id, error, status, partial, extra, seats)
 
     response = page_cache.serve(request, page_key, render)
@@ -273,7 +300,9 @@ def _render_board(
     return response
 
 
-def _next_game(user, game: Game, seat: int | None, deciders) -> dict | None:
+def _next_game(
+    user: User, game: Game, seat: int | None, deciders: frozenset[int]
+) -> dict[str, Any] | None:
     """For a player this game does not wait for: how many of their other games wait for
     them, and where the next one is (Yucata's "next game", offered, never forced)."""
     if seat is None or seat in deciders or game.status not in Game.ACTIVE:
@@ -294,7 +323,7 @@ def _render_fresh(
     error: str | None,
     status: int,
     partial: bool,
-    extra: dict,
+    extra: dict[str, Any],
     seats: list[SeatRow],
 ) -> tuple[HttpResponse, str | None]:
     """The board rendered from the stored game, and the key it may be cached under (built
@@ -349,7 +378,7 @@ def _render_fresh(
         "note_url": None if seat is None else reverse("games:note", args=[game_id]),
         # What the others did since the player last looked (games.web.since), likewise.
         "since_url": None if seat is None else reverse("games:since", args=[game_id]),
-        # The game's chat, likewise (games.web.chat), for whoever may read it.
+        # The game's chat, likewise (games.community.chat.views), for whoever may read it.
         "chat_url": (
             None
             if seat is None and game.chat_players_only

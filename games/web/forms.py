@@ -8,6 +8,7 @@ radio buttons, every choice in view (its help names each)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -15,8 +16,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from accounts import friends
 from accounts.models import User
+from games.community.friends import reads as friends
 from games.core import GameKind, OptionSpec
 from games.models import MOVE_DAYS_CHOICES
 from games.play import computer_players, invitations
@@ -104,7 +105,12 @@ class InvitationForm(forms.Form):
     )
 
     def __init__(
-        self, *args, creator: User, game: GameKind, against_computer: bool = False, **kwargs
+        self,
+        *args: Any,
+        creator: User,
+        game: GameKind,
+        against_computer: bool = False,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
@@ -161,10 +167,11 @@ class InvitationForm(forms.Form):
         """The usernames typed, separated by spaces or commas."""
         return [n for n in re.split(r"[\s,]+", self.cleaned_data["invitees"]) if n]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         """The invitation's rules (``games.play.invitations``), on what the fields gave, so
         that the form shows a broken rule beside the other fields' errors."""
         data = super().clean()
+        assert data is not None  # Django's clean() gives back cleaned_data
         if "players" in data:
             try:
                 invitations.check_new_invitation(self.creator, **self._arguments(data))
@@ -178,12 +185,12 @@ class InvitationForm(forms.Form):
         for field, messages in getattr(error, "message_dict", {"__all__": error.messages}).items():
             self.add_error(field if field in self.fields else None, messages)
 
-    def invitation(self) -> dict:
+    def invitation(self) -> dict[str, Any]:
         """The keyword arguments of ``games.play.invitations.do_create_invitation``, once
         valid."""
         return self._arguments(self.cleaned_data)
 
-    def _arguments(self, data: dict) -> dict:
+    def _arguments(self, data: dict[str, Any]) -> dict[str, Any]:
         return {
             "kind": self.game.id,
             "players": data["players"],
@@ -205,7 +212,7 @@ class ComputerGameForm(InvitationForm):
 
     FIELDS_LEFT_OUT = ("players", "move_days", "invitees", "rated", "chat_players_only")
 
-    def __init__(self, *args, creator: User, game: GameKind, **kwargs) -> None:
+    def __init__(self, *args: Any, creator: User, game: GameKind, **kwargs: Any) -> None:
         super().__init__(*args, creator=creator, game=game, against_computer=True, **kwargs)
         for name in self.FIELDS_LEFT_OUT:
             self.fields.pop(name, None)
@@ -224,13 +231,13 @@ class ComputerGameForm(InvitationForm):
             initial=least,
         )
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = self.cleaned_data
         if "computers" in data:
             data["players"] = 1 + data["computers"]
         return super().clean()
 
-    def _arguments(self, data: dict) -> dict:
+    def _arguments(self, data: dict[str, Any]) -> dict[str, Any]:
         return super()._arguments(data) | {
             "move_days": None,
             "invitees": [],
@@ -257,18 +264,23 @@ class LobbyFilterForm(forms.Form):
     )
     friends = forms.BooleanField(label=gettext_lazy("Only my friends' invitations"), required=False)
 
-    def __init__(self, *args, games: list[GameKind], **kwargs) -> None:
+    def __init__(self, *args: Any, games: list[GameKind], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         any_choice = ("", gettext("any"))
-        self.fields["game"].choices = [any_choice] + [(g.id, g.name) for g in games]  # type: ignore[attr-defined]
+        self._choice_field("game").choices = [any_choice] + [(g.id, g.name) for g in games]
         most = max((g.max_players for g in games), default=2)
-        self.fields["players"].choices = [any_choice] + [  # type: ignore[attr-defined]
+        self._choice_field("players").choices = [any_choice] + [
             (n, str(n)) for n in range(1, most + 1)
         ]
-        self.fields["move_days"].choices = [any_choice] + [  # type: ignore[attr-defined]
+        self._choice_field("move_days").choices = [any_choice] + [
             (lobby_filters.NO_LIMIT if d is None else str(d), label)
             for d, label in MOVE_DAYS_CHOICES
         ]
+
+    def _choice_field(self, name: str) -> forms.ChoiceField:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)  # declared so above
+        return field
 
     def lobby_filter(self) -> lobby_filters.LobbyFilter:
         """What the valid fields ask for (an invalid one asks nothing)."""

@@ -6,6 +6,8 @@ in; every form also works without JavaScript (a POST, then a redirect).
 """
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,8 +21,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from accounts import friends
 from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
+from games.community.friends import reads as friends
 from games.core import IllegalAction, registry
 from games.models import DEFAULT_KIND, Invitation
 from games.play import cancel_votes, errors, invitations, moves
@@ -58,14 +61,14 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     ]
     page_key = cache_keys.key("dashboard", parts)
 
-    def render_dashboard(extra: dict) -> tuple[HttpResponse, str | None]:
+    def render_dashboard(extra: dict[str, Any]) -> tuple[HttpResponse, str | None]:
         games_to_play = queries.games_to_play(user)
         context = {
             "games_to_play": games_to_play,
             "games_waiting": queries.games_waiting(user),
             "invitations": queries.open_invitations(user),
             "finished_games": queries.finished_games(user, limit=DASHBOARD_FINISHED),
-            # Friends' games to watch (accounts.friends): as of this minute (the key's).
+            # Friends' games to watch (games.community.friends): as of this minute (the key's).
             "friends_games": [
                 {"game": g, "title": game_title(g.names)}
                 for g in queries.games_to_watch(
@@ -107,7 +110,7 @@ def next_game(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 @login_required
 def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
-    # The filters (LobbyFilterForm); ?friends=1: only the user's friends' (accounts.friends).
+    # The filters (LobbyFilterForm); ?friends=1: only the user's friends' (games.community.friends).
     form = LobbyFilterForm(request.GET or None, games=registry.all_games())
     friends_only = request.GET.get("friends") in ("1", "on")
     by = friends.friend_ids(request.user) if friends_only else None
@@ -157,14 +160,18 @@ def create_invitation(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/invitation_form.html", context, status=status)
 
 
-def _answer(request: AuthenticatedHttpRequest, invitation_id: int, do) -> HttpResponse:
+def _answer(
+    request: AuthenticatedHttpRequest,
+    invitation_id: int,
+    do: Callable[[int, User], Invitation],
+) -> HttpResponse:
     error = None
     try:
         invitation = do(invitation_id, request.user)
     except ValidationError as e:
         error = " ".join(e.messages)
         invitation = Invitation.objects.get(pk=invitation_id)
-    if invitation.game_id is not None and invitation.game.seats.filter(user=request.user).exists():
+    if invitation.game is not None and invitation.game.seats.filter(user=request.user).exists():
         url = reverse("games:board", args=[invitation.game_id])
         if request.htmx:
             return HttpResponseClientRedirect(url)

@@ -14,8 +14,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts.http import AuthenticatedHttpRequest
+from games.community.chat import reads as chat_reads
 from games.models import Seat
-from games.reads import chat as chat_reads
 from games.reads import history, viewing
 from games.reads.errors import NotFound
 from games.reads.titles import game_title

@@ -33,6 +33,7 @@ process), this process's memory otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -60,7 +61,7 @@ def enabled() -> bool:
 def serve(
     request: HttpRequest,
     page_key: str | None,
-    render: Callable[[dict], tuple[HttpResponse, str | None]],
+    render: Callable[[dict[str, Any]], tuple[HttpResponse, str | None]],
 ) -> HttpResponse:
     """The page at ``page_key`` from the cache, else the page ``render`` makes, stored.
 

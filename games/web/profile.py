@@ -7,8 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import pgettext_lazy
 
-from accounts import blocks, friends
 from accounts.models import User
+from games.community.blocks import reads as blocks
+from games.community.friends import reads as friends
 from games.play import ratings as game_ratings
 from games.reads import queries as game_queries
 from games.reads import stats as game_stats
@@ -40,19 +41,19 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         # The rating at each game, and the latest rating changes (games.play.ratings).
         "ratings": game_ratings.player_ratings(profile_user),
         "rating_history": game_ratings.history(profile_user, PROFILE_RATING_CHANGES),
-        # A person may add another to their friends (accounts.friends); their own page
+        # A person may add another to their friends (games.community.friends); their own page
         # lists theirs.
         "can_befriend": (
             request.user.is_authenticated
             and request.user.pk != profile_user.pk
             and not profile_user.is_computer
         ),
-        "is_friend": friends.is_friend(request.user, profile_user),  # type: ignore[arg-type]
+        "is_friend": friends.is_friend(request.user, profile_user),
         "my_friends": (
             friends.friends(profile_user) if request.user.pk == profile_user.pk else None
         ),
-        # Whom the viewer blocked (accounts.blocks): never shown to the blocked player.
-        "is_blocked": blocks.is_blocked(request.user, profile_user),  # type: ignore[arg-type]
+        # Whom the viewer blocked (games.community.blocks): never shown to the blocked player.
+        "is_blocked": blocks.is_blocked(request.user, profile_user),
         "my_blocked": (
             blocks.blocked_users(profile_user) if request.user.pk == profile_user.pk else None
         ),

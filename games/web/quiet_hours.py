@@ -8,6 +8,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from games.play import quiet_hours
 from guildhall_site import parsing
 
@@ -18,7 +19,7 @@ def _hour(request: HttpRequest, name: str) -> int | None:
 
 @login_required
 @require_POST
-def set_quiet_hours(request: HttpRequest) -> HttpResponse:
+def set_quiet_hours(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Quiet hours from ``start`` to ``end`` o'clock, or none (``off``)."""
     if request.POST.get("off"):
         start = end = None

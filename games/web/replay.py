@@ -18,6 +18,9 @@ shows: looking at a step again does not replay the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -28,13 +31,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
-from accounts.blocks import blocked_ids
 from accounts.http import AuthenticatedHttpRequest
+from games.community.blocks.reads import blocked_ids
+from games.community.chat import reads as chat_reads
 from games.core import SeatUser
 from games.models import Game, Seat
 from games.reads import analysis as analysis_reads
 from games.reads import cache_keys, replay
-from games.reads import chat as chat_reads
 from games.reads.movelog import describe_move
 from games.reads.titles import game_title
 from games.web import page_cache
@@ -151,7 +154,7 @@ def _serve(request: AuthenticatedHttpRequest, game: Game, step: int) -> HttpResp
         parts.append((user.username, user.name, user.is_guest))
     key = cache_keys.key("replay", parts)
 
-    def render_step(extra: dict) -> tuple[HttpResponse, str | None]:
+    def render_step(extra: dict[str, Any]) -> tuple[HttpResponse, str | None]:
         chat = chat_reads.read(game, user, up_to_version=step) if readable else None
         extra = extra | {"chat": chat}
         if shows_analysis:
@@ -166,15 +169,24 @@ def _serve(request: AuthenticatedHttpRequest, game: Game, step: int) -> HttpResp
     return response
 
 
+class _SeatRow(Protocol):
+    """A seat as the replay reads it (a row of ``values_list``)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def computer_level(self) -> object: ...
+
+
 def _render(
     request: HttpRequest,
     game: Game,
-    seats: list,
+    seats: Sequence[_SeatRow],
     seat: int | None,
     number: int,
     hands: bool,
     partial: bool,
-    extra: dict,
+    extra: dict[str, Any],
 ) -> HttpResponse:
     kind = game.game_kind
     step = replay.step_at(game, number)
@@ -225,7 +237,9 @@ def _render(
     return render(request, template, context)
 
 
-def _turns(turns: list[replay.Turn], number: int, total: int, url) -> dict:
+def _turns(
+    turns: list[replay.Turn], number: int, total: int, url: Callable[[int], str]
+) -> dict[str, Any]:
     """Stepping by turn: the turn of step ``number`` (the last one begun by then), where
     the turn before this step and the next one begin (as a player's chapters), the picker's
     choices, and which step of its turn this is (the turn's first step is its 1st)."""

@@ -7,6 +7,8 @@ logged in) and then served from the page cache (``games.web.page_cache``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
@@ -32,7 +34,7 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     who = (user.pk, user.username, user.name, user.is_guest) if user.is_authenticated else None
     page_key = cache_keys.key("rules", [kind.id, get_language(), who])
 
-    def render_rules(extra: dict) -> tuple[HttpResponse, str | None]:
+    def render_rules(extra: dict[str, Any]) -> tuple[HttpResponse, str | None]:
         context = {
             "game": kind,
             "original_rules_url": kind.rules_url_in(get_language()),

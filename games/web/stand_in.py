@@ -6,13 +6,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from games.core import IllegalAction
 from games.play import stand_ins
 
@@ -27,7 +28,7 @@ def _settings() -> HttpResponse:
 
 @login_required
 @require_POST
-def start(request: HttpRequest, game_id: int) -> HttpResponse:
+def start(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """The computer plays for the viewer in this game, at ``level``, until taken back."""
     try:
         stand_ins.do_stand_in(game_id, request.user, request.POST.get("level", ""))
@@ -41,7 +42,7 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def stop(request: HttpRequest, game_id: int) -> HttpResponse:
+def stop(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     if stand_ins.do_take_back(game_id, request.user):
         messages.success(request, _("You play this game again."))
     return _board(game_id)
@@ -49,7 +50,7 @@ def stop(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def start_everywhere(request: HttpRequest) -> HttpResponse:
+def start_everywhere(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The computer plays for the viewer in all their games until the end of ``until`` (a
     date, in their time zone), at ``level``."""
     try:
@@ -67,7 +68,7 @@ def start_everywhere(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def stop_everywhere(request: HttpRequest) -> HttpResponse:
+def stop_everywhere(request: AuthenticatedHttpRequest) -> HttpResponse:
     count = stand_ins.do_take_back_everywhere(request.user)
     messages.success(request, _("You play all your games again (%(n)d taken back).") % {"n": count})
     return _settings()

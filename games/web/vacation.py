@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from games.play import vacations
 from games.reads import clocks
 from guildhall_site import parsing
@@ -24,7 +25,7 @@ def _back() -> HttpResponse:
 
 @login_required
 @require_POST
-def start(request: HttpRequest) -> HttpResponse:
+def start(request: AuthenticatedHttpRequest) -> HttpResponse:
     days = parsing.whole_number(request.POST.get("days", "").strip(), maximum=clocks.MAX_DAYS)
     try:
         if days is None:
@@ -50,7 +51,7 @@ def start(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def stop(request: HttpRequest) -> HttpResponse:
+def stop(request: AuthenticatedHttpRequest) -> HttpResponse:
     if vacations.do_stop_vacation(request.user) is None:
         messages.info(request, _("You were not on vacation."))
     else:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import socket
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -66,7 +66,7 @@ def _default_port(scheme: str) -> int:
     return 443 if scheme == "https" else 80
 
 
-def _parts(url: str):
+def _parts(url: str) -> SplitResult:
     if len(url) > MAX_LENGTH:
         raise ValidationError(_("The address is too long."))
     try:

@@ -7,7 +7,7 @@ from games.webhooks.models import Delivery, Webhook
 
 
 @admin.register(Webhook)
-class WebhookAdmin(admin.ModelAdmin):
+class WebhookAdmin(admin.ModelAdmin[Webhook]):
     list_display = ("id", "user", "url", "active", "failing_since", "created")
     list_filter = ("active",)
     search_fields = ("user__username", "url")
@@ -16,7 +16,7 @@ class WebhookAdmin(admin.ModelAdmin):
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin):
+class DeliveryAdmin(admin.ModelAdmin[Delivery]):
     list_display = ("id", "webhook", "event", "status", "attempts", "response_status", "created")
     list_filter = ("status", "event")
     readonly_fields = [f.name for f in Delivery._meta.fields]

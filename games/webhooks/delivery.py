@@ -23,7 +23,9 @@ import logging
 import time
 import uuid
 from datetime import datetime, timedelta
+from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
@@ -48,6 +50,9 @@ MAX_BACKOFF = timedelta(hours=1)
 KEEP = 50
 KEEP_WITHIN = timedelta(minutes=15)
 USER_AGENT = "Guildhall-Webhooks/1"
+# The task that runs ``deliver`` (``games.webhooks.tasks``, which imports this module): a retry
+# queues it by name.
+DELIVER = "games.webhooks.deliver"
 
 
 def backoff(attempts: int) -> timedelta:
@@ -97,7 +102,7 @@ def deliver(delivery_id: int) -> str:
 
 def _finish(delivery: Delivery, claim: uuid.UUID, outcome: sending.Outcome) -> str:
     now = timezone.now()
-    fields: dict = {
+    fields: dict[str, Any] = {
         "attempts": F("attempts") + 1,
         "response_status": outcome.status,
         "response_body": outcome.body,
@@ -135,10 +140,8 @@ def _retry_later(delivery_id: int, wait: timedelta) -> None:
     tasks never wait: they are left to the sweep."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
-    from games.webhooks.tasks import deliver_webhook
-
     transaction.on_commit(
-        lambda: deliver_webhook.apply_async((delivery_id,), countdown=wait.total_seconds()),
+        lambda: current_app.send_task(DELIVER, (delivery_id,), countdown=wait.total_seconds()),
         robust=True,
     )
 

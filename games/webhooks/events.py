@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -40,7 +41,7 @@ def _hooks(user_ids: Iterable[int], event: str) -> list[Webhook]:
     return [hook for hook in hooks if event in hook.events]
 
 
-def record(hook: Webhook, event: str, key: str, payload: dict) -> tuple[Delivery, bool]:
+def record(hook: Webhook, event: str, key: str, payload: dict[str, Any]) -> tuple[Delivery, bool]:
     """The delivery of ``event`` (``key``) to ``hook``, made once."""
     payload = {"event": event, **payload, "created": timezone.now().isoformat()}
     try:
@@ -57,7 +58,7 @@ def record(hook: Webhook, event: str, key: str, payload: dict) -> tuple[Delivery
         return Delivery.objects.get(webhook=hook, key=key), False
 
 
-def _game_payload(game: Game, name: str = "game") -> dict:
+def _game_payload(game: Game, name: str = "game") -> dict[str, Any]:
     return {"game": game.pk, "version": game.version, "url": _url(name, game_id=game.pk)}
 
 

@@ -3,17 +3,19 @@ made it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from games.webhooks.models import Delivery, Event
+from games.webhooks.models import Delivery, Event, Webhook
 from games.webhooks.services import EVENTS, SECRET_MAX
-from guildhall_site.rest import StrictBooleanField, StrictCharField, StrictChoiceField
+from guildhall_site.rest import OneOrMany, StrictBooleanField, StrictCharField, StrictChoiceField
 
 EVENT_CHOICES = [(e.value, e.label) for e in Event if e.value in EVENTS]
 
 
-class WebhookSerializer(serializers.Serializer):
+class WebhookSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField()
     url = serializers.URLField()
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_CHOICES))
@@ -34,7 +36,7 @@ class NewWebhookSerializer(WebhookSerializer):
     )
 
 
-class WebhookCreateSerializer(serializers.Serializer):
+class WebhookCreateSerializer(serializers.Serializer[dict[str, Any]]):
     url = StrictCharField(max_length=500, help_text="https:// only, on the public internet.")
     events = serializers.ListField(
         child=StrictChoiceField(choices=EVENT_CHOICES),
@@ -49,13 +51,13 @@ class WebhookCreateSerializer(serializers.Serializer):
     )
 
 
-class WebhookUpdateSerializer(serializers.Serializer):
+class WebhookUpdateSerializer(serializers.Serializer[dict[str, Any]]):
     url = StrictCharField(max_length=500, required=False)
     events = serializers.ListField(child=StrictChoiceField(choices=EVENT_CHOICES), required=False)
     active = StrictBooleanField(required=False)
 
 
-class DeliverySerializer(serializers.Serializer):
+class DeliverySerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField(help_text="Also the Guildhall-Delivery header.")
     event = serializers.ChoiceField(choices=Event.choices)
     payload = serializers.JSONField(help_text="The body that was posted.")
@@ -74,7 +76,7 @@ class DeliverySerializer(serializers.Serializer):
     finished = serializers.DateTimeField(allow_null=True)
 
 
-def hook_data(hook, secret: bool = False) -> dict:
+def hook_data(hook: Webhook, secret: bool = False) -> dict[str, Any]:
     data = {
         "id": hook.pk,
         "url": hook.url,
@@ -90,7 +92,7 @@ def hook_data(hook, secret: bool = False) -> dict:
     return data
 
 
-def delivery_data(row: Delivery) -> dict:
+def delivery_data(row: Delivery) -> dict[str, Any]:
     waiting = row.status in (Delivery.Status.QUEUED, Delivery.Status.SENDING)
     return {
         "id": row.pk,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets as random_secrets
 from collections.abc import Collection
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -86,7 +87,7 @@ def do_create(
         return hook, True
 
 
-def do_update(hook: Webhook, changes: dict) -> Webhook:
+def do_update(hook: Webhook, changes: dict[str, Any]) -> Webhook:
     """``changes``: any of url, events, active (true turns a hook off or on again: its
     failures are forgotten)."""
     if "url" in changes:

@@ -39,7 +39,7 @@ def invitation_event(invitation_id: int) -> int:
     return _send([] if found is None else events.invitation(found))
 
 
-@shared_task(name="games.webhooks.deliver")
+@shared_task(name=delivery.DELIVER)
 def deliver_webhook(delivery_id: int) -> str:
     return delivery.deliver(delivery_id)
 

@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from accounts.http import AuthenticatedRequest
 from accounts.models import ApiToken
 from games.webhooks import delivery, events, services
 from games.webhooks.models import Event, Webhook
@@ -32,7 +33,7 @@ private = method_decorator(never_cache, name="dispatch")
 HOOK_ID = OpenApiParameter("webhook_id", int, OpenApiParameter.PATH, description="The hook's id.")
 
 
-def _hook(request, webhook_id: int) -> Webhook:
+def _hook(request: AuthenticatedRequest, webhook_id: int) -> Webhook:
     hook = Webhook.objects.filter(pk=webhook_id, user=request.user).select_related("token")
     found = hook.first()
     if found is None:
@@ -51,7 +52,7 @@ class WebhookListView(ApiView):
     @extend_schema(
         tags=["webhooks"], operation_id="webhooks_list", responses=WebhookSerializer(many=True)
     )
-    def get(self, request):
+    def get(self, request: AuthenticatedRequest) -> Response:
         hooks = Webhook.objects.filter(user=request.user).select_related("token")
         page = self.paginate_queryset(hooks)
         assert page is not None  # the view has its paginator
@@ -74,7 +75,7 @@ class WebhookListView(ApiView):
             ),
         },
     )
-    def post(self, request):
+    def post(self, request: AuthenticatedRequest) -> Response:
         if not isinstance(request.auth, ApiToken):
             raise exceptions.PermissionDenied(
                 _("A webhook belongs to an API token: register it with one.")
@@ -103,7 +104,7 @@ class WebhookView(ApiView):
     serializer_class = WebhookSerializer
 
     @extend_schema(tags=["webhooks"], operation_id="webhook_get", parameters=[HOOK_ID])
-    def get(self, request, webhook_id: int):
+    def get(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         return Response(WebhookSerializer(hook_data(_hook(request, webhook_id))).data)
 
     @extend_schema(
@@ -113,7 +114,7 @@ class WebhookView(ApiView):
         request=WebhookUpdateSerializer,
         responses=WebhookSerializer,
     )
-    def patch(self, request, webhook_id: int):
+    def patch(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         hook = _hook(request, webhook_id)
         body = WebhookUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -126,7 +127,7 @@ class WebhookView(ApiView):
         parameters=[HOOK_ID],
         responses={204: OpenApiResponse(description="Removed, with its deliveries.")},
     )
-    def delete(self, request, webhook_id: int):
+    def delete(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         _hook(request, webhook_id).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -144,7 +145,7 @@ class DeliveriesView(ApiView):
         parameters=[HOOK_ID],
         responses=DeliverySerializer(many=True),
     )
-    def get(self, request, webhook_id: int):
+    def get(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         hook = _hook(request, webhook_id)
         rows = list(hook.deliveries.order_by("-created", "-id")[: delivery.KEEP])
         page = self.paginate_queryset(rows)
@@ -166,7 +167,7 @@ class PingView(ApiView):
         request=None,
         responses={202: OpenApiResponse(DeliverySerializer, description="Sent (or queued).")},
     )
-    def post(self, request, webhook_id: int):
+    def post(self, request: AuthenticatedRequest, webhook_id: int) -> Response:
         hook = _hook(request, webhook_id)
         row, _created = events.record(
             hook, Event.PING, f"ping:{uuid.uuid4().hex}", {"webhook": hook.pk}

@@ -70,7 +70,7 @@ def write(logger: logging.Logger, record: dict[str, Any]) -> None:
 
 @functools.cache
 def _gunicorn_logger() -> type:
-    from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+    from gunicorn.glogging import Logger
 
     class AccessLogger(Logger):
         """gunicorn's logger, whose access log is this module's line (the request's fields,

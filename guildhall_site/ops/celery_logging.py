@@ -49,6 +49,7 @@ def on_worker_init(sender: Any = None, instance: Any = None, **kwargs: Any) -> N
     from celery.apps import worker
 
     adopt_logging()
+    # Celery's module function, patched: celery-types does not declare it.
     worker.safe_say = _say  # type: ignore[attr-defined]
     if instance is not None:
         instance.quiet = True
@@ -80,6 +81,7 @@ def quiet_beat(app: Any) -> None:
     ``celery beat`` starts."""
     base = app.Beat
 
+    # ``app.Beat`` is a class made at run time (Any to mypy).
     class Beat(base):  # type: ignore[misc, valid-type]
         def run(self) -> None:
             if _json():

@@ -160,7 +160,8 @@ def notification(channel: str, outcome: str) -> None:
 def view_name(request: HttpRequest) -> str:
     match = getattr(request, "resolver_match", None)
     if match is not None and match.view_name:
-        return match.view_name
+        name: str = match.view_name
+        return name
     probe = request.path_info.strip("/")
     return probe if request.path_info in _PROBE_PATHS else "unresolved"
 
@@ -556,7 +557,8 @@ def serve_worker_metrics(address: str, port: int) -> threading.Thread:
         ):
             start_response("403 Forbidden", [("Content-Type", "text/plain")])
             return [b"forbidden\n"]
-        return exposition(environ, start_response)
+        answer: Iterable[bytes] = exposition(environ, start_response)
+        return answer
 
     from prometheus_client.exposition import ThreadingWSGIServer, _SilentHandler
 

@@ -1,17 +1,18 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from guildhall_site.upkeep.models import Announcement, BouncedAddress, MaintenanceWindow
 
 
 @admin.register(Announcement)
-class AnnouncementAdmin(admin.ModelAdmin):
+class AnnouncementAdmin(admin.ModelAdmin[Announcement]):
     list_display = ["text", "level", "starts_at", "ends_at"]
     list_filter = ["level"]
     search_fields = ["text"]
 
 
 @admin.register(BouncedAddress)
-class BouncedAddressAdmin(admin.ModelAdmin):
+class BouncedAddressAdmin(admin.ModelAdmin[BouncedAddress]):
     """Deleting a row sends emails to the address again (the player's notice goes too)."""
 
     list_display = ["email", "bounced_at", "reason", "retrying"]
@@ -20,17 +21,21 @@ class BouncedAddressAdmin(admin.ModelAdmin):
 
 
 @admin.register(MaintenanceWindow)
-class MaintenanceWindowAdmin(admin.ModelAdmin):
+class MaintenanceWindowAdmin(admin.ModelAdmin[MaintenanceWindow]):
     """Read-only: ``manage.py maintenance on|off`` switches it, and extends the games' clocks
     when it ends."""
 
     list_display = ["start", "end", "until", "message"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(
+        self, request: HttpRequest, obj: MaintenanceWindow | None = None
+    ) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(
+        self, request: HttpRequest, obj: MaintenanceWindow | None = None
+    ) -> bool:
         return False

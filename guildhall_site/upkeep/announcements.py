@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -50,8 +51,8 @@ def _not_ended() -> list[Shown]:
     return [Shown(**row) for row in rows]
 
 
-def _cached() -> list[dict]:
-    rows = cache.get(CACHE_KEY)
+def _cached() -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] | None = cache.get(CACHE_KEY)
     if rows is None:
         query = Announcement.objects.filter(Q(ends_at__isnull=True) | Q(ends_at__gt=timezone.now()))
         rows = [
@@ -70,7 +71,7 @@ def current(now: datetime | None = None) -> list[Shown]:
     ]
 
 
-def changed(**kwargs) -> None:
+def changed(**kwargs: object) -> None:
     """(post_save and post_delete of an Announcement.)"""
     cache.delete(CACHE_KEY)
     _memo.forget(CACHE_KEY)

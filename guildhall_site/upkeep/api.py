@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
-from guildhall_site.rest import ApiView
+from guildhall_site.rest import ApiView, OneOrMany
 from guildhall_site.upkeep import announcements
 from guildhall_site.upkeep.models import ANNOUNCEMENT_MAX_CHARS
 
 
-class AnnouncementSerializer(serializers.Serializer):
+class AnnouncementSerializer(serializers.Serializer[OneOrMany[dict[str, Any]]]):
     id = serializers.IntegerField()
     text = serializers.CharField(
         max_length=ANNOUNCEMENT_MAX_CHARS, help_text="Plain text: show it escaped."
@@ -43,7 +46,7 @@ class AnnouncementListView(ApiView):
     permission_classes = [AllowAny]
     serializer_class = AnnouncementSerializer
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         gone = announcements.dismissed_by(request) if request.user.is_authenticated else set()
         rows = [vars(a) | {"dismissed": a.id in gone} for a in announcements.current()]
         return Response(AnnouncementSerializer(rows, many=True).data)

@@ -11,6 +11,7 @@ as it is.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -34,9 +35,9 @@ def _wants_banners(response: HttpResponse) -> bool:
     )
 
 
-def context(request: HttpRequest) -> dict:
+def context(request: HttpRequest) -> dict[str, Any]:
     """What the banners show to this request (empty: none)."""
-    found: dict = {}
+    found: dict[str, Any] = {}
     if (state := maintenance.current()) is not None:
         found["maintenance"] = state
     if shown := announcements.for_request(request):

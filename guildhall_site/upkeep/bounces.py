@@ -15,11 +15,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.core import signing
 from django.core.cache import cache
 from django.core.validators import validate_email
 from django.utils import timezone
+
+if TYPE_CHECKING:  # (allauth's, which guildhall_site does not import when run)
+    from allauth.account.models import EmailAddress
+    from django.http import HttpRequest
 
 from guildhall_site.upkeep.maintenance import cache_seconds
 from guildhall_site.upkeep.memo import MISSING, Memo
@@ -52,7 +57,8 @@ def state(address: str) -> str:
             found = FINE if row is None else RETRYING if row.retrying else SUPPRESSED
             cache.set(key, found, cache_seconds())
         _memo.set(key, found)
-    return found
+    status: str = found
+    return status
 
 
 def _changed(address: str) -> None:
@@ -119,12 +125,16 @@ def confirmed_address(token: str) -> str | None:
     return email if isinstance(email, str) else None
 
 
-def row_changed(sender, instance: BouncedAddress, **kwargs) -> None:
+def row_changed(sender: object, instance: BouncedAddress, **kwargs: object) -> None:
     """(post_save and post_delete of a row, as the admin makes them.)"""
     _changed(instance.email)
 
 
-def address_confirmed(request=None, email_address=None, **kwargs) -> None:
+def address_confirmed(
+    request: HttpRequest | None = None,
+    email_address: EmailAddress | None = None,
+    **kwargs: object,
+) -> None:
     """(allauth's email_confirmed: the player followed a confirmation link.)"""
     if email_address is not None:
         forget(email_address.email)

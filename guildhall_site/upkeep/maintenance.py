@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -71,7 +72,7 @@ def current() -> Maintenance | None:
     return Maintenance(**stored) if stored else None
 
 
-def _remember(stored: dict) -> None:
+def _remember(stored: dict[str, Any]) -> None:
     cache.set(CACHE_KEY, stored, cache_seconds())
     _memo.set(CACHE_KEY, stored)
 

@@ -4,6 +4,8 @@ settings.SPECTACULAR_SETTINGS): every operation that changes something may answe
 
 from __future__ import annotations
 
+from typing import Any
+
 UNSAFE = ("post", "put", "patch", "delete")
 
 MAINTENANCE = (
@@ -17,7 +19,9 @@ RETRY_AFTER = {
 }
 
 
-def add_maintenance(result, generator, request, public):
+def add_maintenance(
+    result: dict[str, Any], generator: object, request: object, public: bool
+) -> dict[str, Any]:
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():

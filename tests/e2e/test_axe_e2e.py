@@ -14,7 +14,7 @@ from pathlib import Path
 import axe_playwright_python
 import pytest
 
-from accounts.messages import do_send
+from games.community.messages.actions import do_send
 from games.play import moves
 from games.reads import viewing
 from tests.e2e.conftest import log_in

@@ -3,9 +3,9 @@ blocked by one of them: each line arrives on the other phone with the board's po
 newest in sight without scrolling, the form empties after each line, and the blocker never
 sees the blocked player's line (only a count), which the other player does see."""
 
-from accounts import blocks
+from games.community.blocks import actions as blocks
+from games.community.chat import actions as chat
 from games.models import ChatLine
-from games.play import chat
 from tests.conftest import make_person
 from tests.e2e.conftest import log_in
 from tests.games.helpers import start_game

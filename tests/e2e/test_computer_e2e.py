@@ -9,6 +9,8 @@ import json
 import random
 import time
 
+from playwright.sync_api import Locator, Page
+
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.reads.viewing import game_state
@@ -16,6 +18,19 @@ from games.web.board import poll_token_of
 from tests.e2e.conftest import log_in
 
 MOST_DECISIONS = 800
+
+
+def unfold(page: Page, button: Locator) -> None:
+    """A choice the phone's bar keeps behind "More", in a folded part (Guildhall's order
+    one card at a time), is brought out as a player would."""
+    if button.is_visible():
+        return
+    toggle = page.locator("#board [data-panel-toggle]")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") == "false":
+        toggle.click()
+    folded = button.locator("xpath=ancestor::details[1]")
+    if folded.count() and not button.is_visible():
+        folded.locator("summary").click()
 
 
 def wait_for_answer(page, game: Game, me: int, before: str, timeout_s: float = 60) -> None:
@@ -70,6 +85,7 @@ def test_a_game_against_the_strong_computer_from_the_lobby_to_its_end(
         value = json.dumps(action, separators=(",", ":"), sort_keys=True)
         button = page.locator(f"#board-form button[name=action][value='{value}']")
         assert button.count() == 1, f"the board does not offer {value}"
+        unfold(page, button)
         before = page.get_attribute("#board", "data-token")
         button.click()
         wait_for_answer(page, game, me, before)

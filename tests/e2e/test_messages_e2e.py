@@ -5,15 +5,15 @@ the header counts unread messages and fits the phone's width; a refused message 
 
 import pytest
 
-from accounts import messages as pm
-from accounts.models import Message
+from games.community.messages import actions as pm
+from games.community.models import Message
 from tests.e2e.conftest import log_in
 
 
 @pytest.fixture(autouse=True)
 def _fast_message_poll(monkeypatch):
     # The polling under test is the same; a shorter period keeps the test fast.
-    from accounts import message_views
+    from games.community.messages import views as message_views
 
     monkeypatch.setattr(message_views, "POLL_SECONDS", 1)
 

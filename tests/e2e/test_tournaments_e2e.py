@@ -14,6 +14,7 @@ from games.tournaments import services
 from games.tournaments.models import Entry, Tournament
 from tests.conftest import make_person
 from tests.e2e.conftest import log_in
+from tests.e2e.test_axe_e2e import AXE, RUN
 from tests.games.helpers import start_game
 from tests.games.tournaments.helpers import people, play_round, tournament
 
@@ -37,6 +38,7 @@ def test_signing_up_and_reading_the_standings_on_a_phone(
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
 
+    page.context.add_init_script(path=str(AXE))  # axe in the page, for its rules below
     page.reload()
     winner = page.locator("#winner")
     winner.wait_for()
@@ -49,6 +51,40 @@ def test_signing_up_and_reading_the_standings_on_a_phone(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, width
     page.screenshot(path=str(screenshots / "tournament-standings-phone.png"), full_page=True)
+    # Every column can be brought into sight whole, in the table's own box, beside the
+    # rank and the name, which stay (issue 47: the rounds were cut off at 375 px).
+    columns = page.evaluate(_COLUMNS_IN_SIGHT)
+    assert [c["name"] for c in columns][-2:] == ["R1", "R2"], columns
+    for column in columns:
+        assert column["whole"] and column["nameShown"], column
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate(RUN) == []
+    page.locator("#standings .standings-scroll").screenshot(
+        path=str(screenshots / "tournament-standings-rounds-phone.png")
+    )
+
+
+# Each column of the standings scrolled into sight in its box: whether it is then whole,
+# inside the box, the viewport and clear of the rank and name (which stay in sight).
+_COLUMNS_IN_SIGHT = """() => {
+  const box = document.querySelector("#standings .standings-scroll");
+  const heads = Array.from(box.querySelectorAll("thead th"));
+  const name = heads[1];
+  return heads.map((th, i) => {
+    box.scrollLeft = 0;
+    const left = i < 2 ? 0 : name.getBoundingClientRect().right;
+    box.scrollLeft = th.offsetLeft + th.offsetWidth - box.clientWidth;
+    const r = th.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    const n = name.getBoundingClientRect();
+    return {
+      name: th.textContent.trim(),
+      whole: r.left >= Math.max(left, b.left, 0) - 1
+        && r.right <= Math.min(b.right, innerWidth) + 1,
+      nameShown: n.left >= b.left - 1 && n.right <= b.right + 1,
+    };
+  });
+}"""
 
 
 def test_the_sites_places_are_one_tap_away_on_a_phone_and_a_desktop(live_server, browser, alice):

@@ -258,8 +258,8 @@ class TestChatNotices:
 
         from django.utils import timezone
 
+        from games.community.chat import actions as chat
         from games.notifications.tasks import sweep_notifications
-        from games.play import chat
 
         game = start_game(alice, bob)
         smtp.wait_for(1)  # "game started" to Alice (Bob started it)

@@ -3,10 +3,11 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.commands.runserver import naiveip_re
 from django.utils import autoreload
 
@@ -54,7 +55,7 @@ class Command(BaseCommand):
         "Links in emails point to ADDR:PORT unless SITE_URL is set."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "addrport",
             nargs="?",
@@ -69,11 +70,13 @@ class Command(BaseCommand):
             "nothing runs on a schedule (no time-outs, reminders or digests).",
         )
 
-    def handle(self, *args, addrport: str, noreload: bool, no_worker: bool, **options):
+    def handle(
+        self, *args: Any, addrport: str, noreload: bool, no_worker: bool, **options: Any
+    ) -> None:
         if not settings.DEBUG:
             # Known passwords on a public site would be an open door.
             raise CommandError("rundemo is for development only: it needs DEBUG=true")
-        workers: list[subprocess.Popen] = []
+        workers: list[subprocess.Popen[bytes]] = []
         if not os.environ.get("SITE_URL"):
             # The links of emails, in this process and in the children (the reloader's
             # server, the worker), which read it from the environment.
@@ -112,7 +115,7 @@ class Command(BaseCommand):
             )
         )
 
-    def start_workers(self) -> list[subprocess.Popen]:
+    def start_workers(self) -> list[subprocess.Popen[bytes]]:
         """A Celery worker per lane (settings.TASK_LANES: time-outs and sweeps, with beat
         embedded (-B); emails and pushes; webhooks; the computer players' moves), as child
         processes, so that a game against the strong computer or a slow webhook receiver

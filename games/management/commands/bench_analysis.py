@@ -15,25 +15,26 @@ from __future__ import annotations
 import json
 import random
 import time
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
-from games.core import analysis, bench, registry
+from games.core import GameKind, analysis, bench, registry
 from games.core.match import Match
 
 
 class Command(BaseCommand):
     help = "Time the analysis of finished 2-player games of each game at the site's budget."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=1, help="games of each game")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--play-iterations", type=int, default=100)
         parser.add_argument("--iterations", type=int, default=None, help="per decision")
         parser.add_argument("--seconds", type=float, default=None, help="per game")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         budget = analysis.Budget(
             iterations=options["iterations"] or settings.ANALYSIS_ITERATIONS,
             seconds=options["seconds"] or settings.ANALYSIS_SECONDS,
@@ -50,7 +51,9 @@ class Command(BaseCommand):
                 row = self._one(kind, seed, options["play_iterations"], budget)
                 self.stdout.write(json.dumps(row))
 
-    def _one(self, kind, seed: int, play_iterations: int, budget: analysis.Budget) -> dict:
+    def _one(
+        self, kind: GameKind, seed: int, play_iterations: int, budget: analysis.Budget
+    ) -> dict[str, Any]:
         options = kind.parse_options({}, 2)
         names = ["Ann", "Bob"]
         match = Match(kind, options, names, seed)

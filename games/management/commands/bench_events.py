@@ -22,11 +22,12 @@ import random
 import secrets
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from games.models import Game
@@ -43,7 +44,7 @@ APP_NAME = "guildhall-bench-events"
 class Command(BenchCommand):
     help = "Hold many idle event streams on one uvicorn and time a move's events to all."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--listeners", type=int, default=1000)
         parser.add_argument("--idle", type=float, default=20.0, help="seconds of quiet")
         parser.add_argument("--moves", type=int, default=5)
@@ -55,7 +56,7 @@ class Command(BenchCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["listeners"] < 2 or options["moves"] < 1:
             raise CommandError("--listeners must be at least 2 and --moves at least 1")
         self.as_json = options["json"]
@@ -97,10 +98,20 @@ class Command(BenchCommand):
             finally:
                 loop.close()
 
-    def measure(self, process, loop, game, token, rand, o) -> dict[str, Any]:
+    def measure(
+        self,
+        process: EventsProcess,
+        loop: Loop,
+        game: Game,
+        token: str,
+        rand: random.Random,
+        o: dict[str, Any],
+    ) -> dict[str, Any]:
         headers = {"Authorization": f"Token {token}"}
+        port = process.port
+        assert port is not None  # (EventsProcess listens on one)
         # One listener first, so that the process has loaded everything once.
-        [first] = loop.open(process.port, "/api/v1/events/", headers)
+        [first] = loop.open(port, "/api/v1/events/", headers)
         _wait(lambda: first.status, 30, "the first stream")
         base_kib = process.rss_kib()
         n = o["listeners"]
@@ -112,7 +123,7 @@ class Command(BenchCommand):
             ("/api/v1/events/", n - n // 2),
         ):
             for start in range(0, count, 100):
-                listeners += loop.open(process.port, path, headers, min(100, count - start))
+                listeners += loop.open(port, path, headers, min(100, count - start))
                 time.sleep(0.05)
         _wait(lambda: all(x.status for x in listeners), 120, "every stream to open")
         opened_in = time.monotonic() - began
@@ -146,11 +157,12 @@ class Command(BenchCommand):
             if step is None:
                 break
             version = game.version
-            _wait(
-                lambda v=version: all(x.seen(None, version=v) for x in listeners),
-                30,
-                f"move {i + 1}'s events",
-            )
+
+            def arrived(v: int = version) -> bool:
+                return all(x.seen(None, version=v) for x in listeners)
+
+            _wait(arrived, 30, f"move {i + 1}'s events")
+            # Each listener has seen the version now (``arrived``): no None is left.
             delays += [x.seen(None, version=version) - committed for x in listeners]  # type: ignore[operator]
             held_max = max(held_max, self.held())
             time.sleep(2)
@@ -196,7 +208,7 @@ class Command(BenchCommand):
         )
 
 
-def _wait(condition, timeout: float, what: str) -> None:
+def _wait(condition: Callable[[], object], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:

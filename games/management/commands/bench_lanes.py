@@ -42,10 +42,10 @@ from datetime import datetime
 from email import message_from_bytes, policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from accounts.models import User
@@ -60,6 +60,10 @@ from games.perf.server import Gunicorn, ProcfileProcess, base_env, collectstatic
 from games.play import invitations
 from games.play.errors import Limited
 from games.webhooks.models import Delivery, Webhook
+
+if TYPE_CHECKING:
+    from aiosmtpd.smtp import Envelope
+    from redis import Redis
 
 METRICS_TOKEN = "bench-lanes-" + "m" * 20
 LANE_PROCESSES = ("worker", "notices", "webhooks", "computer", "beat")
@@ -77,7 +81,7 @@ class Arrivals:
 class Command(BenchCommand):
     help = "Time emails and webhooks under a stream of moves, with and without a computer flood."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--seconds", type=float, default=600.0, help="of moves, per run")
         parser.add_argument("--rate", type=float, default=3.0, help="moves a second")
         parser.add_argument("--games", type=int, default=30, help="games between people")
@@ -89,12 +93,12 @@ class Command(BenchCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **o):
+    def handle(self, *args: Any, **o: Any) -> None:
         if o["redis"] == o["pages_redis"]:
             raise CommandError("--redis and --pages-redis must be two databases")
         self.as_json = o["json"]
         runs = ["quiet", "flood"] if o["runs"] == "both" else [o["runs"]]
-        results = {}
+        results: dict[str, Any] = {}
         logging.getLogger("mail.log").setLevel(logging.WARNING)  # (aiosmtpd's every word)
         with quiet_logs():
             for run in runs:
@@ -114,7 +118,9 @@ class Command(BenchCommand):
 
     # The site ---------------------------------------------------------------------------
 
-    def run(self, database: str, broker, pages, flood: bool, o: dict[str, Any]) -> dict:
+    def run(
+        self, database: str, broker: Redis, pages: Redis, flood: bool, o: dict[str, Any]
+    ) -> dict[str, Any]:
         bench_data.tasks_to_nowhere()  # (what this process sets up queues nothing)
         secret_key = secrets.token_urlsafe(64)
         settings.SECRET_KEY = secret_key
@@ -171,7 +177,9 @@ class Command(BenchCommand):
         figures["webhooks"] = self.webhook_delays(arrivals)
         return figures
 
-    def build(self, o: dict[str, Any], receiver_port: int, rand: random.Random):
+    def build(
+        self, o: dict[str, Any], receiver_port: int, rand: random.Random
+    ) -> tuple[dict[int, tuple[str, str | None]], tuple[User, str]]:
         """The people's games: in half of them players at their browsers, who load the board
         before each move (and get no email: they are there); in the other half players of
         an app, who move through the API alone and hear of their turns by email and webhook
@@ -204,7 +212,16 @@ class Command(BenchCommand):
 
     # The load ---------------------------------------------------------------------------
 
-    def soak(self, site: Site, broker, pages, flood: bool, rand, o, processes) -> dict[str, Any]:
+    def soak(
+        self,
+        site: Site,
+        broker: Redis,
+        pages: Redis,
+        flood: bool,
+        rand: random.Random,
+        o: dict[str, Any],
+        processes: list[ProcfileProcess],
+    ) -> dict[str, Any]:
         stop = threading.Event()
         flood_moves = [0]
         if flood:
@@ -329,10 +346,14 @@ class Command(BenchCommand):
 class Site:
     """The site as its players and the flooder reach it: through gunicorn."""
 
-    def __init__(self, port: int, people: dict[int, tuple[str, str | None]], flooder) -> None:
+    def __init__(
+        self, port: int, people: dict[int, tuple[str, str | None]], flooder: tuple[User, str]
+    ) -> None:
         self.port, self.people, self.flooder = port, people, flooder
 
-    def request(self, method: str, path: str, headers: dict[str, str], body: Any = None):
+    def request(
+        self, method: str, path: str, headers: dict[str, str], body: Any = None
+    ) -> tuple[int, bytes]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         payload = None if body is None else json.dumps(body)
         headers = {"X-Forwarded-Proto": "https", "Host": "127.0.0.1", **headers}
@@ -421,7 +442,7 @@ def _summary(delays: list[float]) -> dict[str, Any]:
     }
 
 
-def _memory(client) -> tuple[int, int]:
+def _memory(client: Redis) -> tuple[int, int]:
     """The bytes of every key of the Redis database, and their count."""
     total = keys = 0
     for key in client.scan_iter(count=500):
@@ -448,8 +469,11 @@ def _smtp(arrivals: Arrivals) -> tuple[Any, int]:
     from aiosmtpd.controller import Controller
 
     class Handler:
-        async def handle_DATA(self, server, session, envelope):  # aiosmtpd's hook
-            message = message_from_bytes(envelope.content, policy=policy.default)
+        async def handle_DATA(  # aiosmtpd's hook
+            self, server: object, session: object, envelope: Envelope
+        ) -> str:
+            raw = cast(bytes, envelope.content)  # (aiosmtpd's default: the bytes received)
+            message = message_from_bytes(raw, policy=policy.default)
             with arrivals.lock:
                 arrivals.emails.setdefault(str(message["Message-ID"]), time.time())
             return "250 Message accepted for delivery"

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from games.models import Game
@@ -49,7 +49,7 @@ WARM_UP_SECONDS = 60
 class Command(BenchCommand):
     help = "Drive a real gunicorn for N minutes and print each worker's RSS over time."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--minutes", type=float, default=5)
         parser.add_argument("--every", type=float, default=20, help="Seconds between samples.")
         parser.add_argument("--workers", type=int, default=2)
@@ -60,7 +60,7 @@ class Command(BenchCommand):
         parser.add_argument("--seed", type=int, default=46)
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **o):
+    def handle(self, *args: Any, **o: Any) -> None:
         self.as_json = o["json"]
         with quiet_logs():
             redis = empty_redis(o["redis"]) if o["redis"] else nullcontext()
@@ -71,7 +71,7 @@ class Command(BenchCommand):
                     raise CommandError(str(error)) from error
         self.output(result)
 
-    def run(self, o: dict) -> dict[str, Any]:
+    def run(self, o: dict[str, Any]) -> dict[str, Any]:
         bench_data.tasks_to_nowhere()
         secret_key = secrets.token_urlsafe(64)
         settings.SECRET_KEY = secret_key
@@ -151,7 +151,7 @@ class Command(BenchCommand):
                 return True
         return False
 
-    def drive(self, master: int, port: int, mix: Mix, o: dict) -> list[dict[str, Any]]:
+    def drive(self, master: int, port: int, mix: Mix, o: dict[str, Any]) -> list[dict[str, Any]]:
         stop = threading.Event()
         counts = [0] * o["clients"]
         failures: list[str] = []
@@ -214,7 +214,9 @@ class Command(BenchCommand):
         self.failures = failures
         return samples
 
-    def summary(self, samples: list[dict[str, Any]], o: dict, errors: int) -> dict[str, Any]:
+    def summary(
+        self, samples: list[dict[str, Any]], o: dict[str, Any], errors: int
+    ) -> dict[str, Any]:
         warm = next((s for s in samples if s["seconds"] >= WARM_UP_SECONDS), samples[0])
         last = samples[-1]
         growth: dict[str, dict[str, float]] = {}

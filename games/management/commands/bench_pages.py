@@ -38,10 +38,11 @@ import tempfile
 import time
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import django
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from games.core import registry
@@ -60,7 +61,7 @@ PAGES = ("board", "partial", "poll", "dashboard")
 class Command(BenchCommand):
     help = "Measure the board, its partial, its poll, the dashboard and API moves under gunicorn."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", default="guildhall", help="a game of the registry")
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument("--moves", type=int, default=600, help="decisions into the game")
@@ -98,11 +99,11 @@ class Command(BenchCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         with quiet_logs():
             return self.measured(*args, **options)
 
-    def measured(self, *args, **options):
+    def measured(self, *args: Any, **options: Any) -> None:
         self.as_json = options["json"]
         try:
             registry.get(options["game"])
@@ -134,7 +135,7 @@ class Command(BenchCommand):
             raise CommandError("wrk is not installed (apt-get install wrk), or use --load python")
         return path if choice != "python" else None
 
-    def run(self, o: dict) -> dict:
+    def run(self, o: dict[str, Any]) -> dict[str, Any]:
         # The moves below queue their notification tasks to no broker in this process (the
         # benchmark sends no email); the site's own processes queue them to Redis.
         bench_data.tasks_to_nowhere()
@@ -230,11 +231,14 @@ class Command(BenchCommand):
     def pg_version(self) -> str:
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
-            return cursor.fetchone()[0].split()[0]
+            row = cursor.fetchone()
+            assert row is not None  # (SHOW has a row)
+            version: str = row[0].split()[0]
+            return version
 
     # The requests ----------------------------------------------------------------------------
 
-    def targets(self, data: bench_data.BenchData, session: str, language: str) -> dict:
+    def targets(self, data: bench_data.BenchData, session: str, language: str) -> dict[str, Any]:
         game = data.game
         seat = game.seats.get(user=data.viewer).number
         # Every page the same way: the session of the viewer, over "HTTPS" (the proxy's
@@ -259,7 +263,7 @@ class Command(BenchCommand):
             "dashboard": load.Target(f"dashboard ({data.active_games} games)", "/", page),
         }
 
-    def check_pages(self, targets: dict, data: bench_data.BenchData) -> dict[str, int]:
+    def check_pages(self, targets: dict[str, Any], data: bench_data.BenchData) -> dict[str, int]:
         """Each request once, before anything is timed: the answer it must be. Returns the
         size of each body."""
         game_link = f"/games/{data.game.pk}/".encode()
@@ -286,7 +290,9 @@ class Command(BenchCommand):
         conn.close()
         return sizes
 
-    def run_load(self, target: load.Target, o: dict, seconds: float | None = None):
+    def run_load(
+        self, target: load.Target, o: dict[str, Any], seconds: float | None = None
+    ) -> load.Result:
         seconds = o["seconds"] if seconds is None else seconds
         if self.wrk:
             return load.wrk_load(
@@ -302,7 +308,7 @@ class Command(BenchCommand):
             "127.0.0.1", self.port, target, connections=o["connections"], seconds=seconds
         )
 
-    def measure_pages(self, targets: dict, o: dict) -> dict:
+    def measure_pages(self, targets: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
         """Each page after the bare view, ``rounds`` times (A B A B). Returns the runs of
         each page, and of the bare view next to each page."""
         self.note("Warming up (every worker renders every page)...")
@@ -323,7 +329,13 @@ class Command(BenchCommand):
                 )
         return {"runs": runs, "paired": paired, "names": {k: t.name for k, t in targets.items()}}
 
-    def measure_moves(self, data, bare: load.Target, tokens: dict, o: dict) -> dict:
+    def measure_moves(
+        self,
+        data: bench_data.BenchData,
+        bare: load.Target,
+        tokens: dict[int, str],
+        o: dict[str, Any],
+    ) -> dict[str, Any]:
         """Moves through the API one at a time, each after reading the game (outside the
         timed part); the bare view one at a time before each round's moves. The late game
         first; should it end, the other active games of the same game."""
@@ -368,7 +380,9 @@ class Command(BenchCommand):
             "slowest": sorted(done_moves, key=lambda m: -m["ms"])[:3],
         }
 
-    def api_move(self, conn, games: list[int], tokens: dict) -> dict | None:
+    def api_move(
+        self, conn: http.client.HTTPConnection, games: list[int], tokens: dict[int, str]
+    ) -> dict[str, Any] | None:
         """One move of the seat to move in the first game of ``games`` still going (those
         over are dropped from the list), by its computer player, posted to the API with the
         version read. Returns the game, the version the move was made on, the action's kind,
@@ -421,8 +435,10 @@ class Command(BenchCommand):
 
     # The result ------------------------------------------------------------------------------
 
-    def summary(self, pages: dict, moves: dict, sizes: dict) -> dict:
-        def median(results: list[load.Result]) -> dict:
+    def summary(
+        self, pages: dict[str, Any], moves: dict[str, Any], sizes: dict[str, int]
+    ) -> dict[str, Any]:
+        def median(results: list[load.Result]) -> dict[str, Any]:
             rps = [r.rps for r in results]
             middle = statistics.median(rps)
             return {
@@ -472,7 +488,7 @@ class Command(BenchCommand):
         }
         return out
 
-    def report(self, result: dict) -> None:
+    def report(self, result: dict[str, Any]) -> None:
         s, rows = result["settings"], result["results"]
 
         def w(line: str) -> None:

@@ -37,16 +37,17 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 import django
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.test import Client
 from django.test.utils import override_settings
 from django.utils import timezone, translation
 
+from accounts.models import User
 from games.core import registry
 from games.models import Game, Move, Seat
 from games.perf import data as bench_data
@@ -54,6 +55,9 @@ from games.perf.logs import quiet_logs
 from games.play.moves import do_submit_action
 from games.templatetags.fragment_tags import forget_fragments
 from games.web.board import poll_token_of
+
+if TYPE_CHECKING:  # (the test client's answer, of Django's stubs only)
+    from django.test.client import _MonkeyPatchedWSGIResponse
 
 MOVES = {"guildhall": 600, "renaissance": 150}  # a late game of each (Renaissance Man's end sooner)
 
@@ -66,7 +70,7 @@ def percentile(values: list[float], pc: float) -> float:
 class Command(BaseCommand):
     help = "What each page costs in one process: fresh boards, polls, dashboards, API moves."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--game", action="append", help="a game of the registry (default: every one)"
         )
@@ -94,11 +98,11 @@ class Command(BaseCommand):
             "--sql", action="store_true", help="print the queries of the dearest API move counted"
         )
 
-    def handle(self, *args, **o):
+    def handle(self, *args: Any, **o: Any) -> None:
         with quiet_logs():
             return self.run(*args, **o)
 
-    def run(self, *args, **o):
+    def run(self, *args: Any, **o: Any) -> None:
         kinds = o["game"] or [k.id for k in registry.all_games()]
         for kind_id in kinds:
             try:
@@ -144,7 +148,7 @@ class Command(BaseCommand):
 
     # -------------------------------------------------------------------------------------
 
-    def measure(self, kind_id: str, o: dict) -> dict:
+    def measure(self, kind_id: str, o: dict[str, Any]) -> dict[str, Any]:
         self.json_out = o["json"]
         self.show_sql = o["sql"]
         t = time.perf_counter()
@@ -177,7 +181,7 @@ class Command(BaseCommand):
         board = f"/games/{game.pk}/"
         poll = f"/games/{game.pk}/poll/?v={poll_token_of(game, seat)}"
         htmx = {"headers": {"HX-Request": "true"}}
-        rows: dict[str, dict] = {}
+        rows: dict[str, dict[str, Any]] = {}
         fresh = {"PAGE_CACHE_SECONDS": 0}
         with override_settings(MIDDLEWARE=[]):
             # What Django costs with no middleware, no session and no user: the floor.
@@ -205,7 +209,7 @@ class Command(BaseCommand):
             result["profile"] = profile
         return result
 
-    def client_for(self, user, language: str) -> Client:
+    def client_for(self, user: User, language: str) -> Client:
         client = Client(headers={"Accept-Language": language})
         client.cookies[settings.SESSION_COOKIE_NAME] = bench_data.login_session(user)
         return client
@@ -214,14 +218,14 @@ class Command(BaseCommand):
         self,
         client: Client,
         path: str,
-        o: dict,
-        overrides: dict | None = None,
-        extra: dict | None = None,
+        o: dict[str, Any],
+        overrides: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
         *,
         status: int = 200,
         must: bytes = b"",
         before: Callable[[], None] | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """``path`` requested ``repeat`` times (after two untimed), one at a time; ``before``
         called before each (untimed)."""
         extra = extra or {}
@@ -245,7 +249,7 @@ class Command(BaseCommand):
                 times.append(time.perf_counter() - t)
         return summary_of(times, queries=queries.calls, kb=len(response.content) / 1024, cpu=cpu)
 
-    def after_moves(self, data: bench_data.BenchData, o: dict) -> dict:
+    def after_moves(self, data: bench_data.BenchData, o: dict[str, Any]) -> dict[str, Any]:
         """The board as a player first opens it after a move (the one the turn email links
         to): a move by the game's computer player through the services (untimed), then the
         board of the seat the game waits for now, a new version (the page cache on, as in
@@ -276,7 +280,7 @@ class Command(BaseCommand):
             size = len(response.content)
         return summary_of(times, queries=None, kb=size / 1024)
 
-    def api_moves(self, data: bench_data.BenchData, o: dict) -> dict:
+    def api_moves(self, data: bench_data.BenchData, o: dict[str, Any]) -> dict[str, Any]:
         """Moves through the API one at a time (each chosen by the game's computer player
         outside the timed part): the late game, then its other active games."""
         rand = random.Random(o["seed"])
@@ -304,7 +308,9 @@ class Command(BaseCommand):
             body = {"version": game.version, "action": action}
             headers = {"Authorization": f"Token {tokens[seat.user_id]}"}
 
-            def post(path=path, body=body, headers=headers):
+            def post(
+                path: str = path, body: dict[str, Any] = body, headers: dict[str, str] = headers
+            ) -> _MonkeyPatchedWSGIResponse:
                 return client.post(
                     path, body, content_type="application/json", secure=True, headers=headers
                 )
@@ -331,7 +337,7 @@ class Command(BaseCommand):
         summary["query_counts"] = {n: query_counts.count(n) for n in sorted(set(query_counts))}
         return summary
 
-    def profile(self, client: Client, path: str) -> dict:
+    def profile(self, client: Client, path: str) -> dict[str, Any]:
         """Where a fresh board's time goes: the functions with the most time of their own,
         and the translation lookups."""
         lookups = count_translations()
@@ -351,7 +357,7 @@ class Command(BaseCommand):
 
     # -------------------------------------------------------------------------------------
 
-    def report(self, summary: dict) -> None:
+    def report(self, summary: dict[str, Any]) -> None:
         s = summary["settings"]
         self.stdout.write(
             f"\nIn one process, one request at a time, {s['repeat']} requests per row; "
@@ -443,7 +449,7 @@ def settle_tables() -> None:
 
 def summary_of(
     times: list[float], *, queries: int | None, kb: float, cpu: list[float] | None = None
-) -> dict:
+) -> dict[str, Any]:
     ms = [t * 1000 for t in times] or [0.0]
     return {
         "p50": round(statistics.median(ms), 2),
@@ -471,7 +477,7 @@ def bench_settings() -> override_settings:
     )
 
 
-def bench_templates() -> list[dict]:
+def bench_templates() -> list[dict[str, Any]]:
     """The site's templates plus the bare view's folder (as ``bench_settings``)."""
     import copy
 
@@ -483,7 +489,7 @@ def bench_templates() -> list[dict]:
     return templates
 
 
-def relaxed_throttles() -> dict:
+def relaxed_throttles() -> dict[str, Any]:
     """The API's throttles counting but never refusing (moves come faster than a person's)."""
     return {k: "1000000/minute" for k in settings.API_THROTTLE_RATES}
 
@@ -495,24 +501,24 @@ class count_translations:
 
     def __init__(self) -> None:
         self.calls = 0
-        self.saved: dict[str, Callable] = {}
+        self.saved: dict[str, Callable[..., str]] = {}
 
-    def __enter__(self):
-        trans = translation._trans
+    def __enter__(self) -> Self:
+        trans = translation._trans  # type: ignore[attr-defined]  # (private: not in the stubs)
         for name in self.NAMES:
             original = getattr(trans, name)
             self.saved[name] = original
 
-            def counted(*args, _original=original, **kwargs):
+            def counted(*args: Any, _original: Callable[..., str] = original, **kwargs: Any) -> str:
                 self.calls += 1
                 return _original(*args, **kwargs)
 
             setattr(trans, name, counted)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         for name, original in self.saved.items():
-            setattr(translation._trans, name, original)
+            setattr(translation._trans, name, original)  # type: ignore[attr-defined]
 
 
 class count_queries:
@@ -523,15 +529,22 @@ class count_queries:
         self.calls = 0
         self.sql: list[str] = []
 
-    def __call__(self, execute, sql, params, many, context):
+    def __call__(
+        self,
+        execute: Callable[..., object],
+        sql: str,
+        params: object,
+        many: bool,
+        context: dict[str, Any],
+    ) -> object:
         self.calls += 1
         self.sql.append(sql)
         return execute(sql, params, many, context)
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         self.wrapper = connection.execute_wrapper(self)
         self.wrapper.__enter__()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.wrapper.__exit__(*exc)

@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from django.core.management.base import CommandParser
+
 from games.perf.command import BenchCommand
 from games.perf.restart import Demo, python_command, uv_command
 
@@ -24,12 +26,12 @@ from games.perf.restart import Demo, python_command, uv_command
 class Command(BenchCommand):
     help = "Time the demo's first start and its restarts until / answers 200."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--restarts", type=int, default=3)
         parser.add_argument("--uv", action="store_true", help="Start it through uv run.")
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, restarts: int, uv: bool, json: bool, **options):
+    def handle(self, *args: Any, restarts: int, uv: bool, json: bool, **options: Any) -> None:
         self.as_json = json
         with tempfile.TemporaryDirectory(prefix="bench-restart-") as tmp:
             folder = Path(tmp)

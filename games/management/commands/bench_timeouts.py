@@ -23,9 +23,11 @@ import random
 import socket
 import time
 from datetime import timedelta
+from typing import Any
 
+from celery import Celery
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
@@ -38,13 +40,15 @@ from games.notifications.models import Notification
 class Command(BaseCommand):
     help = "Measure the time-out sweep and the turn emails on many games (scratch database)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=100_000)
         parser.add_argument("--expired", type=float, default=1.0, help="per cent past deadline")
         parser.add_argument("--players", type=int, default=2000, help="users to seat")
         parser.add_argument("--batch", type=int, default=2000, help="the sweep's batch size")
 
-    def handle(self, *args, games: int, expired: float, players: int, batch: int, **options):
+    def handle(
+        self, *args: Any, games: int, expired: float, players: int, batch: int, **options: Any
+    ) -> None:
         for name in ("celery", "mail.log", "kombu", "games", "notifications"):
             logging.getLogger(name).setLevel(logging.ERROR)
         if connection.vendor != "postgresql":
@@ -119,14 +123,14 @@ class Command(BaseCommand):
         # 3. The worker sending the "your turn" emails.
         self.send_emails(app, done)
 
-    def send_emails(self, app, expected: int) -> None:
+    def send_emails(self, app: Celery, expected: int) -> None:
         from aiosmtpd.controller import Controller
         from celery.contrib.testing.worker import start_worker
 
         class Counter:
             count = 0
 
-            async def handle_DATA(self, server, session, envelope):
+            async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
                 Counter.count += 1
                 return "250 OK"
 
@@ -162,7 +166,7 @@ class Command(BaseCommand):
 
     # Data -------------------------------------------------------------------------------
 
-    def snapshot(self) -> tuple[dict, int]:
+    def snapshot(self) -> tuple[dict[str, Any], int]:
         """A realistic position: a 2-player game of the first game, 300 decisions in (about
         30 Guildhall turns), one shared snapshot."""
         kind = registry.get(DEFAULT_KIND)
@@ -194,7 +198,9 @@ class Command(BaseCommand):
         )
         return list(User.objects.order_by("pk"))
 
-    def make_games(self, n: int, n_expired: int, users, snapshot: dict, to_move: int) -> None:
+    def make_games(
+        self, n: int, n_expired: int, users: list[User], snapshot: dict[str, Any], to_move: int
+    ) -> None:
         now = timezone.now()
         rand = random.Random(2)
         chunk = 2000

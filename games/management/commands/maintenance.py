@@ -14,6 +14,7 @@ waiting through it (games.play.maintenance).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
@@ -43,7 +44,9 @@ class Command(BaseCommand):
         parser.add_argument("--message", default="", help="Shown on every page and 503 page.")
         parser.add_argument("--until", default=None, help="The planned end (ISO 8601).")
 
-    def handle(self, *args, switch: str, message: str, until: str | None, **options) -> None:
+    def handle(
+        self, *args: Any, switch: str, message: str, until: str | None, **options: Any
+    ) -> None:
         if len(message) > MESSAGE_MAX_CHARS:
             raise CommandError(f"--message: at most {MESSAGE_MAX_CHARS} characters")
         if switch == "on":

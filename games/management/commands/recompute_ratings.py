@@ -7,7 +7,9 @@ stores what it found (every Rating and RatingChange row replaced, in one transac
 stored rating differs.
 """
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts.models import User
@@ -17,14 +19,14 @@ from games.play import ratings
 class Command(BaseCommand):
     help = "Recompute every rating from the finished rated games (--check: only compare)."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--check",
             action="store_true",
             help="change nothing; exit 1 naming the ratings that differ from the recomputation",
         )
 
-    def handle(self, *args, check: bool, **options) -> None:
+    def handle(self, *args: Any, check: bool, **options: Any) -> None:
         with transaction.atomic():
             # Games being rated meanwhile lock their players (games.play.ratings): holding every
             # player's lock, nothing is rated between reading the games and storing.

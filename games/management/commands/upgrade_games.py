@@ -11,8 +11,9 @@ state (it holds hands and the seed).
 """
 
 import argparse
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.core import registry
 from games.models import Game
@@ -37,7 +38,7 @@ def back_to(value: str) -> tuple[str, int]:
 class Command(BaseCommand):
     help = "Upgrade every stored game to the current state format; mend broken records."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_ids", nargs="*", type=int, help="only these games")
         parser.add_argument(
             "--dry-run", action="store_true", help="say what would change, change nothing"
@@ -50,7 +51,12 @@ class Command(BaseCommand):
         )
 
     def handle(
-        self, *args, game_ids: list[int], dry_run: bool, back_to: tuple[str, int] | None, **options
+        self,
+        *args: Any,
+        game_ids: list[int],
+        dry_run: bool,
+        back_to: tuple[str, int] | None,
+        **options: Any,
     ) -> None:
         ids = Game.objects.order_by("pk").values_list("pk", flat=True)
         if game_ids:

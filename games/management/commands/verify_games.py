@@ -12,7 +12,9 @@ nothing to decide. Exit status 1 if any game differs. Output names games, seats 
 differs, never their state (it holds hands and the seed).
 """
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.core import registry, replays
 from games.models import Game
@@ -61,10 +63,10 @@ def check_waits(game: Game, deciders: frozenset[int]) -> str | None:
 class Command(BaseCommand):
     help = "Replay every game from its moves and report the games whose snapshot differs."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_ids", nargs="*", type=int, help="only these games")
 
-    def handle(self, *args, game_ids: list[int], **options) -> None:
+    def handle(self, *args: Any, game_ids: list[int], **options: Any) -> None:
         games = Game.objects.order_by("pk")
         if game_ids:
             games = games.filter(pk__in=game_ids)

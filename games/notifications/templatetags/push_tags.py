@@ -1,5 +1,8 @@
+from typing import Any
+
 from django import template
 from django.conf import settings
+from django.template import Context
 
 from games.notifications import push
 from games.notifications.forms import PushPreferencesForm
@@ -9,7 +12,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("notifications/push_panel.html", takes_context=True)
-def push_panel(context) -> dict:
+def push_panel(context: Context) -> dict[str, Any]:
     """The settings page's push notifications: turn them on for this device (site/push.js),
     and the list of the devices that receive them. Nothing when push is off (no VAPID keys)."""
     user = getattr(context.get("request"), "user", None)

@@ -4,7 +4,8 @@
      screen); "More" ([data-panel-toggle]) shows the rest until the next decision (a new
      version of the board);
    - the page scrolls with room for it (scroll-padding-bottom: its height), so that what a
-     decision is about is never under it;
+     decision is about is never under it; likewise at the top where a wider screen's bar
+     sticks to the top (Guildhall's);
    - when it is the viewer's decision and nothing to tap on the board is in sight, the
      first thing to tap is scrolled into view.
    Without JavaScript the bar is as the page draws it.
@@ -52,21 +53,36 @@
     return !!prompt && prompt.scrollHeight > prompt.clientHeight + 1;
   }
 
-  function roomForPanel(p) {
-    var height = pinned.matches && p ? p.offsetHeight : 0;
-    document.documentElement.style.scrollPaddingBottom = height ? height + 8 + "px" : "";
+  // Where the bar sticks: "bottom" (a phone's), "top" (Guildhall's on a desktop), or ""
+  // (in the flow: Renaissance Man's on a desktop).
+  function stuck(p) {
+    var style = getComputedStyle(p);
+    if (style.position !== "sticky") return "";
+    return style.top !== "auto" ? "top" : "bottom";
   }
 
+  function roomForPanel(p) {
+    var where = p ? stuck(p) : "";
+    var room = where ? p.offsetHeight + 8 + "px" : "";
+    var root = document.documentElement.style;
+    root.scrollPaddingBottom = where === "bottom" ? room : "";
+    root.scrollPaddingTop = where === "top" ? room : "";
+  }
+
+  // In sight: in the viewport, and not under the bar.
   function inSight(elt, p) {
     var r = elt.getBoundingClientRect();
-    var bottom = pinned.matches ? p.getBoundingClientRect().top : window.innerHeight;
-    return r.width > 0 && r.top >= 0 && r.bottom <= bottom;
+    var where = stuck(p);
+    var bar = p.getBoundingClientRect();
+    var top = where === "top" ? bar.bottom : 0;
+    var bottom = where === "bottom" ? bar.top : window.innerHeight;
+    return r.width > 0 && r.top >= top - 1 && r.bottom <= bottom + 1;
   }
 
   // The choices of the decision outside the bar (cards, chips, a hand card's actions).
   function targets(p) {
     return Array.prototype.filter.call(
-      document.querySelectorAll("#board-form button[name=action]"),
+      document.querySelectorAll("#board-form button[name=action], #board-form button[name=actions]"),
       function (elt) { return !p.contains(elt) && visible(elt); }
     );
   }
@@ -81,6 +97,7 @@
     if (revealed !== version) moved = false;
     revealed = version;
     var subject = document.querySelector("#board [data-subject]");
+    if (subject && p.contains(subject)) return; // in the bar itself (Guildhall's order)
     if (subject && visible(subject)) {
       if (!inSight(subject, p)) subject.scrollIntoView({ block: pinned.matches ? "start" : "nearest" });
       return;
@@ -94,7 +111,9 @@
   // (Undo, End turn) and those the compact bar hides.
   function choices() {
     return Array.prototype.filter.call(
-      document.querySelectorAll("#board-form button[name=action]:not([data-key])"),
+      document.querySelectorAll(
+        "#board-form button[name=action]:not([data-key]), #board-form button[name=actions]"
+      ),
       visible
     );
   }
@@ -131,12 +150,25 @@
     target.focus();
   }
 
+  // A part the player opened ([data-keep-open]: Guildhall's "whole order, one card at a
+  // time") stays open on the next board that has it, with the phone's bar opened in full.
+  var keptOpen = false;
+
+  function reopen(p, version) {
+    var part = keptOpen && p.querySelector("details[data-keep-open]");
+    keptOpen = false;
+    if (!part) return;
+    part.open = true;
+    expanded = version;
+  }
+
   function setUp() {
     var b = board();
     var p = panel();
     if (!b || !p) return;
     var version = b.dataset.token || b.dataset.version;
     var toggle = p.querySelector("[data-panel-toggle]");
+    reopen(p, version);
     compact(p, pinned.matches && expanded !== version);
     if (toggle) {
       toggle.hidden = !pinned.matches || !hasMore(p);
@@ -293,6 +325,7 @@
     }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
+    keptOpen = !!document.querySelector("#board details[data-keep-open][open]");
     // A poll's answer during a choice, or for a board already replaced: not shown.
     if (isPoll(event.detail.elt) && (choosing() || !document.contains(event.detail.target))) {
       missed = missed || choosing();

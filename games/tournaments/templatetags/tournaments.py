@@ -4,6 +4,7 @@ tournament with the tournament's name (one query for every game listed)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
 from django import template
 from django.urls import reverse
@@ -11,13 +12,21 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from games.models import Game
 from games.tournaments import reads
 
 register = template.Library()
 
 
+class HasGame(Protocol):
+    """A row of a list of games (a seat, a dashboard's row)."""
+
+    @property
+    def game(self) -> Game: ...
+
+
 @register.simple_tag
-def tournament_names(*lists: Iterable) -> dict[int, tuple[int, str]]:
+def tournament_names(*lists: Iterable[HasGame] | None) -> dict[int, tuple[int, str]]:
     """The tournament of every game in these lists of rows (each with ``.game``)."""
     ids = [row.game.pk for rows in lists for row in rows or ()]
     return reads.tournament_names(ids) if ids else {}

@@ -10,8 +10,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from accounts.models import User
+from games.community.moderation.models import Report
 from games.models import ChatLine, Game, Invitation, Seat, Vacation
-from games.moderation.models import Report
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import start_game
 

@@ -12,7 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from accounts import blocks, friends
+from games.community.blocks import reads as blocks
+from games.community.friends import actions as friends
+from games.community.friends.reads import is_friend
 from tests.games.api_helpers import Api
 from tests.games.api_validation import check_answer
 from tests.games.helpers import start_game
@@ -152,7 +154,7 @@ class TestFriendLimit:
         added = api.put("/api/v1/me/friends/bob/")
 
         assert added.status_code == 200
-        assert friends.is_friend(alice, bob)
+        assert is_friend(alice, bob)
         # The one change the hour allows is spent: the next is refused.
         assert api.delete("/api/v1/me/friends/bob/").status_code == 429
 
@@ -195,7 +197,7 @@ class TestBlocks:
         assert blocked.json() == {"username": "bob", "name": "Bob"}
         assert api.put("/api/v1/me/blocks/bob/").status_code == 200  # already: the same
         assert api.get("/api/v1/me/blocks/").json() == [{"username": "bob", "name": "Bob"}]
-        assert blocks.is_blocked(alice, bob) and not friends.is_friend(alice, bob)
+        assert blocks.is_blocked(alice, bob) and not is_friend(alice, bob)
         assert Api(bob).get("/api/v1/me/blocks/").json() == []  # nothing tells them
 
         assert api.delete("/api/v1/me/blocks/bob/").status_code == 204
@@ -222,4 +224,4 @@ class TestBlocks:
         refused = api.put("/api/v1/me/friends/charlie/")
 
         assert refused.status_code == 429
-        assert not friends.is_friend(alice, charlie)
+        assert not is_friend(alice, charlie)

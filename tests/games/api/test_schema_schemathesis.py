@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis import checks as st_checks
 from schemathesis.specs.openapi import checks as openapi_checks
 
-from accounts import messages
 from accounts.tokens import do_create_token
+from games.community.messages import actions as messages
 from games.models import Game
 from games.play import invitations, moves
 from guildhall_site.wsgi import application

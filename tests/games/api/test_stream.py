@@ -13,8 +13,8 @@ from django.conf import settings
 from django.test import AsyncClient
 
 from accounts.tokens import do_create_token
+from games.community.chat import actions as chat
 from games.models import Game
-from games.play import chat
 from games.reads import live
 from tests.conftest import client_for
 from tests.games.helpers import play_one, start_game, user_to_move

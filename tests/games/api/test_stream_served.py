@@ -219,7 +219,7 @@ def test_my_stream_carries_every_version_of_my_game_across_reconnects(
 def test_a_suspension_ends_the_users_open_streams_at_once(alice, bob, streams, loop, tmp_path):
     """A suspended player hears nothing more by any channel: their streams (their own and a
     game's) end as soon as the suspension is committed, and a new one is refused."""
-    from games.moderation.actions import suspend
+    from games.community.moderation.actions import suspend
     from tests.conftest import make_person
 
     moderator = make_person("mod", is_staff=True)

@@ -12,13 +12,13 @@ import time_machine
 from django.conf import settings
 from django.utils import timezone
 
-from accounts import blocks
+from games.community.blocks import actions as blocks
+from games.community.chat import actions as chat
 from games.models import Game, Seat
 from games.notifications.due import CHAT_BATCH
 from games.notifications.events import UNQUEUED_AFTER, sweep_unqueued_notifications
 from games.notifications.models import Notification
 from games.notifications.tasks import sweep_notifications
-from games.play import chat
 from tests.games.helpers import players_only, start_game
 from tests.games.notifications.helpers import play_turn
 from tests.mailserver import html_of, text_of

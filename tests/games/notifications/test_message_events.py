@@ -16,9 +16,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import blocks
-from accounts import messages as pm
-from accounts.models import Conversation, User
+from accounts.models import User
+from games.community.blocks import actions as blocks
+from games.community.messages import actions as pm
+from games.community.models import Conversation
 from games.notifications.message_events import SWEEP_AFTER, sweep_unqueued_message_notices
 from games.notifications.messages import BATCH
 from games.notifications.models import Notification

@@ -11,14 +11,17 @@ from datetime import timedelta
 from allauth.account.models import EmailAddress
 from django.utils import timezone
 
-from accounts import blocks, friends, tokens
-from accounts import messages as pm
+from accounts import tokens
 from accounts.models import User
+from games.community.blocks import actions as blocks
+from games.community.chat import actions as chat
+from games.community.friends import actions as friends
+from games.community.messages import actions as pm
+from games.community.moderation import actions as moderation
+from games.community.moderation.models import ModerationNotice, Suspension
 from games.models import Game
-from games.moderation import actions as moderation
-from games.moderation.models import ModerationNotice, Suspension
 from games.notifications.models import Notification, PushSubscription
-from games.play import chat, invitations, moves, notes, quiet_hours, vacations
+from games.play import invitations, moves, notes, quiet_hours, vacations
 from games.reads.viewing import game_state
 from games.tournaments import services as tournaments
 from games.webhooks.models import Webhook

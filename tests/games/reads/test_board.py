@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from games.community.chat.reads import stamp as chat_stamp
 from games.models import ChatLine, Game, Seat
 from games.play import cancel_votes, vacations
 from games.reads import board as board_reads
 from games.reads import clocks
 from games.reads.board import PollRow
-from games.reads.chat import stamp as chat_stamp
 from tests.games.helpers import start_game
 
 
@@ -57,7 +57,7 @@ def test_the_poll_reads_the_version_and_the_viewers_seat(alice, bob, charlie):
     assert board_reads.poll(game.pk, charlie.pk) == row(False, None)
     assert board_reads.poll(game.pk, None) == row(False, None)
     assert board_reads.poll(game.pk + 1000, alice.pk) is None
-    # The chat's stamp: its newest line and how many were hidden (games.reads.chat.stamp).
+    # The chat's stamp: its newest line and how many were hidden (games.community.chat.reads.stamp).
     ChatLine.objects.create(game=game, author=alice, text="hi", version=game.version)
     spam = ChatLine.objects.create(
         game=game, author=bob, text="spam", version=game.version, hidden=True

@@ -109,7 +109,7 @@ def test_summary_of_a_player_who_never_looked_names_the_others(alice, bob):
 
 
 def test_points_gained_and_chat_lines_since_the_last_look(alice, bob):
-    from games.play import chat
+    from games.community.chat import actions as chat
 
     game = play_turn(start_game(alice, bob))
     presence.do_look(game.pk, bob)

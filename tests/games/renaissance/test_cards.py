@@ -19,6 +19,7 @@ from games.renaissance.cards import (
     foundation_card,
     generate,
 )
+from games.renaissance.views import card_json
 
 
 def test_the_deck_has_96_cards_24_of_each_worker_type():
@@ -75,7 +76,7 @@ def test_foundation_workers_offer_their_own_icon_and_the_rm_is_wild(seat):
         assert TYPE[c] == w and OFFER_L[c] == OFFER_R[c] == w
     rm = foundation_card(seat, 4)
     assert TYPE[rm] == RM and OFFER_L[rm] == OFFER_R[rm] == WILD
-    assert cards.card_json(rm) == {
+    assert card_json(rm) == {
         "id": rm,
         "type": "rm",
         "offers": ["any", "any"],

@@ -14,8 +14,8 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import blocks
 from accounts.models import User
+from games.community.blocks import actions as blocks
 from games.models import Game
 from games.tournaments import organiser, services, tasks
 from games.tournaments.models import Action, Entry, Notice, Round, Table, Tournament

@@ -11,7 +11,7 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import friends
+from games.community.friends import actions as friends
 from games.models import Game, Seat
 from games.play import moves
 from games.tournaments import services, tasks

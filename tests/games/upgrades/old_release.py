@@ -26,6 +26,7 @@ BEA9DCD = [
     ("games", "0007_ratings"),
     ("notifications", "0002_push_subscriptions"),
     ("moderation", None),
+    ("community", None),
     ("tournaments", None),
     ("webhooks", None),
 ]

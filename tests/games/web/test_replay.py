@@ -438,6 +438,6 @@ def _labels(value) -> set[str]:
 
 
 def _cards(ids: list[int], game: Game) -> list[dict]:
-    from games.guildhall.cards import card_json
+    from games.guildhall.views import card_json
 
     return [card_json(c, game.engine_options().fantasy) for c in ids]

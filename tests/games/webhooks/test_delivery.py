@@ -10,8 +10,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from games.community.chat import actions as chat
 from games.models import Game
-from games.play import chat
 from games.webhooks import delivery
 from games.webhooks.models import Delivery, Webhook
 from games.webhooks.tasks import sweep

@@ -11,9 +11,9 @@ import pytest
 from django.utils import timezone
 
 from accounts import reach
-from games.moderation import actions
+from games.community.chat import actions as chat
+from games.community.moderation import actions
 from games.notifications import preferences, push
-from games.play import chat
 from games.webhooks import delivery
 from games.webhooks.models import Delivery
 from tests.conftest import make_person

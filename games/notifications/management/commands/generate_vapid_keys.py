@@ -8,6 +8,7 @@ Keep the private key secret; replacing the pair ends every device's subscription
 """
 
 import base64
+from typing import Any
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -31,7 +32,7 @@ def new_key_pair() -> tuple[str, str]:
 class Command(BaseCommand):
     help = "Print a new VAPID key pair for Web Push as VAPID_PUBLIC_KEY=... VAPID_PRIVATE_KEY=..."
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         public, private = new_key_pair()
         self.stdout.write(f"VAPID_PUBLIC_KEY={public}")
         self.stdout.write(f"VAPID_PRIVATE_KEY={private}")

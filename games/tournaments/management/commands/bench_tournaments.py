@@ -17,11 +17,12 @@ import random
 import time
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from games.tournaments import services
-from games.tournaments.formats import round_robin, swiss
+from games.tournaments.formats import Round, round_robin, swiss
 from games.tournaments.formats.standings import table_points
 
 TARGET_SECONDS = 30
@@ -33,7 +34,7 @@ def _swiss_round(n: int, size: int, played: int, seed: int) -> float:
     players = list(range(n))
     scores: dict[int, Fraction] = {p: Fraction(0) for p in players}
     byes: Counter[int] = Counter()
-    history: list = []
+    history: list[Round] = []
     for _ in range(played):
         tables, bye = swiss.pair(players, scores, history, byes, size)
         for p in bye:
@@ -59,11 +60,11 @@ def _schedule(n: int, size: int) -> float:
 class Command(BaseCommand):
     help = "Time to pair a Swiss round and to build a round robin schedule, by entrants."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sizes", type=int, nargs="+", default=[16, 64, 256, 512])
         parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds played before")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         sizes: list[int] = options["sizes"]
         played: int = options["rounds"]
         out = self.stdout

@@ -5,6 +5,8 @@ more emails and its player is asked on the site to fix it; --forget undoes it (d
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -19,7 +21,9 @@ class Command(BaseCommand):
         parser.add_argument("--reason", default="", help="What the provider said (kept).")
         parser.add_argument("--forget", action="store_true", help="The address works again.")
 
-    def handle(self, *args, addresses: list[str], reason: str, forget: bool, **options) -> None:
+    def handle(
+        self, *args: Any, addresses: list[str], reason: str, forget: bool, **options: Any
+    ) -> None:
         for address in addresses:
             if forget:
                 known = bounces.forget(address)

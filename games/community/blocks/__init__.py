@@ -1,0 +1,1 @@
+"""Players kept apart by a block, never told of it."""

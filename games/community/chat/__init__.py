@@ -1,0 +1,1 @@
+"""A game's chat (its rows are the game's: ``games.models.ChatLine``)."""

@@ -1,0 +1,1 @@
+"""A player's friends: one direction, nothing to accept, the friend not told."""

@@ -1,0 +1,1 @@
+"""Conversations between two players, and the unread count on each user's row."""
