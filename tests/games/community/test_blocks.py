@@ -1,6 +1,6 @@
 """Blocking a player (games.community.blocks): a blocked player cannot invite the blocker, join
 their open invitations or be seated with them by one (either way round), and is never told;
-their chat lines are hidden from the blocker (tests/games/community/chat/test_chat.py);
+their chat lines are hidden from the blocker (tests/games/community/test_chat.py);
 unblocking undoes it all. From the profile's buttons and in every path of the invitations."""
 
 from __future__ import annotations
