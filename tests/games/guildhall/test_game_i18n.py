@@ -40,6 +40,7 @@ NAMES = ["#1", "#2", "#3", "#4"]  # no letters: nothing to take out of a text
 # Keys of the board's context whose values are names for programs, not texts.
 IDENTIFIERS = {
     "action",
+    "actions",  # several steps of one tap, as JSON (like "action")
     "color",
     "decided",
     "help",
@@ -52,6 +53,7 @@ IDENTIFIERS = {
     "kind",
     "letter",
     "profession",
+    "subject",  # where the decision is about (board.js: data-subject)
     "undo_action",
     "v",
 }

@@ -24,7 +24,7 @@ SEED = 987_654_321_123  # distinctive, to look for on the pages
 # A card of Guildhall's board as the template draws it: in a hand or a pile (its colour for
 # screen readers, then its name), or as a chip of a guildhall (its label as a title).
 CARD = re.compile(r'<span class="sr">(\w+) </span>([^<]+)</span>')
-HAND_SECTION = re.compile(r'aria-label="Your hand">(.*?)</section>', re.S)
+HAND_SECTION = re.compile(r'aria-label="Your hand"[^>]*>(.*?)</section>', re.S)
 HTMX = {"HX-Request": "true"}
 
 
