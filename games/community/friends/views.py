@@ -1,7 +1,9 @@
 """Adding and removing a friend, from their profile (games.community.friends.actions does the
-work)."""
+work), and the shape every change to one's lists of people shares (blocks use it too)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,32 +33,48 @@ def within_limits(request: AuthenticatedHttpRequest) -> bool:
     return limited is None
 
 
+def change_people(
+    request: AuthenticatedHttpRequest,
+    username: str,
+    act: Callable[[User, User], bool],
+    changed: str,
+    unchanged: str,
+) -> HttpResponse:
+    """One change to the user's lists of people (friends, blocks), from the other's profile:
+    within the limits, ``act(user, other)`` (False: nothing to change; ValidationError: the
+    reason it may not), then the outcome told (``changed`` or ``unchanged``, with the other's
+    ``%(name)s``) and back to the profile."""
+    other = get_object_or_404(User, username=username)
+    if within_limits(request):
+        try:
+            done = act(request.user, other)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            tell = messages.success if done else messages.info
+            tell(request, (changed if done else unchanged) % {"name": other.name})
+    return back_to_profile(other)
+
+
 @login_required
 @require_POST
 def add_friend(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
-    other = get_object_or_404(User, username=username)
-    if not within_limits(request):
-        return back_to_profile(other)
-    try:
-        added = friends.do_add_friend(request.user, other)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        if added:
-            messages.success(request, _("%(name)s is now your friend.") % {"name": other.name})
-        else:
-            messages.info(request, _("%(name)s was your friend already.") % {"name": other.name})
-    return back_to_profile(other)
+    return change_people(
+        request,
+        username,
+        friends.do_add_friend,
+        _("%(name)s is now your friend."),
+        _("%(name)s was your friend already."),
+    )
 
 
 @login_required
 @require_POST
 def remove_friend(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
-    other = get_object_or_404(User, username=username)
-    if not within_limits(request):
-        return back_to_profile(other)
-    if friends.do_remove_friend(request.user, other):
-        messages.success(request, _("%(name)s is no longer your friend.") % {"name": other.name})
-    else:
-        messages.info(request, _("%(name)s was not your friend.") % {"name": other.name})
-    return back_to_profile(other)
+    return change_people(
+        request,
+        username,
+        friends.do_remove_friend,
+        _("%(name)s is no longer your friend."),
+        _("%(name)s was not your friend."),
+    )

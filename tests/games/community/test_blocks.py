@@ -205,6 +205,25 @@ class TestThePages:
 
         assert page() == before  # Alice's profile as Bob saw it before: nothing says it
 
+    def test_each_outcome_is_told(self, alice, bob):
+        client = client_for(alice)
+
+        def told(name: str) -> str:
+            answer = client.post(reverse(name, args=["bob"]), follow=True)
+            assert answer.status_code == 200
+            return " ".join(str(m) for m in answer.context["messages"])
+
+        assert told("accounts:block") == "You blocked Bob. They are not told."
+        assert told("accounts:block") == "You had blocked Bob already."
+        assert told("accounts:unblock") == "You unblocked Bob."
+        assert told("accounts:unblock") == "Bob was not blocked."
+        assert "You cannot block yourself." in " ".join(
+            str(m)
+            for m in client.post(reverse("accounts:block", args=["alice"]), follow=True).context[
+                "messages"
+            ]
+        )
+
     def test_blocking_needs_a_post(self, alice, bob):
         assert client_for(alice).get(reverse("accounts:block", args=["bob"])).status_code == 405
         assert not Block.objects.exists()
