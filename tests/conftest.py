@@ -159,6 +159,15 @@ def charlie(db) -> User:
 
 
 @pytest.fixture
+def dave(db) -> User:
+    return make_person("dave", display_name="Dave")
+
+
+# The header htmx sends with every request it makes (django-htmx reads it as request.htmx).
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
 def seats_in_order(monkeypatch):
     """Seats in the order the people were created (alice, bob, charlie): under a frozen clock
     the answers to an invitation have equal times, and their order is the database's whim.

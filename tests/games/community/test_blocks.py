@@ -20,13 +20,8 @@ from games.models import Invitation
 from games.play import invitations
 from games.play.errors import Invalid, NotFound
 from games.reads import queries
-from tests.conftest import client_for, make_person
+from tests.conftest import client_for
 from tests.games.api_helpers import Api
-
-
-@pytest.fixture
-def dave(db):
-    return make_person("dave", display_name="Dave")
 
 
 def open_invitation(creator, players: int = 3) -> Invitation:

@@ -14,22 +14,15 @@ from games.community.chat import reads as chat_reads
 from games.models import ChatLine, Game
 from games.play import moves
 from games.play.errors import Invalid, NotFound, NotYourTurn
-from tests.conftest import client_for, make_person
+from tests.conftest import HTMX, client_for
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import play_one, start_game
 from tests.games.web.test_replay import finish
-
-HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture
 def game(alice, bob):
     return start_game(alice, bob)
-
-
-@pytest.fixture
-def dave(db):
-    return make_person("dave", display_name="Dave")
 
 
 def chat_url(game: Game) -> str:

@@ -14,18 +14,13 @@ from games.community.friends import actions as friends
 from games.community.friends import reads as friend_reads
 from games.community.models import Friendship
 from games.play import computer_players, invitations
-from tests.conftest import client_for, make_person
+from tests.conftest import client_for
 from tests.games.api_helpers import Api
 from tests.games.helpers import start_game
 
 
 def profile(user) -> str:
     return reverse("games:profile", args=[user.username])
-
-
-@pytest.fixture
-def dave(db):
-    return make_person("dave", display_name="Dave")
 
 
 class TestTheService:

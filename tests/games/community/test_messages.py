@@ -22,16 +22,9 @@ from games.community.messages import actions as pm
 from games.community.messages import reads as pm_reads
 from games.community.models import Conversation, Message
 from games.play import computer_players
-from tests.conftest import client_for, make_person
+from tests.conftest import HTMX, client_for, make_person
 from tests.games.api_helpers import Api
 from tests.games.helpers import start_game
-
-HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def dave(db):
-    return make_person("dave", display_name="Dave")
 
 
 def conversation_url(c: Conversation) -> str:

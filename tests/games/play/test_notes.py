@@ -13,23 +13,17 @@ from django.urls import reverse
 from games.models import Game, Note
 from games.play import notes
 from games.play.errors import Invalid, NotFound, NotYourTurn
-from tests.conftest import client_for, make_person
+from tests.conftest import HTMX, client_for
 from tests.games.api_helpers import Api, game_url
 from tests.games.helpers import play_one, start_game
 from tests.games.web.test_replay import finish
 
 SECRET = "Bob holds the red Trader, I think ⟦plan⟧"
-HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture
 def game(alice, bob):
     return start_game(alice, bob)
-
-
-@pytest.fixture
-def dave(db):
-    return make_person("dave", display_name="Dave")
 
 
 def note_url(game: Game) -> str:

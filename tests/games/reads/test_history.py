@@ -10,11 +10,9 @@ from django.urls import reverse
 from games.models import Game, Move
 from games.reads import history
 from games.reads.movelog import describe_move
-from tests.conftest import client_for
+from tests.conftest import HTMX, client_for
 from tests.games.helpers import start_game
 from tests.games.web.test_replay import finish
-
-HTMX = {"HX-Request": "true"}
 
 
 def all_pages(game: Game, seat: int | None) -> list[history.Page]:

@@ -145,11 +145,6 @@ class TestTheTag:
 
 
 @pytest.fixture
-def dave(db):
-    return make_person("dave", display_name="Dave")
-
-
-@pytest.fixture
 def eve(db):
     return make_person("eve", display_name="Eve")
 

@@ -19,7 +19,6 @@ from games.models import Game, Seat
 from games.play import cancel_votes, invitations, vacations
 from games.reads import cache_keys, list_stamps, viewing
 from games.web import page_cache
-from tests.conftest import make_person
 from tests.games.helpers import play_one, start_game, user_to_move
 
 CSRF_INPUT = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+(")')
@@ -49,11 +48,6 @@ def fresh(client: Client, url: str, settings, **kwargs) -> str:
         return without_tokens(client.get(url, **kwargs).content)
     finally:
         settings.PAGE_CACHE_SECONDS = 600
-
-
-@pytest.fixture
-def dave(db):
-    return make_person("dave", display_name="Dave")
 
 
 @pytest.fixture

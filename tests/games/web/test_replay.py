@@ -17,7 +17,7 @@ from games.guildhall.random_player import choose as guildhall_choice
 from games.models import Game, Move, Seat
 from games.reads import replay
 from games.reads.movelog import describe_move
-from tests.conftest import client_for
+from tests.conftest import HTMX, client_for
 from tests.games.helpers import start_game
 
 SEED = 987_654_321_123  # distinctive, to look for on the pages
@@ -25,7 +25,6 @@ SEED = 987_654_321_123  # distinctive, to look for on the pages
 # screen readers, then its name), or as a chip of a guildhall (its label as a title).
 CARD = re.compile(r'<span class="sr">(\w+) </span>([^<]+)</span>')
 HAND_SECTION = re.compile(r'aria-label="Your hand"[^>]*>(.*?)</section>', re.S)
-HTMX = {"HX-Request": "true"}
 
 
 def finish(game: Game, *, seed: int = SEED, undo_every: int = 7) -> Game:
