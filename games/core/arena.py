@@ -10,6 +10,7 @@ processes share it. A game's own ``arena`` module fills in a ``Contest`` and a p
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -17,7 +18,7 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -128,17 +129,81 @@ def run(
     setup: Setup,
     jobs: int = 1,
     length: str = "turns",
+    first: int = 0,
+    record: str | None = None,
 ) -> dict[str, Any]:
-    """Every game of ``setup``, summed up (``play_game`` must be picklable for ``jobs`` >
-    1; ``length`` names what ``Contest.length`` counts)."""
+    """Games ``first`` to ``first + setup.games - 1`` of ``setup``, summed up (``play_game``
+    must be picklable for ``jobs`` > 1; ``length`` names what ``Contest.length`` counts).
+
+    With ``record``, a JSON-lines file, each game is written there as it ends, and a game
+    the file already holds for this setup is read back instead of played: a long run can be
+    stopped and taken up again, or played in ranges (``first``) by several processes, and
+    its file summed up at the end. ValueError if the file holds games of another setup."""
     started = time.perf_counter()
-    if jobs > 1:
+    indices = range(first, first + setup.games)
+    games = _recorded(record, setup, indices) if record else {}
+    todo = [i for i in indices if i not in games]
+    for game in _played(play_game, setup, todo, jobs):
+        games[game["index"]] = game
+        if record:
+            with open(record, "a", encoding="utf-8") as file:
+                file.write(json.dumps({"setup": _setup_fields(setup), **game}) + "\n")
+    return summary(setup, [games[i] for i in indices], time.perf_counter() - started, length)
+
+
+@dataclass(frozen=True)
+class _Game:
+    """``play_game`` for one setup, as one picklable callable of the game's index."""
+
+    play_game: Callable[[Setup, int], dict[str, Any]]
+    setup: Setup
+
+    def __call__(self, index: int) -> dict[str, Any]:
+        return self.play_game(self.setup, index)
+
+
+def _played(
+    play_game: Callable[[Setup, int], dict[str, Any]], setup: Setup, todo: list[int], jobs: int
+) -> Iterator[dict[str, Any]]:
+    """The games of ``todo``, each as it ends."""
+    one = _Game(play_game, setup)
+    if jobs > 1 and len(todo) > 1:
         with multiprocessing.get_context().Pool(jobs) as pool:
-            args = [(setup, i) for i in range(setup.games)]
-            games = pool.starmap(play_game, args, chunksize=1)
+            yield from pool.imap_unordered(one, todo, chunksize=1)
     else:
-        games = [play_game(setup, i) for i in range(setup.games)]
-    return summary(setup, games, time.perf_counter() - started, length)
+        yield from map(one, todo)
+
+
+def _setup_fields(setup: Setup) -> dict[str, Any]:
+    """What makes a game: the setup without the number of games (a run taken up again may
+    ask for more)."""
+    fields = dataclasses.asdict(setup)
+    del fields["games"]
+    fields["options"] = dict(setup.options)
+    return fields
+
+
+def _recorded(record: str, setup: Setup, indices: range) -> dict[int, dict[str, Any]]:
+    """The games of ``indices`` that ``record`` already holds (none if it does not exist)."""
+    try:
+        file = open(record, encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    fields = _setup_fields(setup)
+    games: dict[int, dict[str, Any]] = {}
+    with file:
+        for number, line in enumerate(file, 1):
+            try:
+                game = json.loads(line)
+                same = game.pop("setup") == fields
+                index = game["index"]
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise ValueError(f"{record}, line {number}: not a game of the arena") from None
+            if not same:
+                raise ValueError(f"{record} holds games of another setup (line {number})")
+            if index in indices:
+                games[index] = game
+    return games
 
 
 def summary(
@@ -223,8 +288,10 @@ def main(
     jobs: int,
     length: str = "turns",
     out: Callable[[str], object] = print,
+    first: int = 0,
+    record: str | None = None,
 ) -> dict[str, Any]:
-    result = run(play_game, setup, jobs, length)
+    result = run(play_game, setup, jobs, length, first, record)
     out(json.dumps(result, indent=2))
     return result
 

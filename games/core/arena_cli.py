@@ -45,6 +45,15 @@ def add_commands(
     ar.add_argument("--seed", type=int, default=1)
     ar.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
     ar.add_argument(
+        "--first", type=int, default=0, help="the index of the first game (games are seeded by it)"
+    )
+    ar.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write each game to this JSON-lines file as it ends; games it holds are not "
+        "played again (a run stopped can be taken up, ranges summed up)",
+    )
+    ar.add_argument(
         "--budget-ms", type=int, default=None, help=f"the strong level's time, a {unit}"
     )
     ar.add_argument(
@@ -85,7 +94,19 @@ def run_command(args: argparse.Namespace, commands: ArenaCommands) -> bool:
             iterations=args.iterations,
             **commands.arena_options(args),
         )
-        arena.main(commands.play_game, setup, args.jobs, length=commands.length)
+        if args.first < 0:
+            raise SystemExit("arena: --first must be 0 or more")
+        try:
+            arena.main(
+                commands.play_game,
+                setup,
+                args.jobs,
+                length=commands.length,
+                first=args.first,
+                record=args.record,
+            )
+        except ValueError as error:
+            raise SystemExit(f"arena: {error}") from None
         return True
     if args.command == "bench-strong":
         setup = commands.make_setup(
