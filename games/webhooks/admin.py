@@ -2,6 +2,7 @@
 deliveries; a hook can be turned off there (the secret is never shown)."""
 
 from django.contrib import admin
+from django.db import models
 
 from games.webhooks.models import Delivery, Webhook
 
@@ -13,6 +14,9 @@ class WebhookAdmin(admin.ModelAdmin[Webhook]):
     search_fields = ("user__username", "url")
     exclude = ("secret",)
     readonly_fields = ("user", "token", "failing_since", "disabled_at", "created")
+    # An address typed without its scheme is an https one: hooks are delivered over https
+    # (and Django 6 makes this the default).
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(Delivery)

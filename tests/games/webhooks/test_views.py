@@ -108,6 +108,17 @@ def test_the_admin_lists_hooks_without_their_secret(admin_client, alice, receive
     assert admin_client.get("/admin/webhooks/delivery/").status_code == 200
 
 
+def test_the_admin_takes_an_address_without_its_scheme_as_https(rf, admin_user):
+    from django.contrib.admin.sites import site
+
+    request = rf.get("/admin/webhooks/webhook/add/")
+    request.user = admin_user
+    form_class = site._registry[Webhook].get_form(request)
+    url = form_class.base_fields["url"]
+
+    assert url.clean("example.org/hook") == "https://example.org/hook"
+
+
 def test_registering_again_is_the_same_hook_with_a_new_secret(alice, receiver, monkeypatch):
     """A bot that restarts registers again: 200, the same hook, the events it asks for now,
     on again after failures, and a new secret (its own when it sends one); no new hook,
