@@ -306,6 +306,11 @@ class ApiClient:
                 return error.code, json.loads(text)
             except ValueError:
                 return error.code, {"raw": text}
+        except (http.client.RemoteDisconnected, ConnectionResetError) as error:
+            # The connection closed with no answer: the server behind the proxy died while
+            # it held the request. A real proxy answers 502 then, and a client reads the
+            # game again (a move may or may not have been applied).
+            return 502, {"raw": f"no answer: {error}"}
 
 
 class _AnySecure(http.cookiejar.DefaultCookiePolicy):
