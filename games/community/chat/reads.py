@@ -100,6 +100,10 @@ def read(
     """The lines ``user`` may read (check ``may_read`` first), oldest first: the newest
     ``most`` of them (all for None), written at ``up_to_version`` or before (a replay's
     position), with ids after ``after`` and before ``before``."""
+    # The stamp first: a line written while the lines are read then leaves the stamp behind
+    # them, and the board's next poll loads them again. Taken last, it could name a line the
+    # read missed, and the board would wait for the next line to show this one.
+    now = stamp(game.pk)
     lines = ChatLine.objects.filter(game=game, hidden=False).select_related("author")
     if up_to_version is not None:
         lines = lines.filter(version__lte=up_to_version)
@@ -118,7 +122,7 @@ def read(
         lines=[_entry(line) for line in reversed(shown)],
         blocked=hidden,
         earlier=earlier,
-        stamp=stamp(game.pk),
+        stamp=now,
     )
 
 

@@ -6,6 +6,7 @@ replay at the moment it was written, never from the site itself."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from games.community.blocks import actions as blocks
@@ -245,6 +246,26 @@ class TestThePoll:
         assert "your move" in fresh
         assert chat_reads.stamp(game.pk) in fresh
         assert "HX-Trigger" not in self.poll(client, game, chat_reads.stamp(game.pk))
+
+    def test_a_line_written_while_the_lines_are_read_comes_with_the_next_poll(
+        self, game, alice, bob
+    ):
+        """The lines and their stamp are two queries: a line committed between them must
+        leave the stamp older than the chat, or the board never loads that line."""
+        written = []
+
+        def write_after_the_lines(execute, sql, params, many, context):
+            result = execute(sql, params, many, context)
+            if not written and "ORDER BY" in sql and "chat" in sql:
+                written.append(chat.do_write(game.pk, alice, "between the queries"))
+            return result
+
+        with connection.execute_wrapper(write_after_the_lines):
+            read = chat_reads.read(game, bob)
+        assert written, "the line was written during the read"
+        assert "between the queries" not in [line.text for line in read.lines]
+        told = self.poll(client_for(bob), game, read.stamp)
+        assert told["HX-Trigger"] == "chat-changed"
 
     def test_a_poll_without_the_chat_says_nothing_of_it(self, game, alice, bob):
         chat.do_write(game.pk, alice, "psst")
