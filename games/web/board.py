@@ -390,7 +390,7 @@ def _render_fresh(
         "poll_url": (
             f"{reverse('games:board_poll', args=[game_id])}?v={token}" if active else None
         ),
-        "poll_seconds": POLL_SECONDS,
+        "poll_ms": round(POLL_SECONDS * 1000),  # (milliseconds: no decimal comma in German)
         # The game's event stream (games/api/stream.py) where the site offers one: each of
         # its events brings the poll forward (site/live.js); the poll stays, as the fallback.
         "events_url": (

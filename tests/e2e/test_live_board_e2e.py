@@ -54,7 +54,7 @@ def test_a_move_reaches_the_other_board_through_the_stream(
     watcher = bob if user_to_move(game) == alice else alice
     page = phone()
     log_in(page, asgi_site, f"/games/{game.pk}/", watcher.username)
-    assert page.get_attribute(".poll", "hx-trigger") == "every 60s, live"
+    assert page.get_attribute(".poll", "hx-trigger") == "every 60000ms, live"
     page.wait_for_selector("html[data-live=on]")
     before = page.get_attribute("#board", "data-version")
 

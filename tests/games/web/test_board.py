@@ -581,13 +581,21 @@ class TestPoll:
 
         assert response.status_code == 204
 
+    @pytest.mark.parametrize("language", ["en", "de"])
+    def test_a_game_under_way_is_polled_every_three_seconds(self, client, alice, game, language):
+        client.force_login(alice)
+
+        content = client.get(board_url(game), headers={"Accept-Language": language}).content
+        # Whole milliseconds: a period written "0,25s" in German would be read as 0.
+        assert 'hx-trigger="every 3000ms' in content.decode()
+
     def test_a_finished_game_is_not_polled(self, client, alice, game):
         Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
         client.force_login(alice)
 
         content = client.get(board_url(game)).content.decode()
 
-        assert "every 3s" not in content
+        assert 'class="poll"' not in content
         assert "Cancelled" in content
 
 
@@ -661,7 +669,7 @@ class TestAWholeGame:
         content = clients[alice.pk].get(board_url(game)).content.decode()
         assert "Result" in content
         assert "The game is over." in content
-        assert "every 3s" not in content
+        assert 'class="poll"' not in content
         assert game.version == Move.objects.filter(game=game).count()
 
 
