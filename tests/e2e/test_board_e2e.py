@@ -13,7 +13,7 @@ from django.core import mail
 
 from games.models import Game
 from tests.conftest import PASSWORD
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import log_in, wait_for_board
 from tests.games.helpers import start_game
 
 CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/accounts/confirm-email/[^/\s]+/)")
@@ -45,9 +45,14 @@ def version(page) -> int:
     return int(page.get_attribute("#board", "data-version"))
 
 
-def tap(page, button) -> None:
-    """Tap ``button`` and wait for the board it answers with (its token changes). Polled
-    from here: the site's CSP forbids wait_for_function's string evaluation."""
+def tap(page, username: str, button) -> None:
+    """Tap ``button`` once ``username``'s board shows the game as stored, and wait for the
+    board it answers with (its token changes). Without the first wait, a poll answering
+    the other player's last choice could change the token instead, and the next tap would
+    be made while this one is on its way (and dropped: hx-sync). Polled from here: the
+    site's CSP forbids wait_for_function's string evaluation."""
+    game = Game.objects.get(pk=int(re.search(r"/games/(\d+)/", page.url).group(1)))
+    wait_for_board(page, game, game.seats.get(user__username=username).number)
     before = page.get_attribute("#board", "data-token")
     button.click()
     deadline = time.monotonic() + 10
@@ -109,19 +114,20 @@ def test_two_players_sign_up_and_play_on_phones(live_server, phone, screenshots,
     # Each choice is private until both have chosen (the game's version does not move): a
     # tap's answer is the chooser's own board, whose token changes.
     # Discards: Dora discards one card, Emil none; the last "Done" carries both out.
-    for page, discards in ((dora, 1), (emil, 0)):
+    people = ((dora, "dora"), (emil, "emil"))
+    for (page, name), discards in zip(people, (1, 0), strict=True):
         for _ in range(discards):
-            tap(page, page.locator(".hand .tap").first)
+            tap(page, name, page.locator(".hand .tap").first)
         assert "Setup" in page.inner_text(".prompt")
-        tap(page, page.locator(".panel button.primary").first)
+        tap(page, name, page.locator(".panel button.primary").first)
     # Each draws back to 9, then places three cards, the third completing the choice.
-    for page in (dora, emil):
+    for page, name in people:
         # (Dora's board follows Emil's "Done", which carried out the discards, by its poll.)
         page.wait_for_selector(".prompt:has-text('of your hand to place')", timeout=10_000)
         assert "Your hand (9)" in page.inner_text(".hand h2")
         for _ in range(3):
             assert "of your hand to place" in page.inner_text(".prompt")
-            tap(page, page.locator(".hand .tap:not(.picked)").first)  # a picked one: take back
+            tap(page, name, page.locator(".hand .tap:not(.picked)").first)  # picked: take back
     for page in (dora, emil):
         page.wait_for_selector(".hand h2:has-text('Your hand (6)')", timeout=10_000)
         assert page.locator(".me .chapter .chip:not(.empty)").count() == 3

@@ -289,6 +289,8 @@
   var pressed = false; // a pointer is down on the board
   var move = null; // the request of this page's move on its way
   var missed = false; // a poll was held back meanwhile
+  // The polls' requests: an answer's events name its target (the board), not the poll.
+  var polls = new WeakSet();
 
   function isPoll(elt) { return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll")); }
   function isMove(elt) { return !!(elt && elt.closest && elt.closest("#board-form")); }
@@ -319,6 +321,8 @@
     if (isPoll(elt) && choosing()) {
       missed = true;
       event.preventDefault();
+    } else if (isPoll(elt) && event.detail.xhr) {
+      polls.add(event.detail.xhr);
     } else if (isMove(elt) && event.detail.xhr) {
       move = event.detail.xhr;
       move.addEventListener("loadend", function () { setTimeout(catchUp, 0); });
@@ -327,7 +331,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     keptOpen = !!document.querySelector("#board details[data-keep-open][open]");
     // A poll's answer during a choice, or for a board already replaced: not shown.
-    if (isPoll(event.detail.elt) && (choosing() || !document.contains(event.detail.target))) {
+    if (polls.has(event.detail.xhr) && (choosing() || !document.contains(event.detail.target))) {
       missed = missed || choosing();
       event.detail.shouldSwap = false;
     }
