@@ -143,11 +143,12 @@ def run(
     indices = range(first, first + setup.games)
     games = _recorded(record, setup, indices) if record else {}
     todo = [i for i in indices if i not in games]
+    fields = _setup_fields(setup)
     for game in _played(play_game, setup, todo, jobs):
         games[game["index"]] = game
         if record:
             with open(record, "a", encoding="utf-8") as file:
-                file.write(json.dumps({"setup": _setup_fields(setup), **game}) + "\n")
+                file.write(json.dumps({"setup": fields, **game}) + "\n")
     return summary(setup, [games[i] for i in indices], time.perf_counter() - started, length)
 
 
