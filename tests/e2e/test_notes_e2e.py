@@ -19,8 +19,10 @@ def test_a_note_typed_on_a_phone_is_saved_and_stays_private(
     page = phone()
     log_in(page, live_server.url, board, "alice")
 
+    # The note's section, loaded after the board, is ready once htmx has processed it (it
+    # takes its "htmx-added" class away then): typed into earlier, no save would follow.
+    page.wait_for_selector("#note:not(.htmx-added) textarea")
     textarea = page.locator("#note textarea")
-    textarea.wait_for()
     textarea.fill(NOTE)
     page.wait_for_selector("#note-status:has-text('Saved at')")
     assert notes.note_text(game.pk, alice) == NOTE
