@@ -48,12 +48,6 @@ def finish(game) -> None:
     raise AssertionError("the game did not end")
 
 
-@pytest.fixture(autouse=True)
-def _fast_poll():
-    """The boards' polls at the site's own period: each page is read once the network is
-    idle, which a board polling every quarter second (tests/e2e/conftest.py) never is."""
-
-
 @pytest.fixture
 def site_map(alice, bob, charlie) -> tuple[list[str], list[str]]:
     """(the pages of a visitor, the pages of Alice, a player)."""
