@@ -204,7 +204,12 @@ def test_my_stream_carries_every_version_of_my_game_across_reconnects(
         follower.start()
         wait_for(lambda: seen and seen[0].status, 10, "the stream to open")
         game = start_game(alice, bob)
-        game = play_until(game, random.Random(4), lambda g: g.status == Game.Status.FINISHED)
+        rand = random.Random(4)
+        game = play_until(game, rand, lambda g: g.version >= 10)
+        # The stream ends and comes back in the middle of the game, however fast it is played.
+        opened = len(seen)
+        wait_for(lambda: len(seen) >= opened + 2, 10, "the stream to end and come back")
+        game = play_until(game, rand, lambda g: g.status == Game.Status.FINISHED)
         wait_for(lambda: any(x.seen("game", status="finished") for x in seen), 10, "the game's end")
         stop.set()
         follower.join(10)
