@@ -6,6 +6,7 @@ apt-get; otherwise the tests are skipped, except under CI=true, where that is a 
 """
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -138,6 +139,16 @@ def wait_for_board(page, game, seat: int | None) -> None:
 
     game = Game.objects.get(pk=game.pk)
     page.wait_for_selector(f'#board[data-token="{poll_token_of(game, seat)}"]')
+
+
+def wait_until(page, condition, timeout: float = 10.0, what: str = "the condition"):
+    """Polls ``condition()`` from here (the page's policy refuses wait_for_function's eval)
+    until it is true, and returns its value."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        page.wait_for_timeout(50)
+    return value
 
 
 def tap_and_wait(page, button) -> None:

@@ -17,19 +17,11 @@ import re
 from games.models import Game
 from games.play import moves
 from games.web import board as board_views
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import log_in, wait_until
 from tests.games.helpers import start_game
 
 MOVE = re.compile(r".*/games/\d+/move/$")
 POLL = re.compile(r".*/games/\d+/poll/.*")
-
-
-def wait_until(page, found, what: str) -> None:
-    for _ in range(200):
-        if found():
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"never: {what}")
 
 
 def token(game: Game) -> str:
@@ -49,7 +41,7 @@ def held_poll(live_server, phone, alice, bob, monkeypatch):
     page.route(POLL, lambda route: polls.append(route))  # held: answered below, or never
     # Bob ends his discards: Alice's board changes (he has chosen), and her next poll says so.
     moves.do_submit_action(game.pk, bob, {"kind": "done"}, Game.objects.get(pk=game.pk).version)
-    wait_until(page, lambda: polls, "a poll")
+    wait_until(page, lambda: polls, what="a poll")
     stale = polls[0].fetch()  # the server answers it now: Bob has chosen, Alice has not
     assert stale.status == 200
     return page, game, polls[0], stale
@@ -65,11 +57,11 @@ def test_a_poll_answered_before_a_move_never_puts_back_the_board_without_it(
     # Alice taps a card to discard; the poll's answer reaches the page while her move is
     # on its way, and then the move is stored and answered.
     page.locator(".hand .tap").first.click()
-    wait_until(page, lambda: posted, "the move")
+    wait_until(page, lambda: posted, what="the move")
     poll.fulfill(response=stale)
     before = token(game)
     posted[0].continue_()
-    wait_until(page, lambda: token(game) != before, "the move stored")
+    wait_until(page, lambda: token(game) != before, what="the move stored")
 
     page.wait_for_selector(f'#board[data-token="{token(game)}"]', timeout=5_000)
     assert page.locator(".hand .tap.picked").count() == 1
@@ -94,7 +86,7 @@ def test_a_poll_answered_during_a_press_leaves_the_button_under_the_finger(
     before = token(game)
     page.mouse.up()  # the tap: the card pressed is discarded
 
-    wait_until(page, lambda: token(game) != before, "the move stored")
+    wait_until(page, lambda: token(game) != before, what="the move stored")
     page.wait_for_selector(f'#board[data-token="{token(game)}"]', timeout=5_000)
     assert page.locator(".hand .tap.picked").count() == 1
     assert page.locator(".board-error").count() == 0

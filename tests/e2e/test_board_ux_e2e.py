@@ -3,7 +3,6 @@ desktop: card help, the whole history, the desktop layout, the decision bar, the
 and the finished game's result. Each test leaves screenshots in test-output/screenshots/."""
 
 import random
-import time
 
 import pytest
 
@@ -11,7 +10,7 @@ from games.models import Game, Seat
 from games.play import moves
 from games.reads import viewing
 from tests.conftest import make_person
-from tests.e2e.conftest import PHONE, log_in
+from tests.e2e.conftest import PHONE, log_in, wait_until
 from tests.games.helpers import random_action, start_game
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -50,14 +49,6 @@ def play(game: Game, rand: random.Random, done, limit: int = 5000) -> Game:
         action = random_action(game, rand, seat.number)
         moves.do_submit_action(game.pk, seat.user, action, game.version)
     raise AssertionError("the game did not get there")
-
-
-def wait_until(page, condition, timeout: float = 10.0) -> None:
-    """Polls ``condition()`` from here: the page's policy refuses a string to evaluate."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        page.wait_for_timeout(50)
 
 
 def deciding_seat(game: Game) -> int | None:

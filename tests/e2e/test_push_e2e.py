@@ -15,13 +15,12 @@ tests/games/notifications/test_push.py.
 """
 
 import json
-import time
 
 import pytest
 
 from games.notifications.management.commands.generate_vapid_keys import new_key_pair
 from games.notifications.models import PushSubscription
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import log_in, wait_until
 from tests.pushserver import Device, b64url
 
 ENDPOINT = "https://fcm.googleapis.com/e2e/device-1"
@@ -56,15 +55,6 @@ STUB_PUSH_MANAGER = """
   PushManager.prototype.getSubscription = function () { return Promise.resolve(current); };
 })();
 """
-
-
-def wait_until(page, condition, timeout: float = 10.0):
-    """Polls ``condition()`` from here (the page's policy refuses wait_for_function's eval)."""
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        assert time.monotonic() < deadline, "timed out"
-        page.wait_for_timeout(50)
-    return value
 
 
 @pytest.fixture
