@@ -273,6 +273,9 @@ class Seat(models.Model):
 class Move(models.Model):
     """One record of a game's record: append-only, never changed once written."""
 
+    # The fields ``record`` reads (``.only(*Move.RECORD)``: no query per row).
+    RECORD = ("seat", "action", "rules", "joined")
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()  # the game's version after this record, from 1
     seat = models.PositiveSmallIntegerField()
@@ -292,6 +295,9 @@ class Move(models.Model):
     # (None: as before). Only ``manage.py upgrade_games`` sets it, for a game begun under
     # old rules and played on by the code of new ones before versions were kept.
     rules = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # Made in one choice with its seat's record before it (a board's one tap of several
+    # steps: Guildhall's "this card on top"): an undo takes the choice back whole.
+    joined = models.BooleanField(default=False, editable=False)
 
     class Meta:
         constraints = [
@@ -308,10 +314,13 @@ class Move(models.Model):
         super().save(*args, **kwargs)
 
     def record(self) -> dict[str, Any]:
-        """The entry of the engine's record (``Match.record``)."""
-        if self.rules is None:
-            return {"player": self.seat, "action": self.action}
-        return {"player": self.seat, "action": self.action, "rules": self.rules}
+        """The entry of the engine's record (``Match.record``). (Read with ``RECORD``.)"""
+        entry: dict[str, Any] = {"player": self.seat, "action": self.action}
+        if self.rules is not None:
+            entry["rules"] = self.rules
+        if self.joined:
+            entry["joined"] = True
+        return entry
 
 
 class Rating(models.Model):

@@ -9,6 +9,10 @@ kept: ``manage.py upgrade_games``).
 The record is append-only. "undo" is an action in it like any other: it takes back the
 last step of the seat that asks, while the game allows it (``GameKind.can_undo``), by
 restoring the state before that step. Replaying the record rebuilds the state exactly.
+
+An entry may also say ``"joined": true``: its seat made it in one choice with its entry
+before (a board's one tap of several steps). The match only keeps the mark; the platform
+reads it (``undo_target``) to take back such a choice whole, one "undo" a step.
 """
 
 from __future__ import annotations
@@ -40,15 +44,22 @@ class Match:
         self.seed = seed  # secret
         # The version of the rules the game began with (None: the current one).
         self.rules = game.rules_version if rules is None else rules
-        # {"player": seat, "action": {...}} (and "rules" where they changed), undo included.
+        # {"player": seat, "action": {...}} (and "rules" where they changed, "joined" where
+        # made in one choice with the seat's entry before), undo included.
         self.record: list[dict[str, Any]] = []
         self.state: State = game.new_state(options, self.names, seed, self.rules)
         # The steps that may still be undone, the latest last: (seat, the state before it,
-        # its action); None when resumed from a snapshot (rebuilt from the record when an
-        # undo needs it). In a simultaneous step several seats may each take back their own.
-        self._before: list[tuple[int, State, dict[str, Any]]] | None = []
+        # its action, its entry's index in the record); None when resumed from a snapshot
+        # (rebuilt from the record when an undo needs it). In a simultaneous step several
+        # seats may each take back their own.
+        self._before: list[tuple[int, State, dict[str, Any], int]] | None = []
         for entry in record:
-            self.apply(entry["action"], entry["player"], entry.get("rules"))
+            self.apply(
+                entry["action"],
+                entry["player"],
+                entry.get("rules"),
+                joined=bool(entry.get("joined")),
+            )
 
     @classmethod
     def resume(
@@ -76,11 +87,17 @@ class Match:
         return m
 
     def apply(
-        self, action: dict[str, Any], seat: int, rules: int | None = None
+        self,
+        action: dict[str, Any],
+        seat: int,
+        rules: int | None = None,
+        *,
+        joined: bool = False,
     ) -> list[dict[str, Any]]:
         """Apply (and record) ``seat``'s action; IllegalAction leaves everything as it was.
         ``rules``: the version the game is played under from this record on, where a
-        record of the game's says its rules changed."""
+        record of the game's says its rules changed; ``joined``: made in one choice with
+        the seat's step before (the record keeps the mark)."""
         game = self.game
         game.check_shape(action)
         kind = action["kind"]
@@ -103,14 +120,32 @@ class Match:
                 # Another seat's step that may still be undone stays so: its own choice in
                 # the same simultaneous step (taking it back must not depend on others').
                 kept = [e for e in self._before if e[0] == seat or game.can_undo(self.state, e[0])]
-                self._before = [*kept, (seat, before, action)]
+                self._before = [*kept, (seat, before, action, len(self.record))]
             else:
                 self._before = []
         entry: dict[str, Any] = {"player": seat, "action": action}
         if rules is not None:
             entry["rules"] = rules
+        if joined:
+            entry["joined"] = True
         self.record.append(entry)
         return events
+
+    def undo_target(self, seat: int) -> int | None:
+        """The index in the record of the step an "undo" of ``seat`` takes back now; None
+        when it may take back none."""
+        if not self.game.can_undo(self.state, seat):
+            return None
+        own = [entry[3] for entry in self._history() if entry[0] == seat]
+        return own[-1] if own else None
+
+    def _history(self) -> list[tuple[int, State, dict[str, Any], int]]:
+        if self._before is None:  # resumed from a snapshot: rebuild the history
+            self._before = Match(
+                self.game, self.options, self.names, self.seed, self.record, self.rules
+            )._before
+            assert self._before is not None  # a match built from its record keeps them
+        return self._before
 
     def _undo(self, seat: int) -> list[dict[str, Any]]:
         if not self.game.can_undo(self.state, seat):
@@ -121,24 +156,20 @@ class Match:
                     "the turn has passed)"
                 ),
             )
-        if self._before is None:  # resumed from a snapshot: rebuild the history
-            self._before = Match(
-                self.game, self.options, self.names, self.seed, self.record, self.rules
-            )._before
-            assert self._before is not None  # a match built from its record keeps them
+        history = self._history()
         # The seat's last step is taken back; the other seats' steps made after it (their
         # own choices in the same simultaneous step) are made again on the state before it.
-        own = [i for i, entry in enumerate(self._before) if entry[0] == seat]
+        own = [i for i, entry in enumerate(history) if entry[0] == seat]
         if not own:  # the game allows it, but the record holds no such step
             raise IllegalAction("undo_not_allowed", _("There is no step to take back"))
         last = own[-1]
-        _seat, self.state, _action = self._before[last]
-        later = self._before[last + 1 :]
-        del self._before[last:]
-        for other, action in ((q, a) for q, _state, a in later):
+        _seat, self.state, _action, _index = history[last]
+        later = history[last + 1 :]
+        del history[last:]
+        for other, _state, action, index in later:
             before = self.game.clone(self.state)
             self.game.apply(self.state, other, action)
-            self._before.append((other, before, action))
+            history.append((other, before, action, index))
         self.record.append({"player": seat, "action": {"kind": UNDO}})
         return [{"type": UNDO, "player": seat}]
 

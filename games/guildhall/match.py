@@ -48,7 +48,12 @@ class Match(CoreMatch):
         return self.record
 
     def apply(
-        self, action: dict[str, Any], player: int | None = None, rules: int | None = None
+        self,
+        action: dict[str, Any],
+        player: int | None = None,
+        rules: int | None = None,
+        *,
+        joined: bool = False,
     ) -> list[dict[str, Any]]:
         """Apply (and record) one action, by default of the seat that decides now."""
         if player is None and not (isinstance(action, dict) and action.get("kind") == RESIGN):
@@ -56,4 +61,4 @@ class Match(CoreMatch):
             player = 0 if decider is None else decider
         # A resignation may leave the seat out: engine.resign refuses it ("Say which seat
         # resigns"), so None goes on where the core expects a seat.
-        return super().apply(action, player, rules)  # type: ignore[arg-type]
+        return super().apply(action, player, rules, joined=joined)  # type: ignore[arg-type]

@@ -88,8 +88,7 @@ def analyse_game(game_id: int) -> bool:
         return False  # not asked for, or another delivery of the task has it
     kind = game.game_kind
     records = [
-        m.record()
-        for m in Move.objects.filter(game=game).order_by("number").only("seat", "action", "rules")
+        m.record() for m in Move.objects.filter(game=game).order_by("number").only(*Move.RECORD)
     ]
     given = budget()
     start = time.perf_counter()

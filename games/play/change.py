@@ -134,25 +134,32 @@ class Change:
         *,
         automatic: bool = False,
         marks: Iterable[dict[str, Any]] = (),
+        joined: bool = False,
     ) -> list[dict[str, Any]]:
-        """Apply and record one action; ``marks`` are site events stored before its own."""
+        """Apply and record one action; ``marks`` are site events stored before its own;
+        ``joined``: made in one choice with the seat's step before (``undo`` takes such a
+        choice back whole)."""
         kind = action["kind"]
-        events = self.match.apply(action, seat)
+        events = self.match.apply(action, seat, joined=joined)
         own = [i for i, d in enumerate(self.drafts) if d["player"] == seat]
         if kind == UNDO and own and not self.log:
             # Taking back the seat's last private record (others' may follow it, in the
             # same simultaneous step): it was never public, nor is its undo.
             del self.drafts[own[-1]]
         else:
-            self.log.append(
-                {
-                    "player": seat,
-                    "action": action,
-                    "events": [*marks, *events],
-                    "automatic": automatic,
-                    "waited": None if automatic or kind in (UNDO, RESIGN) else self.waited(seat),
-                }
-            )
+            entry = {
+                "player": seat,
+                "action": action,
+                "events": [*marks, *events],
+                "automatic": automatic,
+                # (a joined step is part of a choice already timed)
+                "waited": None
+                if automatic or joined or kind in (UNDO, RESIGN)
+                else self.waited(seat),
+            }
+            if joined:
+                entry["joined"] = True
+            self.log.append(entry)
             private = kind not in (UNDO, RESIGN) and self.kind.private_record(self.match.state)
             self.public = self.public or not private
         if kind == RESIGN:
@@ -160,6 +167,17 @@ class Change:
             self.seat_fields[seat].add("resigned")
         self.waits.after(self.match.state, seat)
         return events
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last choice: its last step, and with it the steps made in
+        one choice with it (a board's one tap of several steps), one "undo" each."""
+        target = self.match.undo_target(seat)
+        self.apply({"kind": UNDO}, seat)  # (the game's refusal when it may take back none)
+        while target is not None and self.match.record[target].get("joined"):
+            target = self.match.undo_target(seat)
+            if target is None:
+                return
+            self.apply({"kind": UNDO}, seat)
 
     def waited(self, seat: int) -> float | None:
         """How long, in seconds, the game has waited for ``seat``'s player; None when it
@@ -204,6 +222,7 @@ class Change:
                         automatic=entry["automatic"],
                         turn=game.headings,
                         waited=None if waited is None else timedelta(seconds=waited),
+                        joined=entry.get("joined", False),
                     )
                 )
                 game.headings += sum(kind.log_heading(st, e) is not None for e in entry["events"])

@@ -44,14 +44,21 @@ def do_submit_actions(
     game_id: int, user: User, actions: list[dict[str, Any]], version: int
 ) -> Game:
     """Several steps of one choice made at once (a board's one tap for Guildhall's "this card
-    on top": the game's one-card order actions): each a move like any other, on the version
-    the step before it left, all in one transaction, so they stand or fall together."""
+    on top": the game's one-card order actions), each checked like a move of its own, all
+    in one change: they stand or fall together, and an undo takes them back together."""
     if not actions:
         raise IllegalAction("no_steps", _("Choose at least one step"))
+    if len(actions) == 1:
+        return do_submit_action(game_id, user, actions[0], version)
     with transaction.atomic():
-        for action in actions:
-            game = do_submit_action(game_id, user, action, version)
-            version = game.version
+        game = lock_game(game_id)
+        steps = [check_action_shape(game.kind, action) for action in actions]
+        if any(step["kind"] in (UNDO, RESIGN) for step in steps):
+            raise IllegalAction("not_a_step", _("Undo and resign are choices of their own"))
+        seats = load_seats(game)
+        seat = own_seat(seats, user)
+        check_active(game)
+        _act(game, seats, seat, steps, version).save()
     return game
 
 
@@ -81,7 +88,7 @@ def do_play(game_id: int, user: User, action: object, version: int) -> Played:
         elif action["kind"] == RESIGN:
             change = _concede(game, seats, seat)
         else:
-            change = _act(game, seats, seat, action, version)
+            change = _act(game, seats, seat, [action], version)
         change.save()
     return Played(game, seats, seat.number)
 
@@ -102,16 +109,21 @@ def check_action_shape(kind_id: str, action: object) -> dict[str, Any]:
     return action
 
 
-def _act(game: Game, seats: list[Seat], seat: Seat, action: dict[str, Any], version: int) -> Change:
+def _act(
+    game: Game, seats: list[Seat], seat: Seat, actions: list[dict[str, Any]], version: int
+) -> Change:
+    """``actions``: one choice, of one step or several made at once (each after the first
+    is marked joined to it)."""
     check_fresh(game, seat, version)
     change = Change(game, seats=seats)
-    if not change.kind.legal_actions(change.state, seat.number):
-        if version < game.version:
-            # Its choice was made on a game that has moved on (another seat closed
-            # the step it was choosing in): stale, not forbidden.
-            raise StaleVersion(game.version)
-        raise IllegalAction("not_your_turn", _("It is not your turn"))
-    change.apply(action, seat.number)
+    for i, action in enumerate(actions):
+        if not change.kind.legal_actions(change.state, seat.number):
+            if version < game.version:
+                # Its choice was made on a game that has moved on (another seat closed
+                # the step it was choosing in): stale, not forbidden.
+                raise StaleVersion(game.version)
+            raise IllegalAction("not_your_turn", _("It is not your turn"))
+        change.apply(action, seat.number, joined=i > 0)
     change.play_computer_seats()
     if seat.consecutive_timeouts:
         seat.consecutive_timeouts = 0
@@ -120,8 +132,9 @@ def _act(game: Game, seats: list[Seat], seat: Seat, action: dict[str, Any], vers
 
 
 def do_undo(game_id: int, user: User, version: int) -> Game:
-    """Take back ``user``'s last step (while the game allows it: in Guildhall, within their
-    turn while it revealed nothing). It takes back the game's last record: the player must
+    """Take back ``user``'s last choice: its last step, and the steps made at once with it
+    (``do_submit_actions``), while the game allows it (in Guildhall, within their turn while
+    it revealed nothing). It takes back the game's last record: the player must
     have seen it (``version`` is the game's)."""
     return do_play(game_id, user, {"kind": UNDO}, version).game
 
@@ -138,7 +151,7 @@ def _undo(game: Game, seats: list[Seat], seat: Seat, version: int) -> Change:
             ),
         )
     change = Change(game, with_record=True, seats=seats)
-    change.apply({"kind": UNDO}, seat.number)
+    change.undo(seat.number)
     return change
 
 

@@ -7,12 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import IllegalAction, replays
-from games.models import Game
+from games.models import Game, Move
 
 
 def record_of(game: Game) -> list[dict[str, Any]]:
-    record = [m.record() for m in game.moves.order_by("number").only("seat", "action", "rules")]
-    record += [{"player": d["player"], "action": d["action"]} for d in game.drafts]
+    record = [m.record() for m in game.moves.order_by("number").only(*Move.RECORD)]
+    for draft in game.drafts:
+        entry = {"player": draft["player"], "action": draft["action"]}
+        if draft.get("joined"):
+            entry["joined"] = True
+        record.append(entry)
     return record
 
 

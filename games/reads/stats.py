@@ -81,8 +81,7 @@ def score_timeline(game: Game) -> Timeline | None:
     if cached is not None:
         return _from_plain(cached) if cached else None
     records = [
-        m.record()
-        for m in Move.objects.filter(game=game).order_by("number").only("seat", "action", "rules")
+        m.record() for m in Move.objects.filter(game=game).order_by("number").only(*Move.RECORD)
     ]
     timeline = build_timeline(
         game.game_kind, game.engine_options(), game.names, game.seed, records, game.rules
