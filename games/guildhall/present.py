@@ -413,8 +413,10 @@ class Board:
     def subject(self) -> str | None:
         """Where the viewer's decision is about, for the board to keep in sight with the
         decision bar (board.js: ``data-subject``): "hand", "pile", "order" (the cards in the
-        bar) or "player-<seat>" (the guildhall whose cards or chapters are chosen; the
-        viewer's own when every choice is a button of the bar); None when not deciding."""
+        bar) or "player-<seat>" (the guildhall whose cards or chapters are chosen; in
+        choosing the other player, the first to choose from after the viewer at the table;
+        the viewer's own when every choice is a button of the bar); None when not
+        deciding."""
         d = self.decision
         if d is None or self.v["phase"] == "over" or d["player"] != self.viewer:
             return None
@@ -423,6 +425,11 @@ class Board:
             return "hand"
         if kind == "order":
             return "order"
+        if kind == "target":
+            targets = sorted(a["player"] for a in self.legal if a["kind"] == "target")
+            if targets:
+                following = [q for q in targets if q > self.viewer] or targets
+                return f"player-{following[0]}"
         where = d.get("from", "")
         if where == "card_in_hand":
             return "hand"
