@@ -110,6 +110,16 @@ def in_sight(page: Page, kind: str) -> dict[str, Any]:
         assert subject["top"] >= panel["top"] - 1 and subject["bottom"] <= panel["bottom"] + 1
         assert subject["bottom"] <= height + 1, where
         return places
+    # Whole in the viewport beside the bar, or above or below it in the flow of the page (a
+    # desktop's bar in the left column, another player's guildhall in the right one).
+    apart = (
+        subject["left"] >= panel["right"] - 1
+        or subject["right"] <= panel["left"] + 1
+        or subject["bottom"] <= panel["top"] + 1
+        or subject["top"] >= panel["bottom"] - 1
+    )
+    if apart and subject["top"] >= -1 and subject["bottom"] <= height + 1:
+        return places
     # The room the bar leaves: above it on a phone (pinned below), below it on a desktop.
     top, bottom = (0, panel["top"]) if panel["top"] > height / 2 else (panel["bottom"], height)
     assert subject["top"] >= top - 1, where
