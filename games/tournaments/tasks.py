@@ -10,6 +10,7 @@ from datetime import datetime
 from celery import shared_task
 from django.utils import timezone
 
+from games.play import maintenance
 from games.tournaments import notices, services
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,11 @@ def send_notices(ids: list[int]) -> list[str]:
 
 @shared_task(name="tournaments.sweep", ignore_result=True)
 def sweep(now: datetime | None = None) -> int:
-    """Everything due in every tournament; how many were looked at."""
+    """Everything due in every tournament; how many were looked at. Skipped during
+    maintenance: nobody can move, so no round may be decided at its deadline (the rounds'
+    deadlines move back as it ends: ``games.tournaments.maintenance``)."""
+    if maintenance.paused():
+        return 0
     now = now or timezone.now()
     due = services.due_tournaments(now)
     for action, pk in due:

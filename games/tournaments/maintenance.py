@@ -1,0 +1,36 @@
+"""Maintenance and the tournaments' rounds (games.play.maintenance does the games' clocks):
+while it is on, nobody can move, so the tournaments' sweep waits (``tasks.sweep``) and no
+round is adjudicated; as it ends, every round still playing is given back the time it stood
+still, as every game's clock is."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from games.tournaments import services
+from games.tournaments.models import Round
+from guildhall_site.upkeep.models import MaintenanceWindow
+
+
+def extend_rounds(end: datetime) -> int:
+    """Push back the deadline of every round still playing by the time the maintenance
+    going on, ended at ``end``, stood within it (from the window's start, or the round's if
+    later); how many moved. Called just before the maintenance goes off, with the moment
+    it does: until then the sweep leaves the rounds alone, so none is adjudicated at a
+    deadline that is about to move."""
+    window = MaintenanceWindow.objects.filter(end__isnull=True).first()
+    if window is None or end <= window.start:
+        return 0
+    start = window.start
+    held = Round.objects.filter(status=Round.Status.PLAYING, deadline__gt=start, started__lt=end)
+    moved = 0
+    for tournament_id in sorted(set(held.values_list("tournament_id", flat=True))):
+        with transaction.atomic():
+            services._lock(tournament_id)  # (the order of every change to a tournament)
+            for rnd in held.filter(tournament_id=tournament_id):
+                rnd.deadline += end - max(start, rnd.started)
+                rnd.save(update_fields=["deadline"])
+                moved += 1
+    return moved

@@ -1,0 +1,97 @@
+"""Maintenance and the tournaments' rounds (games.tournaments.maintenance): nobody can move
+while it is on, so the tournaments' sweep decides nothing, and when it goes off every round
+still playing has its deadline moved back by the time it stood still; a round already over
+or due before the window keeps its deadline."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+import time_machine
+from django.core.management import call_command
+from django.utils import timezone
+
+from games.tournaments import tasks
+from games.tournaments.models import Round, Table
+from tests.games.tournaments.helpers import people, tournament
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seats_in_order")]
+
+HOUR, DAY = timedelta(hours=1), timedelta(days=1)
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def maintenance(switch: str) -> str:
+    out = StringIO()
+    call_command("maintenance", switch, stdout=out)
+    return out.getvalue()
+
+
+def test_a_round_due_during_maintenance_is_given_back_the_time_it_stood_still(alice, committed):
+    t = tournament(alice, people(2), rounds=2, move_days=3, round_days=3)
+    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
+        with committed():
+            tasks.sweep()  # sign-up closes, the first round is paired
+        rnd = Round.objects.get(tournament=t, number=1)
+        start, deadline = rnd.started, rnd.deadline
+        assert deadline == start + 3 * DAY
+        clock.move_to(start + 2 * DAY)
+        maintenance("on")
+
+        clock.move_to(deadline + HOUR)  # past the deadline, inside the window
+        with committed():
+            assert tasks.sweep() == 0
+        assert not Table.objects.filter(round=rnd, decided=True).exists()
+        clock.move_to(start + 4 * DAY)  # two days of maintenance
+        said = maintenance("off")
+
+        assert "1 tournament rounds' deadlines" in said
+        rnd.refresh_from_db()
+        assert rnd.deadline == deadline + 2 * DAY  # one day left, as when it began
+        clock.move_to(rnd.deadline - HOUR)
+        with committed():
+            tasks.sweep()
+        assert not Table.objects.filter(round=rnd, decided=True).exists()
+        clock.move_to(rnd.deadline + timedelta(seconds=1))
+        with committed():
+            tasks.sweep()
+        table = Table.objects.get(round=rnd)
+        assert table.decided and table.decided_by == "deadline"
+
+
+def test_rounds_over_or_due_before_the_window_keep_their_deadlines(alice, committed):
+    t = tournament(alice, people(2), rounds=2, move_days=3, round_days=3)
+    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
+        with committed():
+            tasks.sweep()
+        rnd = Round.objects.get(tournament=t, number=1)
+        deadline = rnd.deadline
+        clock.move_to(deadline + HOUR)  # the sweep has not come yet
+        maintenance("on")
+        clock.move_to(deadline + DAY)
+        said = maintenance("off")
+
+        assert "0 tournament rounds' deadlines" in said
+        rnd.refresh_from_db()
+        assert rnd.deadline == deadline
+        with committed():
+            tasks.sweep()  # decided now, at the deadline it had
+        assert Table.objects.get(round=rnd).decided_by == "deadline"
+        rnd.refresh_from_db()
+        assert rnd.status == Round.Status.DONE
+        second = Round.objects.get(tournament=t, number=2)
+        second_deadline = second.deadline
+        clock.move_to(timezone.now() + HOUR)
+        maintenance("on")
+        clock.move_to(timezone.now() + HOUR)
+        maintenance("off")
+        rnd.refresh_from_db()
+        second.refresh_from_db()
+        assert rnd.deadline == deadline  # over: untouched
+        assert second.deadline == second_deadline + HOUR  # playing: an hour back
