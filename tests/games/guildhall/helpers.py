@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.guildhall import apply, decision, legal_actions
+from games.guildhall.builder import build
 from games.guildhall.cards import COLOR, COLORS, PROF, PROFESSIONS, card_id
 from games.guildhall.positions import to_json
 
@@ -61,3 +62,12 @@ def snapshot(st) -> dict:
 def any_copy(text: str) -> int:
     prof, color = ident(text)
     return card_id(PROFESSIONS[prof], COLORS[color])
+
+
+def assassin_chooses_a_player(players: list[dict], current: int = 0):
+    """A position built from ``players`` (``builder.build``) where seat ``current`` has
+    played its red Assassin and used it at level 0: it chooses the other player."""
+    st = build(players=players, current=current)
+    play(st, "red assassin")
+    act(st, "use", level=0)
+    return st

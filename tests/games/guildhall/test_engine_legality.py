@@ -17,7 +17,7 @@ from games.guildhall.engine import DECISION_ACTIONS
 from games.guildhall.positions import to_json
 from games.guildhall.random_player import choose
 
-from .helpers import act, deciding, find, play, snapshot
+from .helpers import act, assassin_chooses_a_player, deciding, find, play, snapshot
 
 
 def _card_probes(st, rand: random.Random) -> list[int]:
@@ -118,16 +118,14 @@ class TestRefusals:
         assert _refused(st, {"kind": "use", "level": 0}).rule == "malformed_action"
 
     def test_a_target_that_cannot_suffer_the_whole_effect(self):
-        st = build(
-            players=[
+        st = assassin_chooses_a_player(
+            [
                 {"hand": ["red assassin"]},
                 {"guildhall": ["blue trader"]},
                 {"guildhall": ["green trader"]},
                 {},
             ]
         )
-        play(st, "red assassin")
-        act(st, "use", level=0)
         assert [a["player"] for a in legal_actions(st)] == [1, 2]
         for q in (3, 0, 4, -1):  # an empty guildhall, yourself, no such seat
             assert _refused(st, {"kind": "target", "player": q}).rule == "no_target"
