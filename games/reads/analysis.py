@@ -32,7 +32,7 @@ from games.core.protocol import State
 from games.models import Analysis, Game, Move, Seat
 from games.reads import cache_keys, replay
 from games.reads.errors import NotFound
-from games.reads.score_chart import SERIES_CLASSES, Scale, Tick, nice_ticks
+from games.reads.score_chart import SERIES_CLASSES, Frame, Scale, Tick, nice_ticks
 
 WIDTH, HEIGHT = 320, 180
 LEFT, RIGHT, TOP, BOTTOM = 38, 8, 8, 30  # as the score chart's, room for "100%"
@@ -184,34 +184,10 @@ class Mark:
 
 
 @dataclass(frozen=True)
-class Chart:
-    width: int
-    height: int
-    left: float
-    right: float
-    top: float
-    bottom: float
-    x_ticks: tuple[Tick, ...]
-    y_ticks: tuple[Tick, ...]
+class Chart(Frame):
     series: tuple[Series, ...]
     marks: tuple[Mark, ...]
     label: str
-
-    @property
-    def x_tick_y(self) -> float:
-        return self.bottom + 12
-
-    @property
-    def y_tick_x(self) -> float:
-        return self.left - 4
-
-    @property
-    def mid_x(self) -> float:
-        return (self.left + self.right) / 2
-
-    @property
-    def x_label_y(self) -> float:
-        return self.height - 4
 
 
 def chart(

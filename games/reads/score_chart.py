@@ -43,7 +43,10 @@ class Row:
 
 
 @dataclass(frozen=True)
-class ScoreChart:
+class Frame:
+    """A chart's drawing area, axes and ticks (``games/chart_frame.html`` draws them):
+    the score chart's and the analysis's."""
+
     width: int
     height: int
     left: float
@@ -52,12 +55,6 @@ class ScoreChart:
     bottom: float
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
-    series: tuple[Series, ...]
-    rows: tuple[Row, ...]  # the table for screen readers: the same numbers
-    names: tuple[str, ...]
-    score_label: str
-    turns: int
-    label: str  # the svg's aria-label
 
     @property
     def x_label_y(self) -> float:
@@ -74,6 +71,16 @@ class ScoreChart:
     @property
     def mid_x(self) -> float:
         return (self.left + self.right) / 2
+
+
+@dataclass(frozen=True)
+class ScoreChart(Frame):
+    series: tuple[Series, ...]
+    rows: tuple[Row, ...]  # the table for screen readers: the same numbers
+    names: tuple[str, ...]
+    score_label: str
+    turns: int
+    label: str  # the svg's aria-label
 
 
 def nice_ticks(low: int, high: int, most: int = 5) -> list[int]:
