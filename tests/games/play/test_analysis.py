@@ -238,6 +238,9 @@ class TestShown:
         url = reverse("games:replay_step", args=[finished.pk, judged[0].step - 1])
         assert f'href="{url}"' in marks[0][1]
         assert content.count('<g class="mark mark-0">') == 2
+        # The chance's axis in percent, from 0 to 100.
+        ticks = re.findall(r'<text class="y-tick" x="[\d.]+" y="[\d.]+">([^<]*)</text>', content)
+        assert ticks == ["0%", "25%", "50%", "75%", "100%"]
 
     def test_in_german(self, finished, alice):
         stored_with_marks(finished)
