@@ -173,16 +173,7 @@ class MeView(ApiView):
 
 PREFERENCE_FIELDS = list(PreferencesSerializer().fields)
 # What a guest may not set: it gets no emails.
-EMAIL_FIELDS = {
-    "turn_emails",
-    "reminder_after_hours",
-    "weekly_reminders",
-    "deadline_emails",
-    "game_emails",
-    "invitation_emails",
-    "chat_emails",
-    "message_emails",
-}
+EMAIL_FIELDS = set(User.EMAIL_PREFERENCES)
 
 
 def _preferences(user: User) -> dict[str, Any]:

@@ -45,32 +45,11 @@ class ProfileForm(forms.ModelForm[User]):
 
     class Meta:
         model = User
-        fields = [
-            "display_name",
-            "time_zone",
-            "language",
-            "turn_emails",
-            "reminder_after_hours",
-            "weekly_reminders",
-            "deadline_emails",
-            "game_emails",
-            "invitation_emails",
-            "chat_emails",
-            "message_emails",
-        ]
+        fields = ["display_name", "time_zone", "language", *User.EMAIL_PREFERENCES]
         # The model's field has no verbose name of its own (a new one would need a migration).
         labels = {"display_name": _("Display name")}
 
-    EMAIL_FIELDS = [
-        "turn_emails",
-        "reminder_after_hours",
-        "weekly_reminders",
-        "deadline_emails",
-        "game_emails",
-        "invitation_emails",
-        "chat_emails",
-        "message_emails",
-    ]
+    EMAIL_FIELDS = User.EMAIL_PREFERENCES
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -34,6 +34,26 @@ class User(AbstractUser):
         DAILY_DIGEST = "daily_digest", _("Once a day, listing the games waiting for me")
         NEVER = "never", _("Never")
 
+    # The player's choices of emails, and of push notifications to their devices, by field:
+    # the preferences form and API, and the player's data, name them from here.
+    EMAIL_PREFERENCES = (
+        "turn_emails",
+        "reminder_after_hours",
+        "weekly_reminders",
+        "deadline_emails",
+        "game_emails",
+        "invitation_emails",
+        "chat_emails",
+        "message_emails",
+    )
+    PUSH_PREFERENCES = (
+        "push_turn",
+        "push_finished",
+        "push_invitation",
+        "push_chat",
+        "push_message",
+    )
+
     display_name = models.CharField(
         max_length=50,
         blank=True,

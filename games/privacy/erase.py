@@ -24,7 +24,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import BooleanField, Q
 from django.utils import timezone
 
 from accounts import deletion, services
@@ -206,21 +206,12 @@ def _anonymise(user: User, name: str, now: datetime) -> None:
     user.display_name = name
     user.set_unusable_password()
     user.is_active = False
+    # Every email and push notification off.
     user.turn_emails = User.TurnEmails.NEVER
-    for switch in (
-        "weekly_reminders",
-        "deadline_emails",
-        "game_emails",
-        "invitation_emails",
-        "push_turn",
-        "push_finished",
-        "push_invitation",
-        "chat_emails",
-        "message_emails",
-        "push_chat",
-        "push_message",
-    ):
-        setattr(user, switch, False)
+    user.reminder_after_hours = None
+    for name in (*User.EMAIL_PREFERENCES, *User.PUSH_PREFERENCES):
+        if isinstance(User._meta.get_field(name), BooleanField):
+            setattr(user, name, False)
     user.deleted_at = now
     user.save()
     User.objects.filter(pk=user.pk).update(unread_messages=0)

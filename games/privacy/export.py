@@ -29,19 +29,8 @@ PREFERENCES = (
     "time_zone",
     "language",
     "browser_language",
-    "turn_emails",
-    "reminder_after_hours",
-    "weekly_reminders",
-    "deadline_emails",
-    "game_emails",
-    "invitation_emails",
-    "chat_emails",
-    "message_emails",
-    "push_turn",
-    "push_finished",
-    "push_invitation",
-    "push_chat",
-    "push_message",
+    *User.EMAIL_PREFERENCES,
+    *User.PUSH_PREFERENCES,
 )
 
 

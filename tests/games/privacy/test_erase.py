@@ -94,6 +94,8 @@ def request_deletion_long_ago(user: User, choice: str) -> None:
 class TestErase:
     def test_nothing_personal_is_left_and_the_games_verify(self, bob, charlie):
         zed = rich_player(bob, charlie)
+        zed.user.reminder_after_hours = 12
+        zed.user.save(update_fields=["reminder_after_hours"])
         client_for(zed.user)  # a session
         assert sessions_of(zed.user.pk) == 1
         before = rows_naming(zed.user.pk)
@@ -117,6 +119,14 @@ class TestErase:
         assert (user.username, user.display_name, user.email) == (f"deleted-{user.pk}", name, "")
         assert not user.is_active and not user.has_usable_password()
         assert user.deleted_at is not None and user.deletion_requested_at is None
+        # No email nor push notification of any kind any more.
+        assert user.turn_emails == User.TurnEmails.NEVER and user.reminder_after_hours is None
+        switches = {
+            name: getattr(user, name)
+            for name in (*User.EMAIL_PREFERENCES, *User.PUSH_PREFERENCES)
+            if name not in ("turn_emails", "reminder_after_hours")
+        }
+        assert not any(switches.values()), switches
         # Their games: the seats stay, the name is the neutral one, the records verify.
         for game in Game.objects.filter(seats__user=user):
             assert name in game.names
