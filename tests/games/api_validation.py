@@ -48,7 +48,62 @@ def strict() -> OpenAPI:
         # The event stream's text, as a client reads it (openapi-core knows only JSON's).
         extra_media_type_deserializers={"text/event-stream": _text},
     )
-    return OpenAPI.from_dict(json.loads(json.dumps(openapi())), config=config)
+    app = OpenAPI.from_dict(json.loads(json.dumps(openapi())), config=config)
+    _remember(app.response_validator)
+    return app
+
+
+def _remember(validator) -> None:
+    """openapi-core works out anew, for every answer, what depends only on the schema: the
+    operation a path names, a validator for each schema it meets (with a deep copy of the
+    format checker), and each header's reading. Here each is worked out once per test run and
+    kept; so is a header's reading that passed, for the same value, so an answer that breaks
+    the schema still fails."""
+    find_path = cache(validator._find_path)
+    validator._find_path = lambda request: find_path(_Called(request))
+    validators: dict[tuple, object] = {}
+
+    def validate_schema(schema, value) -> None:
+        key = schema.parts
+        if key not in validators:
+            validators[key] = validator.schema_validators_factory.create(
+                validator.spec,
+                schema,
+                format_validators=validator.format_validators,
+                extra_format_validators=validator.extra_format_validators,
+                forbid_unspecified_additional_properties=(
+                    validator.forbid_unspecified_additional_properties
+                ),
+                enforce_properties_required=validator.enforce_properties_required,
+            )
+        validators[key].validate(value)
+
+    validator._validate_schema = validate_schema
+    read_header = validator._get_header
+    passed: dict[tuple, object] = {}
+
+    def get_header(headers, name: str, header):
+        key = (header.parts, name, headers.get(name))
+        if key not in passed:
+            passed[key] = read_header(headers, name, header)  # raises where it fails
+        return passed[key]
+
+    validator._get_header = get_header
+
+
+class _Called:
+    """What ``_find_path`` reads of a request, as a key."""
+
+    def __init__(self, request) -> None:
+        self.path_pattern = getattr(request, "path_pattern", None)
+        self.path, self.host_url, self.method = request.path, request.host_url, request.method
+        self._key = (self.path_pattern, self.path, self.host_url, self.method)
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Called) and self._key == other._key
 
 
 @cache
