@@ -48,18 +48,7 @@ def do_submit_actions(
     in one change: they stand or fall together, and an undo takes them back together."""
     if not actions:
         raise IllegalAction("no_steps", _("Choose at least one step"))
-    if len(actions) == 1:
-        return do_submit_action(game_id, user, actions[0], version)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        steps = [check_action_shape(game.kind, action) for action in actions]
-        if any(step["kind"] in (UNDO, RESIGN) for step in steps):
-            raise IllegalAction("not_a_step", _("Undo and resign are choices of their own"))
-        seats = load_seats(game)
-        seat = own_seat(seats, user)
-        check_active(game)
-        _act(game, seats, seat, steps, version).save()
-    return game
+    return _play(game_id, user, list(actions), version).game
 
 
 @dataclass(frozen=True)
@@ -75,20 +64,28 @@ class Played:
 
 def do_play(game_id: int, user: User, action: object, version: int) -> Played:
     """``do_submit_action``, with the seats."""
+    return _play(game_id, user, [action], version)
+
+
+def _play(game_id: int, user: User, actions: list[object], version: int) -> Played:
+    """One choice of ``user``'s seat: an undo, a resignation, or one or more steps."""
     with transaction.atomic():
         game = lock_game(game_id)
         # The shape first (the game's kind comes with the locked row): before the seat, the
         # game's state or the version are looked at, as do_submit_action says.
-        action = check_action_shape(game.kind, action)
+        steps = [check_action_shape(game.kind, action) for action in actions]
+        first = steps[0]["kind"]
+        if len(steps) > 1 and any(step["kind"] in (UNDO, RESIGN) for step in steps):
+            raise IllegalAction("not_a_step", _("Undo and resign are choices of their own"))
         seats = load_seats(game)
         seat = own_seat(seats, user)
         check_active(game)
-        if action["kind"] == UNDO:
+        if first == UNDO:
             change = _undo(game, seats, seat, version)
-        elif action["kind"] == RESIGN:
+        elif first == RESIGN:
             change = _concede(game, seats, seat)
         else:
-            change = _act(game, seats, seat, [action], version)
+            change = _act(game, seats, seat, steps, version)
         change.save()
     return Played(game, seats, seat.number)
 
