@@ -6,26 +6,37 @@ moves are changes like any other). The clocks stand still in every maintenance w
 (``games.reads.clocks.deadline_for`` counts the windows as it counts vacations), so when it
 ends, ``do_end_maintenance`` computes again the deadline of every wait that began before its
 end: a deadline that fell in the window, or after it, moves back by the time the clock
-stood still.
+stood still. Whatever else keeps time above the games (a tournament's rounds) hears
+``ending`` just before, while its sweeps still wait, and moves its own deadlines.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from django.db import transaction
+from django.dispatch import Signal
+from django.utils import timezone
 
 from games.models import Game, Seat
 from games.reads import clocks, list_stamps
 from guildhall_site.upkeep import maintenance
 from guildhall_site.upkeep.models import MaintenanceWindow
 
+# Sent with ``end`` (the moment the maintenance going on ends) just before it does: each
+# receiver moves back what it times (their sweeps wait until the switch, so nothing is
+# decided at a deadline about to move) and returns (what it moved, how many).
+ending = Signal()
+
 
 @dataclass(frozen=True)
 class Ended:
     window: MaintenanceWindow
     deadlines_moved: int
+    # What the receivers of ``ending`` moved: how many of each.
+    also_moved: dict[str, int]
 
 
 def do_start_maintenance(
@@ -35,13 +46,18 @@ def do_start_maintenance(
 
 
 def do_end_maintenance(now: datetime | None = None) -> Ended | None:
-    """End the maintenance going on and extend the clocks of the waits it held up; None
-    when none was on."""
-    window = maintenance.switch_off(now)
+    """End the maintenance going on and extend the clocks of the waits it held up, and
+    whatever the receivers of ``ending`` time; None when none was on."""
+    end = now or timezone.now()
+    also: dict[str, int] = {}
+    for _receiver, answer in ending.send(sender=Ended, end=end):
+        what, moved = cast(tuple[str, int], answer)
+        also[what] = also.get(what, 0) + moved
+    window = maintenance.switch_off(end)
     if window is None:
         return None
     assert window.end is not None  # switch_off ended it
-    return Ended(window, extend_clocks(window.end))
+    return Ended(window, extend_clocks(window.end), also)
 
 
 def extend_clocks(before: datetime) -> int:

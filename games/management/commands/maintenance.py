@@ -8,8 +8,8 @@
 computer players; it may be run again to change the message or the planned end. ``--until``
 (ISO 8601; without a zone, the site's TIME_ZONE) is what the banner and Retry-After say: it
 does not end maintenance by itself. ``off`` ends it and extends the clock of every game
-waiting through it (games.play.maintenance) and the deadline of every tournament round
-playing through it (games.tournaments.maintenance).
+waiting through it (games.play.maintenance), and whatever else hears that it ends (the
+deadline of every tournament round playing through it: games.tournaments.maintenance).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from games.play import maintenance
-from games.tournaments import maintenance as tournaments
 from guildhall_site.upkeep import maintenance as state
 from guildhall_site.upkeep.models import MESSAGE_MAX_CHARS
 
@@ -57,19 +56,16 @@ class Command(BaseCommand):
         elif switch == "off":
             if message or until:
                 raise CommandError("off takes no --message or --until")
-            end = timezone.now()
-            # The rounds first, while the tournaments' sweep still waits.
-            rounds = tournaments.extend_rounds(end)
-            ended = maintenance.do_end_maintenance(end)
+            ended = maintenance.do_end_maintenance()
             if ended is None:
                 self.stdout.write("Maintenance was not on.")
                 return
             window = ended.window
             assert window.end is not None
+            also = "".join(f", and {n} {what}" for what, n in sorted(ended.also_moved.items()))
             self.stdout.write(
                 f"Maintenance off after {window.end - window.start}; "
-                f"{ended.deadlines_moved} deadlines moved back, "
-                f"and {rounds} tournament rounds' deadlines."
+                f"{ended.deadlines_moved} deadlines moved back{also}."
             )
         else:
             now = state.current()

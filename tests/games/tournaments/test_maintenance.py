@@ -13,6 +13,7 @@ import time_machine
 from django.core.management import call_command
 from django.utils import timezone
 
+from games.play import maintenance as play_maintenance
 from games.tournaments import tasks
 from games.tournaments.models import Round, Table
 from tests.games.tournaments.helpers import people, tournament
@@ -95,3 +96,24 @@ def test_rounds_over_or_due_before_the_window_keep_their_deadlines(alice, commit
         second.refresh_from_db()
         assert rnd.deadline == deadline  # over: untouched
         assert second.deadline == second_deadline + HOUR  # playing: an hour back
+
+
+def test_maintenance_ended_by_the_service_moves_the_rounds_too(alice, committed):
+    # Whatever ends it (the command is one edge): the rounds hear it from games.play.
+    t = tournament(alice, people(2), rounds=2, move_days=3, round_days=3)
+    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
+        with committed():
+            tasks.sweep()
+        rnd = Round.objects.get(tournament=t, number=1)
+        deadline = rnd.deadline
+        play_maintenance.do_start_maintenance()
+        clock.move_to(timezone.now() + 5 * HOUR)
+        ended = play_maintenance.do_end_maintenance()
+
+        assert ended is not None
+        assert ended.also_moved == {"tournament rounds' deadlines": 1}
+        rnd.refresh_from_db()
+        assert rnd.deadline == deadline + 5 * HOUR
+        assert play_maintenance.do_end_maintenance() is None  # not on: nothing moves again
+        rnd.refresh_from_db()
+        assert rnd.deadline == deadline + 5 * HOUR
