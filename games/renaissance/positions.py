@@ -20,46 +20,10 @@ from .state import KNIGHTS, RULES, STAGES, STORE_SLOTS, PlayerState, State, copy
 
 # The formats and their upgraders are in ``formats``; every one is read.
 FORMAT = FORMATS.current
-_STATE_KEYS = {
-    "format",
-    "rules",
-    "options",
-    "names",
-    "rng",
-    "deck",
-    "discard",
-    "recruit",
-    "knights",
-    "opposing",
-    "players",
-    "stage",
-    "round",
-    "phase",
-    "step",
-    "area",
-    "reshuffles",
-    "last_seat",
-    "last_undoable",
-    "undoable",
-    "revealed",
-    "resigned",
-    "result",
-}
-_PLAYER_KEYS = {
-    "hand",
-    "known",
-    "cells",
-    "down",
-    "stored",
-    "rm_tokens",
-    "supply",
-    "picks",
-    "removals",
-    "choice",
-    "done",
-    "best",
-    "idle",
-}
+# A stored state has exactly the fields the state has (``State.fields_json`` writes them),
+# after its format number.
+_STATE_KEYS = frozenset({"format", *State.__slots__})
+_PLAYER_KEYS = frozenset(PlayerState.__slots__)
 
 
 def to_json(st: State) -> dict[str, Any]:
