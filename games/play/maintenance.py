@@ -25,9 +25,10 @@ from games.reads import clocks, list_stamps
 from guildhall_site.upkeep import maintenance
 from guildhall_site.upkeep.models import MaintenanceWindow
 
-# Sent with ``end`` (the moment the maintenance going on ends) just before it does: each
-# receiver moves back what it times (their sweeps wait until the switch, so nothing is
-# decided at a deadline about to move) and returns (what it moved, how many).
+# Sent with ``start`` and ``end`` (the window of the maintenance going on, as it ends) just
+# before it does: each receiver moves back what it times (their sweeps wait until the
+# switch, so nothing is decided at a deadline about to move) and returns (what it moved,
+# how many).
 ending = Signal()
 
 
@@ -49,8 +50,11 @@ def do_end_maintenance(now: datetime | None = None) -> Ended | None:
     """End the maintenance going on and extend the clocks of the waits it held up, and
     whatever the receivers of ``ending`` time; None when none was on."""
     end = now or timezone.now()
+    going_on = MaintenanceWindow.objects.filter(end__isnull=True).first()
+    if going_on is None:
+        return None
     also: dict[str, int] = {}
-    for _receiver, answer in ending.send(sender=Ended, end=end):
+    for _receiver, answer in ending.send(sender=Ended, start=going_on.start, end=end):
         what, moved = cast(tuple[str, int], answer)
         also[what] = also.get(what, 0) + moved
     window = maintenance.switch_off(end)

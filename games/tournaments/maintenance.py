@@ -13,24 +13,23 @@ from django.dispatch import receiver
 from games.play.maintenance import ending
 from games.tournaments import services
 from games.tournaments.models import Round
-from guildhall_site.upkeep.models import MaintenanceWindow
 
 
 @receiver(ending)
-def _maintenance_ends(sender: object, end: datetime, **kwargs: object) -> tuple[str, int]:
-    return "tournament rounds' deadlines", extend_rounds(end)
+def _maintenance_ends(
+    sender: object, start: datetime, end: datetime, **kwargs: object
+) -> tuple[str, int]:
+    return "tournament rounds' deadlines", extend_rounds(start, end)
 
 
-def extend_rounds(end: datetime) -> int:
+def extend_rounds(start: datetime, end: datetime) -> int:
     """Push back the deadline of every round still playing by the time the maintenance
-    going on, ended at ``end``, stood within it (from the window's start, or the round's if
-    later); how many moved. Called just before the maintenance goes off, with the moment
-    it does (``games.play.maintenance.ending``): until then the sweep leaves the rounds
-    alone, so none is adjudicated at a deadline that is about to move."""
-    window = MaintenanceWindow.objects.filter(end__isnull=True).first()
-    if window is None or end <= window.start:
+    from ``start`` to ``end`` stood within it (from its start, or the round's if later);
+    how many moved. Called just before the maintenance goes off, with the moment it does
+    (``games.play.maintenance.ending``): until then the sweep leaves the rounds alone, so
+    none is adjudicated at a deadline that is about to move."""
+    if end <= start:
         return 0
-    start = window.start
     held = Round.objects.filter(status=Round.Status.PLAYING, deadline__gt=start, started__lt=end)
     moved = 0
     for tournament_id in sorted(set(held.values_list("tournament_id", flat=True))):
