@@ -5,6 +5,7 @@ or due before the window keeps its deadline."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import timedelta
 from io import StringIO
 
@@ -34,12 +35,19 @@ def maintenance(switch: str) -> str:
     return out.getvalue()
 
 
-def test_a_round_due_during_maintenance_is_given_back_the_time_it_stood_still(alice, committed):
-    t = tournament(alice, people(2), rounds=2, move_days=3, round_days=3)
+@contextmanager
+def first_round(organiser, committed):
+    """A tournament of two rounds, 3 days each, its first round just paired: the clock
+    (stopped) and the round."""
+    t = tournament(organiser, people(2), rounds=2, move_days=3, round_days=3)
     with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
         with committed():
             tasks.sweep()  # sign-up closes, the first round is paired
-        rnd = Round.objects.get(tournament=t, number=1)
+        yield clock, Round.objects.get(tournament=t, number=1)
+
+
+def test_a_round_due_during_maintenance_is_given_back_the_time_it_stood_still(alice, committed):
+    with first_round(alice, committed) as (clock, rnd):
         start, deadline = rnd.started, rnd.deadline
         assert deadline == start + 3 * DAY
         clock.move_to(start + 2 * DAY)
@@ -67,11 +75,7 @@ def test_a_round_due_during_maintenance_is_given_back_the_time_it_stood_still(al
 
 
 def test_rounds_over_or_due_before_the_window_keep_their_deadlines(alice, committed):
-    t = tournament(alice, people(2), rounds=2, move_days=3, round_days=3)
-    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
-        with committed():
-            tasks.sweep()
-        rnd = Round.objects.get(tournament=t, number=1)
+    with first_round(alice, committed) as (clock, rnd):
         deadline = rnd.deadline
         clock.move_to(deadline + HOUR)  # the sweep has not come yet
         maintenance("on")
@@ -86,7 +90,7 @@ def test_rounds_over_or_due_before_the_window_keep_their_deadlines(alice, commit
         assert Table.objects.get(round=rnd).decided_by == "deadline"
         rnd.refresh_from_db()
         assert rnd.status == Round.Status.DONE
-        second = Round.objects.get(tournament=t, number=2)
+        second = Round.objects.get(tournament=rnd.tournament, number=2)
         second_deadline = second.deadline
         clock.move_to(timezone.now() + HOUR)
         maintenance("on")
@@ -100,11 +104,7 @@ def test_rounds_over_or_due_before_the_window_keep_their_deadlines(alice, commit
 
 def test_maintenance_ended_by_the_service_moves_the_rounds_too(alice, committed):
     # Whatever ends it (the command is one edge): the rounds hear it from games.play.
-    t = tournament(alice, people(2), rounds=2, move_days=3, round_days=3)
-    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
-        with committed():
-            tasks.sweep()
-        rnd = Round.objects.get(tournament=t, number=1)
+    with first_round(alice, committed) as (clock, rnd):
         deadline = rnd.deadline
         play_maintenance.do_start_maintenance()
         clock.move_to(timezone.now() + 5 * HOUR)
