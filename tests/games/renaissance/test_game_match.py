@@ -118,6 +118,9 @@ def test_a_broken_position_is_refused_naming_the_problem():
     assert "foundation" in broken(lambda d: d["players"][0]["cells"].__setitem__(0, 101))
     assert "Knights" in broken(lambda d: d["players"][1].__setitem__("supply", 3))
     assert "exactly the fields" in broken(lambda d: d.pop("rng"))
+    assert "exactly the fields" in broken(lambda d: d.__setitem__("seen", []))
+    assert "exactly the fields" in broken(lambda d: d["players"][1].pop("idle"))
+    assert "exactly the fields" in broken(lambda d: d["players"][0].__setitem__("peek", 1))
     assert "Stored Actions" in broken(
         lambda d: d["players"][0].__setitem__("stored", [0, 0, 0, 0, 0])
     )
