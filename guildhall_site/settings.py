@@ -382,8 +382,14 @@ NOTIFICATION_LEASE_SECONDS = envint("NOTIFICATION_LEASE_SECONDS", 600)
 # How often the sweep sends emails and pushes whose retry is due, and those a killed worker
 # held (once their lease has run out).
 NOTIFICATION_SWEEP_SECONDS = envint("NOTIFICATION_SWEEP_SECONDS", 60)
+# A queued email or push this long past its time (or since it was recorded) had its task lost
+# (a broker restart, a task killed at its time limit): the sweep sends it. Long enough for the
+# task's own retry to come first.
+NOTIFICATION_STALLED_SECONDS = envint("NOTIFICATION_STALLED_SECONDS", 300)
 if NOTIFICATION_SWEEP_SECONDS < 1:
     raise ImproperlyConfigured("NOTIFICATION_SWEEP_SECONDS must be at least 1")
+if NOTIFICATION_STALLED_SECONDS < 1:
+    raise ImproperlyConfigured("NOTIFICATION_STALLED_SECONDS must be at least 1")
 if NOTIFICATION_LEASE_SECONDS <= CELERY_TASK_TIME_LIMIT:
     raise ImproperlyConfigured("NOTIFICATION_LEASE_SECONDS must exceed CELERY_TASK_TIME_LIMIT")
 CELERY_TASK_IGNORE_RESULT = True

@@ -9,6 +9,8 @@ from datetime import timedelta
 from typing import Any, Literal, TypedDict
 
 from celery import Task, shared_task
+from django import db
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
@@ -19,9 +21,6 @@ log = logging.getLogger(__name__)
 
 Status = Notification.Status
 
-# A queued row this long past its time had its task lost (a broker restart, eager mode
-# without a worker): the sweep sends it again. Long enough for the normal retry to come first.
-STALLED_AFTER = timedelta(minutes=5)
 SWEEP_BATCH = 2000
 
 
@@ -37,12 +36,24 @@ NOTIFY_TASK: NotifyTaskOptions = {"bind": True, "max_retries": None}
 
 
 def deliver_all(task: Task[Any, Any], pks: list[int]) -> list[str]:
-    """Deliver these rows; if the mail server failed for any, retry the task after the
-    backoff (in a worker; run inline, the sweep retries them later instead, so that a request
-    never waits for a mail server)."""
-    outcomes = [delivery.deliver(pk) for pk in pks]
+    """Deliver these rows; if the mail server failed for any, or sending one raised, retry
+    the task after the backoff (in a worker; run inline, the sweep retries them later instead,
+    so that a request never waits for a mail server)."""
+    retries = not task.request.is_eager and not task.request.called_directly
+    try:
+        outcomes = [delivery.deliver(pk) for pk in pks]
+    except Exception as error:
+        if not retries:
+            raise
+        # A database hiccup, a bug, or the soft time limit (the hard one follows in seconds):
+        # the row being sent went back to queued with its next attempt, or keeps its lease,
+        # and those after it were not tried. Without a retry they would wait for the sweep's
+        # stalled rows, minutes later. An interrupted query can leave the connection
+        # unusable, so the countdown is read on a new one.
+        db.connection.close()
+        raise task.retry(countdown=delivery.retry_delay(pks), exc=error) from error
     failed = [pk for pk, o in zip(pks, outcomes, strict=True) if o is delivery.Outcome.RETRY]
-    if failed and not task.request.is_eager and not task.request.called_directly:
+    if failed and retries:
         raise task.retry(countdown=delivery.retry_delay(failed))
     return [str(o) for o in outcomes]
 
@@ -55,7 +66,9 @@ def send_notification(self: Task[Any, Any], notification_id: int) -> list[str]:
 @shared_task
 def sweep_notifications() -> int:
     now = timezone.now()
-    stalled = now - STALLED_AFTER
+    # A queued row this long past its time had its task lost (a broker restart, eager mode
+    # without a worker, a task killed at its time limit): the sweep sends it again.
+    stalled = now - timedelta(seconds=settings.NOTIFICATION_STALLED_SECONDS)
     due = Notification.objects.filter(
         Q(status=Status.DEFERRED, next_attempt_at__lte=now)
         | Q(status=Status.QUEUED, next_attempt_at__lte=stalled)

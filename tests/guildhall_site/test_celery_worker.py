@@ -15,12 +15,14 @@ import redis
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.conf import settings as django_settings
+from django.db import OperationalError
 
 import games.notifications.events  # noqa: F401 (the worker must know the tasks before it starts)
 import games.notifications.tasks  # noqa: F401
 import games.play.computer_moves  # noqa: F401
 from games.core import registry
 from games.models import Game, Move, Seat
+from games.notifications import emails
 from games.notifications.models import Notification
 from games.play import invitations, moves
 from guildhall_site.celery import app
@@ -148,6 +150,29 @@ class TestWorker:
         smtp_down.start()
         wait_until(lambda: invitation.filter(status=Notification.Status.SENT).exists())
         assert [m["To"] for m in smtp_down.messages] == [bob.email]
+
+    def test_a_row_whose_sending_raised_is_tried_again_by_the_tasks_retry(
+        self, worker, alice, bob, smtp, settings, monkeypatch
+    ):
+        # A database hiccup while deciding the email (or the soft time limit): the task retries
+        # after the backoff. No beat runs here, so without the retry the row would wait for
+        # the sweep of stalled rows, minutes later.
+        settings.NOTIFICATION_RETRY_SECONDS = 1
+        prepare, tries = emails.prepare, []
+
+        def hiccup(row, now):
+            tries.append(row.pk)
+            if len(tries) == 1:
+                raise OperationalError("server closed the connection unexpectedly")
+            return prepare(row, now)
+
+        monkeypatch.setattr(emails, "prepare", hiccup)
+        invitations.do_create_invitation(alice, invitees=[bob])
+
+        invitation = Notification.objects.filter(kind=Kind.INVITATION, user=bob)
+        wait_until(lambda: invitation.filter(status=Notification.Status.SENT).exists(), 20)
+        assert invitation.get().attempts == 2 and len(set(tries)) == 1
+        assert [m["To"] for m in smtp.messages] == [bob.email]
 
 
 class TestComputerPlayers:

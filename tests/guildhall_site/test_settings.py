@@ -51,6 +51,26 @@ class TestDeployCheck:
         assert result.returncode != 0
         assert "DEBUG='maybe' is not a boolean" in result.stderr
 
+    @pytest.mark.parametrize(
+        ("env", "said"),
+        [
+            ({"NOTIFICATION_SWEEP_SECONDS": "0"}, "NOTIFICATION_SWEEP_SECONDS must be at least 1"),
+            (
+                {"NOTIFICATION_STALLED_SECONDS": "0"},
+                "NOTIFICATION_STALLED_SECONDS must be at least 1",
+            ),
+            (
+                {"NOTIFICATION_LEASE_SECONDS": "300"},
+                "NOTIFICATION_LEASE_SECONDS must exceed CELERY_TASK_TIME_LIMIT",
+            ),
+        ],
+    )
+    def test_notification_timings_that_cannot_work_stop_the_start(self, env, said):
+        result = manage("check", **env)
+
+        assert result.returncode != 0
+        assert said in result.stderr
+
 
 class TestEnvHelpers:
     @pytest.mark.parametrize("value", ["1", "true", "True", "YES", "on"])

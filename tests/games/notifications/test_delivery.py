@@ -61,6 +61,20 @@ class TestTwice:
         assert sweep_notifications() == 0
         assert smtp.messages == []
 
+    def test_a_queued_row_is_left_to_its_task_until_it_has_stalled(
+        self, bobs_turn, bob, smtp, settings
+    ):
+        settings.NOTIFICATION_STALLED_SECONDS = 90
+        row, _ = rows.record(Kind.TURN, bob, game=bobs_turn, turn=wait_version(bobs_turn))
+
+        with time_machine.travel(row.created + timedelta(seconds=85), tick=False):
+            assert sweep_notifications() == 0
+        with time_machine.travel(row.created + timedelta(seconds=95), tick=False):
+            assert sweep_notifications() == 1
+
+        assert [m["To"] for m in smtp.messages] == [bob.email]
+        assert Notification.objects.get(pk=row.pk).status == Status.SENT
+
     def test_a_row_whose_worker_died_is_sent_after_the_lease_with_the_same_message_id(
         self, bobs_turn, bob, smtp
     ):

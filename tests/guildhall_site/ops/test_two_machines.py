@@ -134,13 +134,17 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
     with RoundRobinProxy(web_ports) as proxy:
         env = production_env(tmp_path, proxy.url, inbox_a.port, REDIS_DB) | {
             # Short enough for a test: a killed worker's messages come back after 10 s, an
-            # email it held is sent again after 12 s (and the tasks' limits below that).
+            # email it held is sent again after 12 s (and the tasks' limits below that). Worker
+            # A, paused for some seconds, can find its task past those limits when it goes on:
+            # one killed at its hard limit leaves the rows it had not tried to the sweep of
+            # stalled rows, after 15 s here.
             "CELERY_VISIBILITY_TIMEOUT": "10",
             "CELERY_TASK_TIME_LIMIT": "10",
             "CELERY_TASK_SOFT_TIME_LIMIT": "8",
             "NOTIFICATION_LEASE_SECONDS": "12",
             "NOTIFICATION_RETRY_SECONDS": "2",
             "NOTIFICATION_SWEEP_SECONDS": "3",
+            "NOTIFICATION_STALLED_SECONDS": "15",
             "API_THROTTLE_REQUESTS": "100000/minute",
             "API_THROTTLE_ACTIONS": "100000/minute",
             "LOG_FORMAT": "plain",
