@@ -7,7 +7,8 @@ moves are changes like any other). The clocks stand still in every maintenance w
 ends, ``do_end_maintenance`` computes again the deadline of every wait that began before its
 end: a deadline that fell in the window, or after it, moves back by the time the clock
 stood still. Whatever else keeps time above the games (a tournament's rounds) hears
-``ending`` just before, while its sweeps still wait, and moves its own deadlines.
+``ending`` just before, while its sweeps still wait, and moves its own deadlines in the
+transaction that ends the window: once, even if ending is tried again.
 """
 
 from __future__ import annotations
@@ -50,17 +51,21 @@ def do_end_maintenance(now: datetime | None = None) -> Ended | None:
     """End the maintenance going on and extend the clocks of the waits it held up, and
     whatever the receivers of ``ending`` time; None when none was on."""
     end = now or timezone.now()
-    going_on = MaintenanceWindow.objects.filter(end__isnull=True).first()
-    if going_on is None:
-        return None
-    also: dict[str, int] = {}
-    for _receiver, answer in ending.send(sender=Ended, start=going_on.start, end=end):
-        what, moved = cast(tuple[str, int], answer)
-        also[what] = also.get(what, 0) + moved
-    window = maintenance.switch_off(end)
-    if window is None:
-        return None
-    assert window.end is not None  # switch_off ended it
+    # What the receivers move and the window's end commit together, under the window's row
+    # lock: an end that fails part way has moved nothing, and of two ends at once the second
+    # finds none going on. (The games' clocks below are computed again from the windows, so
+    # they need neither.)
+    with transaction.atomic():
+        window = MaintenanceWindow.objects.select_for_update().filter(end__isnull=True).first()
+        if window is None:
+            return None
+        also: dict[str, int] = {}
+        for _receiver, answer in ending.send(sender=Ended, start=window.start, end=end):
+            what, moved = cast(tuple[str, int], answer)
+            also[what] = also.get(what, 0) + moved
+        maintenance.end_window(window, end)
+    maintenance.tell_off()
+    assert window.end is not None  # end_window ended it
     return Ended(window, extend_clocks(window.end), also)
 
 

@@ -96,16 +96,28 @@ def switch_on(message: str = "", until: datetime | None = None) -> Maintenance:
 
 def switch_off(now: datetime | None = None) -> MaintenanceWindow | None:
     """End the maintenance going on; the window it was (None when none was on). The games'
-    clocks are extended by games.play.maintenance, which calls this."""
-    now = now or timezone.now()
+    clocks are extended by games.play.maintenance, which ends it the same way in a
+    transaction of its own."""
     with transaction.atomic():
         window = MaintenanceWindow.objects.select_for_update().filter(end__isnull=True).first()
         if window is not None:
-            window.end, window.ongoing = max(now, window.start), None
-            window.save(update_fields=["end", "ongoing"])
+            end_window(window, now or timezone.now())
+    tell_off()
+    return window
+
+
+def end_window(window: MaintenanceWindow, now: datetime) -> None:
+    """Write the end of ``window``, locked in the caller's transaction; ``tell_off`` once it
+    has committed."""
+    window.end, window.ongoing = max(now, window.start), None
+    window.save(update_fields=["end", "ongoing"])
+
+
+def tell_off() -> None:
+    """Every process learns that no maintenance is on, and of the windows' new list (after
+    the commit: a rolled back end must not be told)."""
     _remember({})
     cache.delete(PAUSES_KEY)
-    return window
 
 
 def pauses_since(since: datetime) -> list[tuple[datetime, datetime]]:

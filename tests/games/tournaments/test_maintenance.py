@@ -5,18 +5,23 @@ or due before the window keeps its deadline."""
 
 from __future__ import annotations
 
+import threading
+import time
 from contextlib import contextmanager
 from datetime import timedelta
 from io import StringIO
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from games.play import maintenance as play_maintenance
 from games.tournaments import tasks
 from games.tournaments.models import Round, Table
+from guildhall_site.upkeep import maintenance as upkeep
 from tests.games.tournaments.helpers import people, tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seats_in_order")]
@@ -115,5 +120,72 @@ def test_maintenance_ended_by_the_service_moves_the_rounds_too(alice, committed)
         rnd.refresh_from_db()
         assert rnd.deadline == deadline + 5 * HOUR
         assert play_maintenance.do_end_maintenance() is None  # not on: nothing moves again
+        rnd.refresh_from_db()
+        assert rnd.deadline == deadline + 5 * HOUR
+
+
+def test_an_end_that_fails_part_way_moves_no_round_and_ending_again_moves_each_once(
+    alice, committed
+):
+    # Something else that keeps time fails after the rounds have moved: nothing of the end
+    # stands, maintenance is still on, and ending it again moves the rounds once.
+    def fails(**kwargs):
+        raise RuntimeError("another receiver failed")
+
+    with first_round(alice, committed) as (clock, rnd):
+        deadline = rnd.deadline
+        play_maintenance.do_start_maintenance()
+        clock.move_to(timezone.now() + 5 * HOUR)
+        play_maintenance.ending.connect(fails, dispatch_uid="fails")
+        try:
+            with pytest.raises(RuntimeError):
+                play_maintenance.do_end_maintenance()
+        finally:
+            play_maintenance.ending.disconnect(dispatch_uid="fails")
+
+        rnd.refresh_from_db()
+        assert rnd.deadline == deadline
+        assert upkeep.is_on()
+        ended = play_maintenance.do_end_maintenance()
+        assert ended is not None and ended.also_moved == {"tournament rounds' deadlines": 1}
+        rnd.refresh_from_db()
+        assert rnd.deadline == deadline + 5 * HOUR
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+    reason="needs PostgreSQL (two connections at once): set DATABASE_URL (CI does)",
+)
+def test_two_ends_at_once_move_each_round_once(alice, committed):
+    inside, ended = threading.Event(), []
+
+    def slow(**kwargs):
+        inside.set()
+        time.sleep(1)  # the other end comes meanwhile
+        return "nothing", 0
+
+    def end():
+        try:
+            ended.append(play_maintenance.do_end_maintenance())
+        finally:
+            connection.close()
+
+    with first_round(alice, committed) as (clock, rnd):
+        deadline = rnd.deadline
+        play_maintenance.do_start_maintenance()
+        clock.move_to(timezone.now() + 5 * HOUR)
+        play_maintenance.ending.connect(slow, dispatch_uid="slow")
+        try:
+            first, second = threading.Thread(target=end), threading.Thread(target=end)
+            first.start()
+            assert inside.wait(10)
+            second.start()
+            first.join(30)
+            second.join(30)
+        finally:
+            play_maintenance.ending.disconnect(dispatch_uid="slow")
+
+        assert len(ended) == 2 and sum(e is not None for e in ended) == 1
         rnd.refresh_from_db()
         assert rnd.deadline == deadline + 5 * HOUR
