@@ -50,6 +50,7 @@ def deliver_all(task: Task[Any, Any], pks: list[int]) -> list[str]:
         # and those after it were not tried. Without a retry they would wait for the sweep's
         # stalled rows, minutes later. An interrupted query can leave the connection
         # unusable, so the countdown is read on a new one.
+        log.exception("Sending notifications %s raised: the task retries", pks)
         db.connection.close()
         raise task.retry(countdown=delivery.retry_delay(pks), exc=error) from error
     failed = [pk for pk, o in zip(pks, outcomes, strict=True) if o is delivery.Outcome.RETRY]

@@ -152,7 +152,7 @@ class TestWorker:
         assert [m["To"] for m in smtp_down.messages] == [bob.email]
 
     def test_a_row_whose_sending_raised_is_tried_again_by_the_tasks_retry(
-        self, worker, alice, bob, smtp, settings, monkeypatch
+        self, worker, alice, bob, smtp, settings, monkeypatch, caplog
     ):
         # A database hiccup while deciding the email (or the soft time limit): the task retries
         # after the backoff. No beat runs here, so without the retry the row would wait for
@@ -173,6 +173,9 @@ class TestWorker:
         wait_until(lambda: invitation.filter(status=Notification.Status.SENT).exists(), 20)
         assert invitation.get().attempts == 2 and len(set(tries)) == 1
         assert [m["To"] for m in smtp.messages] == [bob.email]
+        # The operator sees what raised, with its traceback.
+        [told] = [r for r in caplog.records if "the task retries" in r.getMessage()]
+        assert told.exc_info and "server closed the connection" in str(told.exc_info[1])
 
 
 class TestComputerPlayers:
