@@ -44,10 +44,7 @@ SEND = "tournaments.send_notices"
 Kind = Notice.Kind
 Status = Notice.Status
 
-LEASE = timedelta(minutes=10)
 MAX_ATTEMPTS = 10
-# A queued row this long without its task (a broker down at the commit) is sent by the sweep.
-STALLED_AFTER = timedelta(minutes=5)
 
 
 def _wants_email(user: User) -> bool:
@@ -220,7 +217,9 @@ def deliver(pk: int, now: datetime | None = None) -> str:
     claimed = (
         Notice.objects.filter(pk=pk)
         .filter(claimable)
-        .update(status=Status.SENDING, lease_until=now + LEASE, attempts=F("attempts") + 1)
+        # The players' notifications' lease (NOTIFICATION_LEASE_SECONDS, longer than a task
+        # may run): a worker still sending is never taken over.
+        .update(status=Status.SENDING, lease_until=now + delivery.LEASE, attempts=F("attempts") + 1)
     )
     if not claimed:
         return "busy"
@@ -269,13 +268,13 @@ def _finish(pk: int, status: str, note: str, **fields: object) -> None:
 
 
 def due(now: datetime) -> list[int]:
-    """Rows the sweep sends: retries now due, rows whose task was lost, leases run out."""
+    """Rows the sweep sends: retries now due, rows whose task was lost (queued for
+    NOTIFICATION_STALLED_SECONDS: a broker down at the commit), leases run out."""
+    stalled = now - timedelta(seconds=settings.NOTIFICATION_STALLED_SECONDS)
     return list(
         Notice.objects.filter(
             Q(status=Status.QUEUED, next_attempt_at__lte=now)
-            | Q(
-                status=Status.QUEUED, next_attempt_at__isnull=True, created__lte=now - STALLED_AFTER
-            )
+            | Q(status=Status.QUEUED, next_attempt_at__isnull=True, created__lte=stalled)
             | Q(status=Status.SENDING, lease_until__lte=now)
         ).values_list("pk", flat=True)[:1000]
     )

@@ -8,12 +8,14 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, Seat
+from games.notifications import delivery
 from games.play import moves
 from games.reads.viewing import game_state
-from games.tournaments import tasks
+from games.tournaments import notices, tasks
 from games.tournaments.models import Notice, Round, Tournament
 from tests.games.tournaments.helpers import people, tournament
 
@@ -67,3 +69,51 @@ def test_a_games_end_whose_hook_was_lost_is_found_by_the_sweep(alice, committed)
             tasks.sweep()
     assert Round.objects.filter(tournament=t, number=2).count() == 1
     assert Tournament.objects.get(pk=t.pk).status == Tournament.Status.RUNNING
+
+
+def test_a_notice_whose_task_was_lost_is_sent_by_the_sweep_once_it_has_stalled(
+    alice, settings, mailoutbox
+):
+    settings.NOTIFICATION_STALLED_SECONDS = 90
+    players = people(2, emails=True)
+    t = tournament(alice, players, rounds=1, name="Pier cup")
+    start = t.starts_at + timedelta(seconds=1)
+    with time_machine.travel(start, tick=False) as clock:
+        tasks.sweep()  # the round starts; its notices' task, queued on commit, is lost
+        lost = Notice.objects.filter(tournament=t, kind=Notice.Kind.ROUND, push=False)
+        assert lost.count() == 2 and set(lost.values_list("status", flat=True)) == {"queued"}
+        assert notices.due(timezone.now()) == []
+
+        clock.move_to(start + timedelta(seconds=85))
+        assert notices.due(timezone.now()) == []  # its own task may still come
+        clock.move_to(start + timedelta(seconds=95))
+        assert sorted(notices.due(timezone.now())) == sorted(lost.values_list("pk", flat=True))
+        tasks.sweep()
+
+    assert set(lost.values_list("status", flat=True)) == {"sent"}
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(p.email for p in players)
+
+
+def test_a_notice_being_sent_is_held_for_the_notifications_lease(alice, monkeypatch):
+    # NOTIFICATION_LEASE_SECONDS, as the operator set it (read once, at the start).
+    monkeypatch.setattr(delivery, "LEASE", timedelta(minutes=25))
+    players = people(2, emails=True)
+    t = tournament(alice, players, rounds=1)
+    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
+        tasks.sweep()  # the round's notices, their task lost
+        row = Notice.objects.filter(tournament=t, push=False).first()
+
+        class Dies:
+            def send(self):
+                raise RuntimeError("the worker died sending it")
+
+        monkeypatch.setattr(notices, "_email", lambda row: Dies())
+        with pytest.raises(RuntimeError):
+            notices.deliver(row.pk)
+        assert Notice.objects.get(pk=row.pk).status == "sending"
+
+        clock.shift(timedelta(minutes=25) - timedelta(seconds=1))
+        assert row.pk not in notices.due(timezone.now())
+        assert notices.deliver(row.pk) == "busy"
+        clock.shift(timedelta(seconds=2))
+        assert row.pk in notices.due(timezone.now())
