@@ -1,5 +1,6 @@
-"""Tournament notices by Web Push (a real push service on loopback), and the sweep that
-catches a game's end whose hook never ran."""
+"""Tournament notices by Web Push (a real push service on loopback); the sweep that
+catches a game's end whose hook never ran, and the notices whose task was lost or whose
+worker died, after the notifications' own waits (NOTIFICATION_STALLED_SECONDS, the lease)."""
 
 from __future__ import annotations
 
