@@ -25,10 +25,24 @@ def in_view(page, selector: str) -> bool:
     )
 
 
+# htmx takes over a form a moment after it is in the page (the chat comes in after the board,
+# and its form again after each line): its public event marks the form once it has.
+MARK_FORMS_TAKEN_OVER = (
+    "document.addEventListener('htmx:afterProcessNode', "
+    "(e) => { if (e.target.id === 'chat-form') e.target.dataset.htmxReady = '1'; });"
+)
+
+
 def say(page, text: str) -> None:
+    """Send a line through htmx: once htmx has taken over the form, and without the page
+    being loaded again (which a form posted without JavaScript would do: the mark set here
+    would be gone)."""
+    page.wait_for_selector("#chat-form[data-htmx-ready]")
+    page.evaluate("window.sameDocument = true")
     page.fill("#chat-text", text)
     page.click("#chat-form button[type=submit]")
     page.wait_for_selector(f".chat-line:has-text('{text}')")
+    assert page.evaluate("window.sameDocument === true"), "the form was posted without htmx"
 
 
 def test_two_players_chat_while_a_third_is_blocked(live_server, phone, screenshots, alice, bob):
@@ -37,6 +51,8 @@ def test_two_players_chat_while_a_third_is_blocked(live_server, phone, screensho
     blocks.do_block(alice, carol)
     board = f"/games/{game.pk}/"
     ann, ben = phone(), phone()
+    for page in (ann, ben):
+        page.add_init_script(MARK_FORMS_TAKEN_OVER)
     log_in(ann, live_server.url, board, "alice")
     log_in(ben, live_server.url, board, "bob")
     for page in (ann, ben):
