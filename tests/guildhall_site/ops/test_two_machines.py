@@ -236,16 +236,13 @@ def test_two_web_servers_two_workers_and_a_beat_lose_and_double_nothing(venv, tm
             assert all(not p.errors for p in players), [p.errors for p in players]
 
             # Every email due is sent, the held one too (once its lease ran out).
-            wait_until(
-                lambda: (
-                    not Notification.objects.filter(
-                        status__in=[Status.QUEUED, Status.SENDING]
-                    ).exists()
-                ),
-                100,
-                "every email to be sent",
-                step=1,
-            )
+            pending = Notification.objects.filter(status__in=[Status.QUEUED, Status.SENDING])
+            try:
+                wait_until(lambda: not pending.exists(), 100, "every email to be sent", step=1)
+            except AssertionError as timed_out:
+                # Said in the failure's first line: a CI log may keep no more of it.
+                rows = pending.values_list("pk", "kind", "status", "attempts", "next_attempt_at")
+                raise AssertionError(f"{timed_out}: still {list(rows)}") from None
         except BaseException:
             print(site.logs())
             raise
