@@ -224,22 +224,25 @@ def deliver(pk: int, now: datetime | None = None) -> str:
     if not claimed:
         return "busy"
     row = Notice.objects.select_related("user", "tournament", "subscription").get(pk=pk)
-    user = row.user
-    if not user.is_active or (not row.push and not _wants_email(user)):
-        _finish(pk, Status.SKIPPED, "the player does not want these emails")
-        return "skipped"
-    if row.push and not _wants_push(user, row.kind):
-        _finish(pk, Status.SKIPPED, "the player turned these pushes off")
+    try:
+        message = _message(row)
+    except Exception:
+        # A bug or a database hiccup before anything was sent: the sweep tries again after the
+        # backoff, rather than once the lease has run out.
+        Notice.objects.filter(pk=pk).update(
+            status=Status.QUEUED,
+            lease_until=None,
+            next_attempt_at=now + timedelta(seconds=delivery.backoff(row.attempts)),
+        )
+        raise
+    if isinstance(message, str):
+        _finish(pk, Status.SKIPPED, message)
         return "skipped"
     try:
-        if row.push:
-            message = _push(row)
-            if message is None:
-                _finish(pk, Status.SKIPPED, "the device no longer receives them")
-                return "skipped"
+        if isinstance(message, push.PushMessage):
             push.send(message)
         else:
-            _email(row).send()
+            message.send()
     except (smtplib.SMTPException, OSError, push.PushError) as error:
         if isinstance(error, push.Gone):
             _finish(pk, Status.FAILED, str(error))
@@ -261,6 +264,18 @@ def deliver(pk: int, now: datetime | None = None) -> str:
         return "retry"
     _finish(pk, Status.SENT, "", sent_at=timezone.now())
     return "sent"
+
+
+def _message(row: Notice) -> EmailMultiAlternatives | push.PushMessage | str:
+    """What to send for ``row``, or why nothing is."""
+    user = row.user
+    if not user.is_active or (not row.push and not _wants_email(user)):
+        return "the player does not want these emails"
+    if not row.push:
+        return _email(row)
+    if not _wants_push(user, row.kind):
+        return "the player turned these pushes off"
+    return _push(row) or "the device no longer receives them"
 
 
 def _finish(pk: int, status: str, note: str, **fields: object) -> None:

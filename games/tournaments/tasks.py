@@ -8,6 +8,7 @@ import logging
 from datetime import datetime
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
 from games.play import maintenance
@@ -24,7 +25,18 @@ def game_ended(game_id: int) -> None:
 
 @shared_task(name="tournaments.send_notices", ignore_result=True)
 def send_notices(ids: list[int]) -> list[str]:
-    return [notices.deliver(pk) for pk in ids]
+    outcomes = []
+    for pk in ids:
+        try:
+            outcomes.append(notices.deliver(pk))
+        except SoftTimeLimitExceeded:
+            raise  # the hard limit follows: the sweep takes the rest
+        except Exception:
+            # One notice that raised (it waits for the sweep, after the backoff) holds up
+            # none of the others.
+            log.exception("Tournament notice %s raised: the sweep tries it again", pk)
+            outcomes.append("error")
+    return outcomes
 
 
 @shared_task(name="tournaments.sweep", ignore_result=True)

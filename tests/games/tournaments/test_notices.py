@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import OperationalError
 from django.utils import timezone
 
 from accounts.models import User
@@ -118,3 +119,33 @@ def test_a_notice_being_sent_is_held_for_the_notifications_lease(alice, monkeypa
         assert notices.deliver(row.pk) == "busy"
         clock.shift(timedelta(seconds=2))
         assert row.pk in notices.due(timezone.now())
+
+
+def test_a_notice_that_raised_is_tried_again_by_the_sweep_and_holds_up_no_other(
+    alice, monkeypatch, mailoutbox, caplog
+):
+    players = people(2, emails=True)
+    t = tournament(alice, players, rounds=1)
+    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
+        tasks.sweep()  # the round's notices, their task lost
+        ids = sorted(Notice.objects.filter(tournament=t, push=False).values_list("pk", flat=True))
+        email = notices._email
+
+        def hiccup(row):
+            if row.pk == ids[0]:
+                raise OperationalError("server closed the connection unexpectedly")
+            return email(row)
+
+        monkeypatch.setattr(notices, "_email", hiccup)
+        assert tasks.send_notices(ids) == ["error", "sent"]
+
+        first = Notice.objects.get(pk=ids[0])
+        assert first.status == "queued" and first.next_attempt_at > timezone.now()
+        assert [m.to for m in mailoutbox] == [[Notice.objects.get(pk=ids[1]).user.email]]
+        assert any("the sweep tries it again" in r.getMessage() for r in caplog.records)
+        monkeypatch.setattr(notices, "_email", email)
+        clock.move_to(first.next_attempt_at + timedelta(seconds=1))
+        tasks.sweep()
+
+    assert set(Notice.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"sent"}
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(p.email for p in players)
