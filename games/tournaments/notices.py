@@ -291,5 +291,7 @@ def due(now: datetime) -> list[int]:
             Q(status=Status.QUEUED, next_attempt_at__lte=now)
             | Q(status=Status.QUEUED, next_attempt_at__isnull=True, created__lte=stalled)
             | Q(status=Status.SENDING, lease_until__lte=now)
-        ).values_list("pk", flat=True)[:1000]
+        )
+        .order_by("pk")  # the oldest first
+        .values_list("pk", flat=True)[:1000]
     )

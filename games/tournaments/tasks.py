@@ -25,10 +25,14 @@ def game_ended(game_id: int) -> None:
 
 @shared_task(name="tournaments.send_notices", ignore_result=True)
 def send_notices(ids: list[int]) -> list[str]:
+    return _deliver_each(ids)
+
+
+def _deliver_each(ids: list[int], now: datetime | None = None) -> list[str]:
     outcomes = []
     for pk in ids:
         try:
-            outcomes.append(notices.deliver(pk))
+            outcomes.append(notices.deliver(pk, now))
         except SoftTimeLimitExceeded:
             raise  # the hard limit follows: the sweep takes the rest
         except Exception:
@@ -57,6 +61,5 @@ def sweep(now: datetime | None = None) -> int:
         except Exception:
             # One broken tournament must not stop the others; the next sweep tries again.
             log.exception("Could not move tournament %s on", pk)
-    for pk in notices.due(now):
-        notices.deliver(pk, now)
+    _deliver_each(notices.due(now), now)
     return len(due)

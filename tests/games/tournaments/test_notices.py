@@ -149,3 +149,28 @@ def test_a_notice_that_raised_is_tried_again_by_the_sweep_and_holds_up_no_other(
 
     assert set(Notice.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"sent"}
     assert sorted(m.to[0] for m in mailoutbox) == sorted(p.email for p in players)
+
+
+def test_the_sweep_sends_the_notices_due_after_one_that_raised(
+    alice, monkeypatch, mailoutbox, settings
+):
+    players = people(2, emails=True)
+    t = tournament(alice, players, rounds=1)
+    start = t.starts_at + timedelta(seconds=1)
+    with time_machine.travel(start, tick=False) as clock:
+        tasks.sweep()  # the round's notices, their task lost
+        ids = sorted(Notice.objects.filter(tournament=t, push=False).values_list("pk", flat=True))
+        email = notices._email
+
+        def hiccup(row):
+            if row.pk == ids[0]:
+                raise OperationalError("server closed the connection unexpectedly")
+            return email(row)
+
+        monkeypatch.setattr(notices, "_email", hiccup)
+        clock.move_to(start + timedelta(seconds=settings.NOTIFICATION_STALLED_SECONDS + 1))
+        tasks.sweep()
+
+    assert Notice.objects.get(pk=ids[0]).status == "queued"
+    assert Notice.objects.get(pk=ids[1]).status == "sent"
+    assert [m.to for m in mailoutbox] == [[Notice.objects.get(pk=ids[1]).user.email]]
