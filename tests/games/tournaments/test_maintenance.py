@@ -51,6 +51,27 @@ def first_round(organiser, committed):
         yield clock, Round.objects.get(tournament=t, number=1)
 
 
+@contextmanager
+def five_hours_on(organiser, committed):
+    """``first_round``, with maintenance on for the 5 hours since: the round and its
+    deadline before it."""
+    with first_round(organiser, committed) as (clock, rnd):
+        deadline = rnd.deadline
+        play_maintenance.do_start_maintenance()
+        clock.move_to(timezone.now() + 5 * HOUR)
+        yield rnd, deadline
+
+
+@contextmanager
+def hearing(receiver):
+    """``receiver`` hears the end of maintenance too, for the block."""
+    play_maintenance.ending.connect(receiver, dispatch_uid="test-receiver")
+    try:
+        yield
+    finally:
+        play_maintenance.ending.disconnect(dispatch_uid="test-receiver")
+
+
 def test_a_round_due_during_maintenance_is_given_back_the_time_it_stood_still(alice, committed):
     with first_round(alice, committed) as (clock, rnd):
         start, deadline = rnd.started, rnd.deadline
@@ -109,10 +130,7 @@ def test_rounds_over_or_due_before_the_window_keep_their_deadlines(alice, commit
 
 def test_maintenance_ended_by_the_service_moves_the_rounds_too(alice, committed):
     # Whatever ends it (the command is one edge): the rounds hear it from games.play.
-    with first_round(alice, committed) as (clock, rnd):
-        deadline = rnd.deadline
-        play_maintenance.do_start_maintenance()
-        clock.move_to(timezone.now() + 5 * HOUR)
+    with five_hours_on(alice, committed) as (rnd, deadline):
         ended = play_maintenance.do_end_maintenance()
 
         assert ended is not None
@@ -132,16 +150,9 @@ def test_an_end_that_fails_part_way_moves_no_round_and_ending_again_moves_each_o
     def fails(**kwargs):
         raise RuntimeError("another receiver failed")
 
-    with first_round(alice, committed) as (clock, rnd):
-        deadline = rnd.deadline
-        play_maintenance.do_start_maintenance()
-        clock.move_to(timezone.now() + 5 * HOUR)
-        play_maintenance.ending.connect(fails, dispatch_uid="fails")
-        try:
-            with pytest.raises(RuntimeError):
-                play_maintenance.do_end_maintenance()
-        finally:
-            play_maintenance.ending.disconnect(dispatch_uid="fails")
+    with five_hours_on(alice, committed) as (rnd, deadline):
+        with hearing(fails), pytest.raises(RuntimeError):
+            play_maintenance.do_end_maintenance()
 
         rnd.refresh_from_db()
         assert rnd.deadline == deadline
@@ -171,20 +182,14 @@ def test_two_ends_at_once_move_each_round_once(alice, committed):
         finally:
             connection.close()
 
-    with first_round(alice, committed) as (clock, rnd):
-        deadline = rnd.deadline
-        play_maintenance.do_start_maintenance()
-        clock.move_to(timezone.now() + 5 * HOUR)
-        play_maintenance.ending.connect(slow, dispatch_uid="slow")
-        try:
+    with five_hours_on(alice, committed) as (rnd, deadline):
+        with hearing(slow):
             first, second = threading.Thread(target=end), threading.Thread(target=end)
             first.start()
             assert inside.wait(10)
             second.start()
             first.join(30)
             second.join(30)
-        finally:
-            play_maintenance.ending.disconnect(dispatch_uid="slow")
 
         assert len(ended) == 2 and sum(e is not None for e in ended) == 1
         rnd.refresh_from_db()

@@ -5,6 +5,7 @@ worker died, after the notifications' own waits (NOTIFICATION_STALLED_SECONDS, t
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -121,41 +122,12 @@ def test_a_notice_being_sent_is_held_for_the_notifications_lease(alice, monkeypa
         assert row.pk in notices.due(timezone.now())
 
 
-def test_a_notice_that_raised_is_tried_again_by_the_sweep_and_holds_up_no_other(
-    alice, monkeypatch, mailoutbox, caplog
-):
-    players = people(2, emails=True)
-    t = tournament(alice, players, rounds=1)
-    with time_machine.travel(t.starts_at + timedelta(seconds=1), tick=False) as clock:
-        tasks.sweep()  # the round's notices, their task lost
-        ids = sorted(Notice.objects.filter(tournament=t, push=False).values_list("pk", flat=True))
-        email = notices._email
-
-        def hiccup(row):
-            if row.pk == ids[0]:
-                raise OperationalError("server closed the connection unexpectedly")
-            return email(row)
-
-        monkeypatch.setattr(notices, "_email", hiccup)
-        assert tasks.send_notices(ids) == ["error", "sent"]
-
-        first = Notice.objects.get(pk=ids[0])
-        assert first.status == "queued" and first.next_attempt_at > timezone.now()
-        assert [m.to for m in mailoutbox] == [[Notice.objects.get(pk=ids[1]).user.email]]
-        assert any("the sweep tries it again" in r.getMessage() for r in caplog.records)
-        monkeypatch.setattr(notices, "_email", email)
-        clock.move_to(first.next_attempt_at + timedelta(seconds=1))
-        tasks.sweep()
-
-    assert set(Notice.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"sent"}
-    assert sorted(m.to[0] for m in mailoutbox) == sorted(p.email for p in players)
-
-
-def test_the_sweep_sends_the_notices_due_after_one_that_raised(
-    alice, monkeypatch, mailoutbox, settings
-):
-    players = people(2, emails=True)
-    t = tournament(alice, players, rounds=1)
+@contextmanager
+def round_notices_lost_one_raising(organiser, monkeypatch):
+    """A one-round tournament just started, its notices' task lost; building the first
+    notice's email raises (a database hiccup) until ``mend()``. Yields the clock, the
+    moment it started, the notices' ids and ``mend``."""
+    t = tournament(organiser, people(2, emails=True), rounds=1)
     start = t.starts_at + timedelta(seconds=1)
     with time_machine.travel(start, tick=False) as clock:
         tasks.sweep()  # the round's notices, their task lost
@@ -168,6 +140,32 @@ def test_the_sweep_sends_the_notices_due_after_one_that_raised(
             return email(row)
 
         monkeypatch.setattr(notices, "_email", hiccup)
+        yield clock, start, ids, lambda: monkeypatch.setattr(notices, "_email", email)
+
+
+def test_a_notice_that_raised_is_tried_again_by_the_sweep_and_holds_up_no_other(
+    alice, monkeypatch, mailoutbox, caplog
+):
+    with round_notices_lost_one_raising(alice, monkeypatch) as (clock, _start, ids, mend):
+        assert tasks.send_notices(ids) == ["error", "sent"]
+
+        first = Notice.objects.get(pk=ids[0])
+        assert first.status == "queued" and first.next_attempt_at > timezone.now()
+        assert [m.to for m in mailoutbox] == [[Notice.objects.get(pk=ids[1]).user.email]]
+        assert any("the sweep tries it again" in r.getMessage() for r in caplog.records)
+        mend()
+        clock.move_to(first.next_attempt_at + timedelta(seconds=1))
+        tasks.sweep()
+
+    notices_of = Notice.objects.filter(pk__in=ids)
+    assert set(notices_of.values_list("status", flat=True)) == {"sent"}
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(n.user.email for n in notices_of)
+
+
+def test_the_sweep_sends_the_notices_due_after_one_that_raised(
+    alice, monkeypatch, mailoutbox, settings
+):
+    with round_notices_lost_one_raising(alice, monkeypatch) as (clock, start, ids, _mend):
         clock.move_to(start + timedelta(seconds=settings.NOTIFICATION_STALLED_SECONDS + 1))
         tasks.sweep()
 
